@@ -1,0 +1,967 @@
+#!/usr/bin/env node
+// range-server.mjs: the project's own HTTP server for the demo and for tests.
+//
+// Serves Syzygy table files with single-range HTTP Range support, CORS with
+// exposed headers, request counting and fault injection. Node 20, no npm
+// dependencies. It is a test and demo tool, not a production server.
+//
+// CLI:
+//   node tests/server/range-server.mjs [--port N] [--host H] [--tables DIR]...
+//                                      [--static DIR] [--latency MS] [--log]
+//   Prints exactly one line on stdout, `listening on http://HOST:PORT/`, then
+//   runs until SIGTERM/SIGINT. Diagnostics go to stderr.
+//
+// URL layout:
+//   /tables/<file>        the table dirs merged (the first dir holding the file wins)
+//   /tables/<i>/<file>    table dir number i alone (0-based, in --tables order)
+//   /redirected/<path>    same as /<path>; the target of the `redirect` fault
+//   /<path>               the --static site (index.html for directories)
+//   /__stats              GET: JSON counters (control endpoint, not counted)
+//   /__reset              POST or GET: zero counters, clear faults and generations
+//   /__faults             POST JSON body, or GET ?json=<JSON>: replace the fault
+//                         list; GET without ?json shows the active faults
+//
+// Range semantics (RFC 9110):
+//   `bytes=a-b`, `bytes=a-`, `bytes=-n` -> 206 + Content-Range `bytes a-b/size`.
+//   Unsatisfiable (start >= size, `bytes=-0`, last < first) -> 416 with
+//   `Content-Range: bytes */size`. Several ranges -> 200 with the whole file
+//   (the RFC lets a server ignore Range). Another unit or malformed syntax ->
+//   ignored (200 whole file). `If-Range` that does not match -> 200 whole
+//   file. `If-None-Match` that matches -> 304.
+//   ETag is strong: "<size hex>-<mtime ms hex>-<generation>"; Last-Modified is
+//   the mtime plus `generation` seconds. The `etag-change` fault bumps the
+//   generation of the file it hits.
+//
+// Fault specs (see FAULT_MODES): { match, mode, count, skip, headers, ...params }
+//   match  substring of the decoded request path, or "*" (default "*")
+//   count  how many matching requests get the fault (default unlimited)
+//   skip   matching requests to let through before the fault starts (default 0)
+//   The first spec that matches and has count left applies; faults only touch
+//   GET and HEAD (and `no-cors` also drops CORS from a matching preflight).
+//
+// Symlinks inside a served dir are followed: they are the operator's choice.
+// Path segments `.`, `..`, dot-files, empty segments, NUL, backslashes and
+// encoded slashes are refused with 400 before any file system access.
+
+import http from 'node:http';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const gzip = promisify(zlib.gzip);
+
+const SCRIPT_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const REPO_ROOT = path.resolve(SCRIPT_DIR, '..', '..');
+const LOG_LIMIT = 1000;
+const CHUNK = 64 * 1024;
+const GZIP_BUFFER_LIMIT = 8 * 1024 * 1024; // larger gzip bodies are streamed chunked
+const CONTROL_BODY_LIMIT = 1024 * 1024;
+
+/** Fault modes and their parameters (defaults in brackets). */
+export const FAULT_MODES = Object.freeze({
+  'ignore-range': 'reply 200 with the whole file, as a server that ignores Range',
+  status: 'reply with `status` [500]; optional `body`',
+  truncate: 'normal headers, send only `bytes` [half the body] then end the connection cleanly',
+  reset: 'normal headers, send `bytes` [half the body] then reset the socket',
+  slow: 'wait `delayMs` [1000] before replying normally',
+  drip: 'send the body in `chunk` [1024] byte pieces every `intervalMs` [50]',
+  'wrong-range': '206 whose Content-Range start is off by `shift` [1] and/or whose size is off by `sizeDelta` [0]; body = the requested bytes',
+  gzip: 'apply Content-Encoding: gzip to the (range) body',
+  redirect: 'reply `status` [302] to /redirected<path>, which is served normally',
+  'etag-change': 'bump the file generation (new ETag and Last-Modified), then reply normally',
+  'no-cors': 'reply normally but without any CORS header',
+});
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.cjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+  '.ts': 'text/plain; charset=utf-8',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.rtbw': 'application/octet-stream',
+  '.rtbz': 'application/octet-stream',
+};
+
+const CORS_HEADERS = Object.freeze({
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'Content-Range, Content-Length, ETag, Last-Modified, Accept-Ranges',
+  'Timing-Allow-Origin': '*',
+});
+
+export function mimeType(file) {
+  return MIME[path.extname(file).toLowerCase()] || 'application/octet-stream';
+}
+
+/** Table dirs used when none are given: $SYZYGY_PATH (':'-separated) or ../shared/syzygy. */
+export function defaultTableDirs() {
+  const env = process.env.SYZYGY_PATH;
+  if (env && env.trim()) {
+    return env.split(path.delimiter).filter(Boolean).map((d) => path.resolve(d));
+  }
+  return [path.resolve(REPO_ROOT, '..', 'shared', 'syzygy')];
+}
+
+// ---------------------------------------------------------------------------
+// Request target parsing (no normalisation: anything odd is refused).
+
+/**
+ * Parses a raw request target. Returns {segments, trailingSlash, path, search,
+ * query} or {error: status}. `path` is the decoded, slash-joined path.
+ */
+export function parseTarget(rawUrl) {
+  if (typeof rawUrl !== 'string' || !rawUrl.startsWith('/')) return { error: 400 };
+  const q = rawUrl.indexOf('?');
+  const rawPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
+  const search = q < 0 ? '' : rawUrl.slice(q);
+  if (rawPath.includes('\\') || rawPath.includes('\0')) return { error: 400 };
+  const parts = rawPath.split('/').slice(1);
+  const segments = [];
+  let trailingSlash = false;
+  for (let i = 0; i < parts.length; i++) {
+    let s;
+    try {
+      s = decodeURIComponent(parts[i]);
+    } catch {
+      return { error: 400 };
+    }
+    if (s === '') {
+      if (i === parts.length - 1) {
+        trailingSlash = true;
+        continue;
+      }
+      return { error: 400 }; // "//": empty segment, absolute-path tricks
+    }
+    if (s === '.' || s === '..' || /[\/\\\0]/.test(s)) return { error: 400 };
+    if (s.startsWith('.')) return { error: 404 }; // dot-files are never served
+    segments.push(s);
+  }
+  const joined = '/' + segments.join('/');
+  return {
+    segments,
+    trailingSlash,
+    path: trailingSlash && segments.length ? joined + '/' : joined,
+    search,
+    query: new URLSearchParams(search.slice(1)),
+  };
+}
+
+/** Joins segments under root, or null if the result would leave root. */
+function safeJoin(root, segments) {
+  const full = path.resolve(root, ...segments);
+  const rel = path.relative(root, full);
+  if (rel === '') return full;
+  if (rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel)) return null;
+  return full;
+}
+
+async function statOrNull(p) {
+  try {
+    return await fsp.stat(p);
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Range parsing.
+
+/**
+ * Parses a Range header against a file size. Returns null (no usable Range:
+ * send 200), {multi: true} (several ranges: this server sends 200),
+ * {unsatisfiable: true} (416), or {start, end} (inclusive).
+ */
+export function parseRange(header, size) {
+  if (header == null) return null;
+  const m = /^\s*bytes\s*=\s*(.*)$/i.exec(String(header));
+  if (!m) return null;
+  const specs = m[1].split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (specs.length === 0) return null;
+  if (specs.length > 1) return { multi: true };
+  const r = /^(\d*)\s*-\s*(\d*)$/.exec(specs[0]);
+  if (!r || (r[1] === '' && r[2] === '')) return null;
+  if (r[1] === '') {
+    const n = Number(r[2]);
+    if (n === 0 || size === 0) return { unsatisfiable: true };
+    return { start: Math.max(0, size - n), end: size - 1 };
+  }
+  const start = Number(r[1]);
+  if (r[2] !== '' && Number(r[2]) < start) return { unsatisfiable: true };
+  if (start >= size) return { unsatisfiable: true };
+  const end = r[2] === '' ? size - 1 : Math.min(Number(r[2]), size - 1);
+  return { start, end };
+}
+
+// ---------------------------------------------------------------------------
+// Faults.
+
+function normalizeSpec(raw, i) {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new Error(`fault ${i}: expected an object`);
+  }
+  if (!Object.hasOwn(FAULT_MODES, raw.mode)) {
+    throw new Error(`fault ${i}: unknown mode ${JSON.stringify(raw.mode)}; modes: ${Object.keys(FAULT_MODES).join(', ')}`);
+  }
+  const match = raw.match == null ? '*' : String(raw.match);
+  const count = raw.count == null ? Infinity : Number(raw.count);
+  const skip = raw.skip == null ? 0 : Number(raw.skip);
+  if (!(count >= 0) || (count !== Infinity && !Number.isInteger(count))) throw new Error(`fault ${i}: bad count`);
+  if (!(skip >= 0) || !Number.isInteger(skip)) throw new Error(`fault ${i}: bad skip`);
+  for (const k of ['status', 'bytes', 'delayMs', 'chunk', 'intervalMs', 'shift', 'sizeDelta']) {
+    if (raw[k] != null && !Number.isFinite(Number(raw[k]))) throw new Error(`fault ${i}: ${k} must be a number`);
+  }
+  if (raw.chunk != null && !(Number(raw.chunk) >= 1)) throw new Error(`fault ${i}: chunk must be >= 1`);
+  if (raw.headers != null && (typeof raw.headers !== 'object' || Array.isArray(raw.headers))) {
+    throw new Error(`fault ${i}: headers must be an object`);
+  }
+  return { ...raw, match, count, skip, remaining: count, skipLeft: skip, hits: 0 };
+}
+
+/**
+ * Accepts a spec, an array of specs, or {faults: [...], latencyMs}. Returns
+ * {specs, latencyMs (undefined = unchanged)}; throws on invalid input.
+ */
+export function normalizeFaults(obj) {
+  if (obj == null) return { specs: [], latencyMs: undefined };
+  let list;
+  let latencyMs;
+  if (Array.isArray(obj)) list = obj;
+  else if (typeof obj !== 'object') throw new Error('faults: expected an object or an array');
+  else if (obj.mode !== undefined) list = [obj];
+  else {
+    list = obj.faults == null ? [] : obj.faults;
+    if (!Array.isArray(list)) throw new Error('faults: `faults` must be an array');
+    if (obj.latencyMs != null) {
+      latencyMs = Number(obj.latencyMs);
+      if (!(latencyMs >= 0)) throw new Error('faults: latencyMs must be >= 0');
+    }
+  }
+  return { specs: list.map(normalizeSpec), latencyMs };
+}
+
+function specMatches(spec, p) {
+  if (spec.mode === 'redirect' && p.startsWith('/redirected/')) return false;
+  return spec.match === '*' || p.includes(spec.match);
+}
+
+function publicSpec(spec) {
+  const { remaining, skipLeft, ...rest } = spec;
+  return {
+    ...rest,
+    count: spec.count === Infinity ? null : spec.count,
+    remaining: remaining === Infinity ? null : remaining,
+    skipLeft,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Small async helpers tied to the response lifetime.
+
+/** Resolves true after ms, or false as soon as the response is closed. */
+function sleep(ms, res) {
+  if (!(ms > 0)) return Promise.resolve(!res.destroyed);
+  if (res.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      res.off('close', onClose);
+      resolve(!res.destroyed);
+    }, ms);
+    res.once('close', onClose);
+  });
+}
+
+function waitDrain(res) {
+  if (res.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (ok) => {
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(ok);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    res.on('drain', onDrain);
+    res.on('close', onClose);
+  });
+}
+
+/**
+ * Writes len bytes of file from start to res, chunk bytes at a time, waiting
+ * intervalMs between chunks. Never holds more than one chunk in memory.
+ * Returns true when every byte was written.
+ */
+async function pump(res, file, start, len, rec, chunk = CHUNK, intervalMs = 0) {
+  if (len <= 0) return true;
+  const fh = await fsp.open(file, 'r');
+  try {
+    let pos = start;
+    let left = len;
+    while (left > 0) {
+      if (res.destroyed) return false;
+      const n = Math.min(chunk, left);
+      const buf = Buffer.allocUnsafe(n);
+      const { bytesRead } = await fh.read(buf, 0, n, pos);
+      if (bytesRead === 0) return false; // the file shrank under us
+      if (res.destroyed) return false;
+      const ok = res.write(bytesRead < n ? buf.subarray(0, bytesRead) : buf);
+      rec.addBytes(bytesRead);
+      pos += bytesRead;
+      left -= bytesRead;
+      if (!ok && !(await waitDrain(res))) return false;
+      if (intervalMs > 0 && left > 0 && !(await sleep(intervalMs, res))) return false;
+    }
+    return true;
+  } finally {
+    await fh.close().catch(() => {});
+  }
+}
+
+async function readSlice(file, start, len) {
+  const fh = await fsp.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(len);
+    let off = 0;
+    while (off < len) {
+      const { bytesRead } = await fh.read(buf, off, len - off, start + off);
+      if (bytesRead === 0) break;
+      off += bytesRead;
+    }
+    return buf.subarray(0, off);
+  } finally {
+    await fh.close().catch(() => {});
+  }
+}
+
+function readBody(req, limit) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    req.on('data', (c) => {
+      size += c.length;
+      if (size > limit) {
+        reject(Object.assign(new Error('body too large'), { status: 413 }));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+// ---------------------------------------------------------------------------
+// The server.
+
+/**
+ * Starts a server. options: {port = 0, host = '127.0.0.1', tables (dir or
+ * dirs; default defaultTableDirs()), static (dir), latencyMs = 0, log = false}.
+ * Resolves to {url, port, host, server, close(), stats(), reset(), setFaults(obj), faults()}.
+ */
+export async function startServer(options = {}) {
+  const host = options.host ?? '127.0.0.1';
+  const port = Number(options.port ?? 0);
+  const tableDirs = (options.tables == null ? defaultTableDirs() : [].concat(options.tables)).map((d) =>
+    path.resolve(String(d)),
+  );
+  const staticDir = options.static ? path.resolve(String(options.static)) : null;
+  const baseLatency = Number(options.latencyMs ?? options.latency ?? 0) || 0;
+  const logRequests = Boolean(options.log);
+
+  for (const d of [...tableDirs, ...(staticDir ? [staticDir] : [])]) {
+    const st = await statOrNull(d);
+    if (!st || !st.isDirectory()) process.stderr.write(`range-server: warning: not a directory: ${d}\n`);
+  }
+
+  // Mutable state.
+  let epoch = 0;
+  let counters;
+  let specs = [];
+  let latencyMs = baseLatency;
+  const generations = new Map(); // absolute file path -> generation
+
+  function resetCounters() {
+    epoch++;
+    counters = { requests: 0, bytes: 0, byPath: Object.create(null), log: [] };
+  }
+  resetCounters();
+
+  function resetAll() {
+    resetCounters();
+    specs = [];
+    latencyMs = baseLatency;
+    generations.clear();
+  }
+
+  function setFaults(obj) {
+    const n = normalizeFaults(obj);
+    specs = n.specs;
+    if (n.latencyMs !== undefined) latencyMs = n.latencyMs;
+  }
+
+  function faultState() {
+    return { latencyMs, faults: specs.map(publicSpec) };
+  }
+
+  function snapshot() {
+    return JSON.parse(JSON.stringify(counters));
+  }
+
+  /** Records a request; returns a handle that updates its log entry. */
+  function track(method, p, range) {
+    const myEpoch = epoch;
+    const entry = { time: Date.now(), method, path: p, range: range ?? null, status: 0, bytes: 0, ms: 0, fault: null };
+    const t0 = process.hrtime.bigint();
+    counters.requests++;
+    const per = (counters.byPath[p] ??= { requests: 0, bytes: 0 });
+    per.requests++;
+    counters.log.push(entry);
+    if (counters.log.length > LOG_LIMIT) counters.log.splice(0, counters.log.length - LOG_LIMIT);
+    return {
+      entry,
+      status(s) {
+        entry.status = s;
+      },
+      addBytes(n) {
+        entry.bytes += n;
+        if (myEpoch === epoch) {
+          counters.bytes += n;
+          per.bytes += n;
+        }
+      },
+      finish() {
+        entry.ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        if (logRequests) {
+          process.stderr.write(
+            `${entry.method} ${entry.path} ${entry.range ?? '-'} -> ${entry.status} ${entry.bytes}B ${entry.ms.toFixed(1)}ms${entry.fault ? ' [' + entry.fault + ']' : ''}\n`,
+          );
+        }
+      },
+    };
+  }
+
+  function pickFault(p) {
+    for (const spec of specs) {
+      if (spec.remaining <= 0 || !specMatches(spec, p)) continue;
+      if (spec.skipLeft > 0) {
+        spec.skipLeft--;
+        continue;
+      }
+      spec.remaining--;
+      spec.hits++;
+      return spec;
+    }
+    return null;
+  }
+
+  function peekNoCors(p) {
+    return specs.some((s) => s.mode === 'no-cors' && s.remaining > 0 && specMatches(s, p));
+  }
+
+  // Helpers that write a complete small response.
+  function sendText(res, rec, status, text, headers = {}) {
+    const body = Buffer.from(text);
+    res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': 'no-cache', ...headers });
+    rec?.status(status);
+    if (res.req.method === 'HEAD') return res.end();
+    res.end(body);
+    rec?.addBytes(body.length);
+  }
+
+  function sendJson(res, status, value) {
+    const body = Buffer.from(JSON.stringify(value));
+    res.writeHead(status, {
+      ...CORS_HEADERS,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': body.length,
+      'Cache-Control': 'no-store',
+    });
+    res.end(res.req.method === 'HEAD' ? undefined : body);
+  }
+
+  async function handleControl(req, res, name, target) {
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        ...CORS_HEADERS,
+        'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+        'Access-Control-Allow-Headers': 'Content-Type',
+        'Access-Control-Max-Age': '86400',
+      });
+      return res.end();
+    }
+    if (name === '__stats') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'use GET' });
+      return sendJson(res, 200, snapshot());
+    }
+    if (name === '__reset') {
+      if (req.method !== 'GET' && req.method !== 'POST') return sendJson(res, 405, { error: 'use POST or GET' });
+      if (req.method === 'POST') await readBody(req, CONTROL_BODY_LIMIT);
+      resetAll();
+      return sendJson(res, 200, { ok: true });
+    }
+    // __faults
+    let text = null;
+    if (req.method === 'POST' || req.method === 'PUT') text = await readBody(req, CONTROL_BODY_LIMIT);
+    else if (req.method === 'GET' && target.query.has('json')) text = target.query.get('json');
+    else if (req.method !== 'GET') return sendJson(res, 405, { error: 'use POST or GET' });
+    if (text !== null) {
+      try {
+        setFaults(text.trim() === '' ? null : JSON.parse(text));
+      } catch (e) {
+        return sendJson(res, 400, { error: String(e.message || e) });
+      }
+    }
+    return sendJson(res, 200, faultState());
+  }
+
+  /** Maps segments to {file, st, isTable} | {redirect: location} | null. */
+  async function resolveFile(target) {
+    let segs = target.segments;
+    const redirected = segs[0] === 'redirected';
+    if (redirected) segs = segs.slice(1);
+    const prefix = redirected ? '/redirected' : '';
+    if (segs[0] === 'tables') {
+      let rest = segs.slice(1);
+      let dirs = tableDirs;
+      if (rest.length >= 2 && /^\d+$/.test(rest[0]) && Number(rest[0]) < tableDirs.length) {
+        dirs = [tableDirs[Number(rest[0])]];
+        rest = rest.slice(1);
+      }
+      if (rest.length === 0) return null;
+      for (const dir of dirs) {
+        const full = safeJoin(dir, rest);
+        if (!full) return null;
+        const st = await statOrNull(full);
+        if (st && st.isFile()) return { file: full, st, isTable: true };
+      }
+      return null;
+    }
+    if (!staticDir) return null;
+    const full = safeJoin(staticDir, segs);
+    if (!full) return null;
+    const st = await statOrNull(full);
+    if (!st) return null;
+    if (st.isDirectory()) {
+      if (!target.trailingSlash && segs.length > 0) {
+        return { redirect: prefix + '/' + segs.map(encodeURIComponent).join('/') + '/' + target.search };
+      }
+      const index = path.join(full, 'index.html');
+      const ist = await statOrNull(index);
+      return ist && ist.isFile() ? { file: index, st: ist, isTable: false } : null;
+    }
+    return st.isFile() ? { file: full, st, isTable: false } : null;
+  }
+
+  function isTablePath(target) {
+    const s = target.segments;
+    return s[0] === 'tables' || (s[0] === 'redirected' && s[1] === 'tables');
+  }
+
+  async function handle(req, res) {
+    const target = parseTarget(req.url);
+    const method = req.method;
+
+    if (!target.error && target.segments.length === 1 && !target.trailingSlash) {
+      const name = target.segments[0];
+      if (name === '__stats' || name === '__reset' || name === '__faults') {
+        return handleControl(req, res, name, target);
+      }
+    }
+
+    const p = target.error ? String(req.url).slice(0, 256) : target.path;
+    const rec = track(method, p, req.headers.range);
+    res.once('close', () => rec.finish());
+
+    if (target.error) return sendText(res, rec, target.error, 'bad request path\n', CORS_HEADERS);
+
+    if (method === 'OPTIONS') {
+      const headers = peekNoCors(p)
+        ? {}
+        : {
+            ...CORS_HEADERS,
+            'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+            'Access-Control-Allow-Headers': 'Range, If-Range, If-None-Match',
+            'Access-Control-Max-Age': '86400',
+          };
+      res.writeHead(204, headers);
+      rec.status(204);
+      return res.end();
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+      return sendText(res, rec, 405, 'method not allowed\n', { ...CORS_HEADERS, Allow: 'GET, HEAD, OPTIONS' });
+    }
+
+    const fault = pickFault(p);
+    if (fault) rec.entry.fault = fault.mode;
+    const mode = fault?.mode ?? null;
+    const cors = mode === 'no-cors' ? {} : CORS_HEADERS;
+    const extra = fault?.headers ?? {};
+
+    if (isTablePath(target) && !(await sleep(latencyMs, res))) return;
+    if (mode === 'slow' && !(await sleep(Number(fault.delayMs ?? 1000), res))) return;
+
+    const found = await resolveFile(target);
+    if (res.destroyed) return;
+
+    if (mode === 'redirect') {
+      const status = Number(fault.status ?? 302);
+      const location =
+        '/redirected/' + target.segments.map(encodeURIComponent).join('/') + (target.trailingSlash ? '/' : '') + target.search;
+      res.writeHead(status, { ...cors, Location: location, 'Content-Length': 0, 'Cache-Control': 'no-cache', ...extra });
+      rec.status(status);
+      return res.end();
+    }
+    if (mode === 'status') {
+      const status = Number(fault.status ?? 500);
+      const headers = { ...cors, ...extra };
+      if (status === 416 && found?.file) headers['Content-Range'] = `bytes */${found.st.size}`;
+      return sendText(res, rec, status, fault.body != null ? String(fault.body) : `${status} (injected fault)\n`, headers);
+    }
+    if (found?.redirect) {
+      res.writeHead(301, { ...cors, Location: found.redirect, 'Content-Length': 0, 'Cache-Control': 'no-cache' });
+      rec.status(301);
+      return res.end();
+    }
+    if (!found) return sendText(res, rec, 404, 'not found\n', { ...cors, ...extra });
+
+    if (mode === 'etag-change') generations.set(found.file, (generations.get(found.file) ?? 0) + 1);
+    return serveFile(req, res, rec, found, fault, cors, extra);
+  }
+
+  async function serveFile(req, res, rec, found, fault, cors, extra) {
+    const { file, st } = found;
+    const mode = fault?.mode ?? null;
+    const size = st.size;
+    const gen = generations.get(file) ?? 0;
+    const etag = `"${size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}-${gen}"`;
+    const lastModified = new Date(Math.floor(st.mtimeMs / 1000) * 1000 + gen * 1000).toUTCString();
+    const isHead = req.method === 'HEAD';
+    const headers = {
+      ...cors,
+      'Accept-Ranges': 'bytes',
+      ETag: etag,
+      'Last-Modified': lastModified,
+      'Cache-Control': 'no-cache',
+      'Content-Type': mimeType(file),
+    };
+
+    // Conditionals: If-None-Match first, then If-Range.
+    const inm = req.headers['if-none-match'];
+    if (inm != null) {
+      const tags = inm.split(',').map((t) => t.trim().replace(/^W\//, ''));
+      if (tags.includes('*') || tags.includes(etag)) {
+        res.writeHead(304, { ...headers, ...extra });
+        rec.status(304);
+        return res.end();
+      }
+    }
+    let rangeHeader = req.headers.range;
+    const ifRange = req.headers['if-range'];
+    if (rangeHeader != null && ifRange != null) {
+      const v = ifRange.trim();
+      const ok = v.startsWith('"') ? v === etag : v.startsWith('W/') ? false : v === lastModified;
+      if (!ok) rangeHeader = undefined;
+    }
+
+    let range = mode === 'ignore-range' ? null : parseRange(rangeHeader, size);
+    if (range?.unsatisfiable) {
+      return sendText(res, rec, 416, 'range not satisfiable\n', {
+        ...headers,
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Content-Range': `bytes */${size}`,
+        ...extra,
+      });
+    }
+    if (range?.multi) range = null; // documented: several ranges -> 200 whole file
+
+    let status = range ? 206 : 200;
+    const start = range ? range.start : 0;
+    const len = range ? range.end - range.start + 1 : size;
+    if (range) headers['Content-Range'] = `bytes ${start}-${start + len - 1}/${size}`;
+    headers['Content-Length'] = len;
+
+    let limit = len;
+    let chunk = CHUNK;
+    let intervalMs = 0;
+    switch (mode) {
+      case 'wrong-range': {
+        status = 206;
+        const sizeDelta = Number(fault.sizeDelta ?? 0);
+        const shift = Number(fault.shift ?? (sizeDelta ? 0 : 1));
+        const s2 = start + shift;
+        headers['Content-Range'] = `bytes ${s2}-${s2 + len - 1}/${size + sizeDelta}`;
+        break;
+      }
+      case 'truncate':
+      case 'reset':
+        limit = Math.max(0, Math.min(len, Math.floor(Number(fault.bytes ?? Math.floor(len / 2)))));
+        headers.Connection = 'close';
+        break;
+      case 'drip':
+        chunk = Math.max(1, Math.floor(Number(fault.chunk ?? 1024)));
+        intervalMs = Number(fault.intervalMs ?? 50);
+        break;
+      case 'gzip':
+        return sendGzip(req, res, rec, file, start, len, status, headers, extra);
+      default:
+        break;
+    }
+
+    res.writeHead(status, { ...headers, ...extra });
+    rec.status(status);
+    if (isHead) return res.end();
+
+    const complete = await pump(res, file, start, limit, rec, chunk, intervalMs);
+    if (res.destroyed) return;
+    if (mode === 'reset') {
+      // Give the partial body a moment to reach the client, then send RST.
+      await sleep(20, res);
+      const sock = res.socket;
+      if (sock && !sock.destroyed) {
+        if (typeof sock.resetAndDestroy === 'function') sock.resetAndDestroy();
+        else sock.destroy();
+      }
+      return;
+    }
+    if (!complete && mode !== 'truncate') {
+      res.destroy(); // the file changed or vanished mid-response
+      return;
+    }
+    res.end(); // for `truncate`, Connection: close ends the socket after this
+  }
+
+  async function sendGzip(req, res, rec, file, start, len, status, headers, extra) {
+    headers['Content-Encoding'] = 'gzip';
+    delete headers['Content-Length'];
+    if (req.method === 'HEAD') {
+      res.writeHead(status, { ...headers, ...extra });
+      rec.status(status);
+      return res.end();
+    }
+    if (len <= GZIP_BUFFER_LIMIT) {
+      const body = await gzip(await readSlice(file, start, len));
+      if (res.destroyed) return;
+      headers['Content-Length'] = body.length;
+      res.writeHead(status, { ...headers, ...extra });
+      rec.status(status);
+      res.end(body);
+      rec.addBytes(body.length);
+      return;
+    }
+    res.writeHead(status, { ...headers, ...extra });
+    rec.status(status);
+    const src = len > 0 ? fs.createReadStream(file, { start, end: start + len - 1 }) : null;
+    const gz = zlib.createGzip();
+    gz.on('data', (c) => {
+      rec.addBytes(c.length);
+      if (!res.write(c)) {
+        gz.pause();
+        res.once('drain', () => gz.resume());
+      }
+    });
+    gz.on('end', () => res.end());
+    gz.on('error', () => res.destroy());
+    res.once('close', () => {
+      src?.destroy();
+      gz.destroy();
+    });
+    if (src) {
+      src.on('error', () => res.destroy());
+      src.pipe(gz);
+    } else gz.end();
+  }
+
+  const server = http.createServer((req, res) => {
+    res.on('error', () => {});
+    req.on('error', () => {});
+    handle(req, res).catch((err) => {
+      if (err?.code !== 'EPIPE' && err?.code !== 'ECONNRESET' && err?.code !== 'ERR_STREAM_DESTROYED') {
+        process.stderr.write(`range-server: ${err?.stack || err}\n`);
+      }
+      if (!res.headersSent && !res.destroyed) {
+        const status = err?.status ?? 500;
+        res.writeHead(status, { ...CORS_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' });
+        res.end(`${status} ${http.STATUS_CODES[status] ?? ''}\n`);
+      } else {
+        res.destroy();
+      }
+    });
+  });
+  server.on('clientError', (err, socket) => {
+    if (socket.writable && err?.code !== 'ECONNRESET' && err?.code !== 'EPIPE') {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    } else {
+      socket.destroy();
+    }
+  });
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (err) => process.stderr.write(`range-server: ${err?.stack || err}\n`));
+
+  const actualPort = server.address().port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  let closing = null;
+
+  return {
+    url: `http://${urlHost}:${actualPort}/`,
+    port: actualPort,
+    host,
+    server,
+    tableDirs: [...tableDirs],
+    staticDir,
+    /** Stops listening and drops every connection. */
+    close() {
+      closing ??= new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+    /** A copy of {requests, bytes, byPath, log}. */
+    stats: snapshot,
+    /** Zeroes counters, clears faults, generations and the latency override. */
+    reset: resetAll,
+    /** Replaces the fault list: a spec, an array, or {faults, latencyMs}. Throws if invalid. */
+    setFaults,
+    /** The active faults with their remaining counts. */
+    faults: faultState,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// CLI.
+
+const USAGE = `usage: node tests/server/range-server.mjs [--port N] [--host H] [--tables DIR]... [--static DIR] [--latency MS] [--log]
+  --port N       port to listen on (default 0: an ephemeral port)
+  --host H       address to bind (default 127.0.0.1)
+  --tables DIR   table dir; repeatable; merged under /tables/, each under /tables/<i>/
+                 (default: $SYZYGY_PATH or ../shared/syzygy next to the repository)
+  --static DIR   site served at /
+  --latency MS   delay every table response by MS milliseconds
+  --log          log each request on stderr
+Prints "listening on http://HOST:PORT/" on stdout once ready.`;
+
+export function parseArgs(argv) {
+  const opts = { port: 0, host: '127.0.0.1', tables: undefined, static: undefined, latencyMs: 0, log: false };
+  for (let i = 0; i < argv.length; i++) {
+    let arg = argv[i];
+    let value;
+    const eq = arg.indexOf('=');
+    if (arg.startsWith('--') && eq > 0) {
+      value = arg.slice(eq + 1);
+      arg = arg.slice(0, eq);
+    }
+    const need = () => {
+      if (value !== undefined) return value;
+      if (i + 1 >= argv.length) throw new Error(`${arg} needs a value`);
+      return argv[++i];
+    };
+    switch (arg) {
+      case '--port': {
+        const v = Number(need());
+        if (!Number.isInteger(v) || v < 0 || v > 65535) throw new Error('--port: expected 0..65535');
+        opts.port = v;
+        break;
+      }
+      case '--host':
+        opts.host = need();
+        break;
+      case '--tables':
+        (opts.tables ??= []).push(need());
+        break;
+      case '--static':
+        opts.static = need();
+        break;
+      case '--latency': {
+        const v = Number(need());
+        if (!(v >= 0)) throw new Error('--latency: expected a number of milliseconds');
+        opts.latencyMs = v;
+        break;
+      }
+      case '--log':
+        opts.log = true;
+        break;
+      case '-h':
+      case '--help':
+        opts.help = true;
+        break;
+      default:
+        throw new Error(`unknown argument: ${argv[i]}`);
+    }
+  }
+  return opts;
+}
+
+async function main() {
+  let opts;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`range-server: ${e.message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (opts.help) {
+    process.stdout.write(USAGE + '\n');
+    return;
+  }
+  // A client that goes away mid-write must never take the server down.
+  process.on('uncaughtException', (err) => {
+    if (err?.code === 'EPIPE' || err?.code === 'ECONNRESET') return;
+    process.stderr.write(`range-server: fatal: ${err?.stack || err}\n`);
+    process.exit(1);
+  });
+  let srv;
+  try {
+    srv = await startServer(opts);
+  } catch (e) {
+    process.stderr.write(`range-server: cannot listen: ${e.message}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`listening on ${srv.url}\n`);
+  const stop = () => {
+    setTimeout(() => process.exit(0), 2000).unref();
+    srv.close().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+function isMain() {
+  if (!process.argv[1]) return false;
+  try {
+    return fs.realpathSync(process.argv[1]) === fs.realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) main();
