@@ -1,0 +1,96 @@
+// Builds the static site into www/dist/:
+//   syzygy-board.js   the one script an embedding page includes (app, chessground, CSS)
+//   *.wasm            the decoder, located relative to syzygy-board.js at run time
+//   sw.js             service worker that keeps the app shell for offline use
+//   index.html, ...   copied from www/static/
+//
+// The wasm-bindgen package is resolved as `syzygy-web-pkg`, by default ./pkg
+// (SYZYGY_PKG=/other/dir overrides it, e.g. to build against another build).
+const fs = require('node:fs');
+const path = require('node:path');
+const crypto = require('node:crypto');
+const webpack = require('webpack');
+
+const root = __dirname;
+const pkgDir = path.resolve(process.env.SYZYGY_PKG || path.join(root, 'pkg'));
+// chessground's package exports hide its package.json: find its folder by path.
+const chessgroundDir = path.join(root, 'node_modules', '@lichess-org', 'chessground');
+const staticDir = path.join(root, 'www', 'static');
+
+/** Copies www/static/ into the output and fills in the service worker's shell list. */
+class SiteAssetsPlugin {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('SiteAssetsPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: 'SiteAssetsPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => {
+          for (const name of fs.readdirSync(staticDir)) {
+            const file = path.join(staticDir, name);
+            compilation.fileDependencies.add(file);
+            compilation.emitAsset(name, new webpack.sources.RawSource(fs.readFileSync(file)));
+          }
+        },
+      );
+      compilation.hooks.processAssets.tap(
+        { name: 'SiteAssetsPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_REPORT },
+        () => {
+          const shell = compilation
+            .getAssets()
+            .map((a) => a.name)
+            .filter((n) => n !== 'sw.js' && !n.endsWith('.map') && !n.endsWith('.LICENSE.txt'))
+            .sort();
+          const hash = crypto.createHash('sha256');
+          for (const n of shell) hash.update(n).update(compilation.getAsset(n).source.buffer());
+          const version = hash.digest('hex').slice(0, 12);
+          const sw = compilation.getAsset('sw.js');
+          const src = sw.source.source().toString();
+          if (!src.includes('__SHELL_MANIFEST__')) throw new Error('sw.js lost its __SHELL_MANIFEST__ marker');
+          const manifest = JSON.stringify({ version, files: ['./', ...shell.map((n) => './' + n)] });
+          compilation.updateAsset('sw.js', new webpack.sources.RawSource(src.replace(/__SHELL_MANIFEST__/g, manifest)));
+        },
+      );
+    });
+  }
+}
+
+module.exports = (env, argv) => {
+  const production = argv.mode !== 'development';
+  return {
+    mode: production ? 'production' : 'development',
+    context: root,
+    entry: {
+      'syzygy-board': './www/src/index.js',
+      sw: './www/src/sw.js',
+    },
+    output: {
+      path: path.join(root, 'www', 'dist'),
+      filename: '[name].js',
+      assetModuleFilename: '[name].[contenthash:10][ext]',
+      // Assets are found relative to the script's own URL, so any page can embed it.
+      publicPath: 'auto',
+      clean: true,
+    },
+    target: ['web', 'es2020'],
+    devtool: production ? false : 'source-map',
+    resolve: {
+      alias: {
+        'syzygy-web-pkg': pkgDir,
+        'chessground-assets': path.join(chessgroundDir, 'assets'),
+      },
+    },
+    module: {
+      rules: [
+        {
+          test: /\.css$/,
+          use: [{ loader: 'css-loader', options: { exportType: 'string', url: true, import: true } }],
+        },
+        { test: /\.wasm$/, type: 'asset/resource' },
+        // wasm-bindgen --target web emits ES modules (whatever a package.json near them says).
+        { test: /\.js$/, include: pkgDir, type: 'javascript/esm' },
+      ],
+    },
+    plugins: [new SiteAssetsPlugin()],
+    performance: { hints: false },
+    stats: 'minimal',
+  };
+};

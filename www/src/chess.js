@@ -1,0 +1,268 @@
+// Small chess helpers on FEN strings. Legality and SAN come from the wasm
+// package; this module only reads and writes FENs, applies a move that is
+// already known to be legal, and answers "is the side to move in check".
+
+export const ROLES = ['king', 'queen', 'rook', 'bishop', 'knight', 'pawn'];
+const LETTER = { king: 'k', queen: 'q', rook: 'r', bishop: 'b', knight: 'n', pawn: 'p' };
+const ROLE_OF = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
+const FILES = 'abcdefgh';
+
+export const EMPTY_FEN = '8/8/8/8/8/8/8/8 w - - 0 1';
+
+/** Square name ('e4') to [file 0-7, rank 0-7], or null. */
+export function coords(sq) {
+  if (!/^[a-h][1-8]$/.test(sq)) return null;
+  return [sq.charCodeAt(0) - 97, sq.charCodeAt(1) - 49];
+}
+
+/** [file, rank] to square name. */
+export function squareName(f, r) {
+  return FILES[f] + (r + 1);
+}
+
+/**
+ * Parses a FEN leniently: missing trailing fields get defaults. Returns
+ * { pieces: Map(square -> {role, color}), turn, castling, ep, halfmove, fullmove }
+ * or throws an Error with code 'invalid-fen'.
+ */
+export function parseFen(fen) {
+  const parts = String(fen).trim().replace(/_/g, ' ').split(/\s+/);
+  const fail = (why) => {
+    const e = new Error(`Invalid FEN: ${why}`);
+    e.code = 'invalid-fen';
+    return e;
+  };
+  const rows = (parts[0] || '').split('/');
+  if (rows.length !== 8) throw fail('the board needs 8 ranks separated by "/"');
+  const pieces = new Map();
+  rows.forEach((row, i) => {
+    const rank = 7 - i;
+    let file = 0;
+    for (const ch of row) {
+      if (/[1-8]/.test(ch)) file += Number(ch);
+      else if (ROLE_OF[ch.toLowerCase()]) {
+        if (file > 7) throw fail(`rank ${rank + 1} has more than 8 squares`);
+        pieces.set(squareName(file, rank), {
+          role: ROLE_OF[ch.toLowerCase()],
+          color: ch === ch.toUpperCase() ? 'white' : 'black',
+        });
+        file++;
+      } else throw fail(`unexpected character "${ch}"`);
+    }
+    if (file !== 8) throw fail(`rank ${rank + 1} has ${file} squares instead of 8`);
+  });
+  const turn = parts[1] === undefined || parts[1] === 'w' ? 'white' : parts[1] === 'b' ? 'black' : null;
+  if (!turn) throw fail('side to move must be "w" or "b"');
+  const castling = parts[2] && parts[2] !== '-' ? parts[2] : '-';
+  const ep = parts[3] && parts[3] !== '-' ? parts[3] : '-';
+  if (ep !== '-' && !coords(ep)) throw fail('bad en passant square');
+  const halfmove = parts[4] === undefined ? 0 : Number(parts[4]);
+  const fullmove = parts[5] === undefined ? 1 : Number(parts[5]);
+  if (!Number.isInteger(halfmove) || halfmove < 0) throw fail('halfmove clock must be a number');
+  if (!Number.isInteger(fullmove) || fullmove < 1) throw fail('move number must be a positive number');
+  return { pieces, turn, castling, ep, halfmove, fullmove };
+}
+
+/** Board part of a FEN from a Map of pieces. */
+export function boardFen(pieces) {
+  const rows = [];
+  for (let r = 7; r >= 0; r--) {
+    let row = '';
+    let empty = 0;
+    for (let f = 0; f < 8; f++) {
+      const p = pieces.get(squareName(f, r));
+      if (!p) empty++;
+      else {
+        if (empty) row += empty;
+        empty = 0;
+        const l = LETTER[p.role];
+        row += p.color === 'white' ? l.toUpperCase() : l;
+      }
+    }
+    if (empty) row += empty;
+    rows.push(row);
+  }
+  return rows.join('/');
+}
+
+/** Full FEN from a parsed position. */
+export function makeFen(pos) {
+  return [
+    boardFen(pos.pieces),
+    pos.turn === 'white' ? 'w' : 'b',
+    pos.castling || '-',
+    pos.ep || '-',
+    pos.halfmove,
+    pos.fullmove,
+  ].join(' ');
+}
+
+/** Normalises a FEN (fills defaults, canonical spacing); throws on invalid input. */
+export function normalizeFen(fen) {
+  return makeFen(parseFen(fen));
+}
+
+/** The FEN with a different side to move (en passant square dropped). */
+export function withTurn(fen, turn) {
+  const pos = parseFen(fen);
+  return makeFen({ ...pos, turn, ep: '-' });
+}
+
+/** The FEN with a different halfmove clock. */
+export function withHalfmove(fen, halfmove) {
+  const pos = parseFen(fen);
+  return makeFen({ ...pos, halfmove: Math.max(0, Math.floor(halfmove) || 0) });
+}
+
+/** Material key such as "KRPvKR" (white first). */
+export function materialKey(fen) {
+  const { pieces } = parseFen(fen);
+  const order = 'KQRBNP';
+  const side = (color) =>
+    [...pieces.values()]
+      .filter((p) => p.color === color)
+      .map((p) => LETTER[p.role].toUpperCase())
+      .sort((a, b) => order.indexOf(a) - order.indexOf(b))
+      .join('');
+  return `${side('white')}v${side('black')}`;
+}
+
+/** Number of pieces on the board (kings included). */
+export function pieceCount(fen) {
+  return parseFen(fen).pieces.size;
+}
+
+/**
+ * Applies a legal move in UCI notation and returns the new FEN. Handles
+ * captures, en passant, promotion, castling (e1g1 or king-takes-rook e1h1),
+ * castling rights and the clocks. The en passant square is only written when
+ * an enemy pawn stands next to the pawn that made a double step.
+ */
+export function applyUci(fen, uci) {
+  const pos = parseFen(fen);
+  const from = uci.slice(0, 2);
+  const to = uci.slice(2, 4);
+  const promo = uci[4];
+  const piece = pos.pieces.get(from);
+  if (!piece) throw new Error(`no piece on ${from}`);
+  const [ff, fr] = coords(from);
+  const [tf, tr] = coords(to);
+  const target = pos.pieces.get(to);
+  const pieces = new Map(pos.pieces);
+  let capture = !!target && target.color !== piece.color;
+  let castling = pos.castling;
+
+  const isCastle =
+    piece.role === 'king' &&
+    ((target && target.color === piece.color && target.role === 'rook') || Math.abs(tf - ff) === 2);
+  if (isCastle) {
+    const kingSide = tf > ff;
+    const rookFrom = target && target.role === 'rook' ? to : findCastlingRook(pos.pieces, piece.color, fr, ff, kingSide);
+    pieces.delete(from);
+    if (rookFrom) pieces.delete(rookFrom);
+    pieces.set(squareName(kingSide ? 6 : 2, fr), piece);
+    pieces.set(squareName(kingSide ? 5 : 3, fr), { role: 'rook', color: piece.color });
+    capture = false;
+  } else {
+    pieces.delete(from);
+    if (piece.role === 'pawn' && ff !== tf && !target) {
+      pieces.delete(squareName(tf, fr)); // en passant
+      capture = true;
+    }
+    pieces.set(to, promo ? { role: ROLE_OF[promo], color: piece.color } : piece);
+  }
+
+  // Castling rights: a king move loses both, a rook leaving or being taken on its corner loses one.
+  if (castling !== '-') {
+    const drop = (chars) => {
+      castling = [...castling].filter((c) => !chars.includes(c)).join('') || '-';
+    };
+    if (piece.role === 'king') drop(piece.color === 'white' ? 'KQABCDEFGH' : 'kqabcdefgh');
+    for (const sq of [from, to]) {
+      if (sq === 'a1') drop('Q');
+      if (sq === 'h1') drop('K');
+      if (sq === 'a8') drop('q');
+      if (sq === 'h8') drop('k');
+    }
+  }
+
+  let ep = '-';
+  if (piece.role === 'pawn' && Math.abs(tr - fr) === 2) {
+    const enemy = piece.color === 'white' ? 'black' : 'white';
+    const beside = [tf - 1, tf + 1]
+      .filter((f) => f >= 0 && f < 8)
+      .some((f) => {
+        const p = pieces.get(squareName(f, tr));
+        return p && p.role === 'pawn' && p.color === enemy;
+      });
+    if (beside) ep = squareName(ff, (fr + tr) / 2);
+  }
+
+  return makeFen({
+    pieces,
+    turn: pos.turn === 'white' ? 'black' : 'white',
+    castling,
+    ep,
+    halfmove: capture || piece.role === 'pawn' ? 0 : pos.halfmove + 1,
+    fullmove: pos.turn === 'black' ? pos.fullmove + 1 : pos.fullmove,
+  });
+}
+
+function findCastlingRook(pieces, color, rank, kingFile, kingSide) {
+  const step = kingSide ? 1 : -1;
+  for (let f = kingFile + step; f >= 0 && f < 8; f += step) {
+    const p = pieces.get(squareName(f, rank));
+    if (p && p.role === 'rook' && p.color === color) return squareName(f, rank);
+  }
+  return null;
+}
+
+/** True when the side to move is in check. */
+export function inCheck(fen) {
+  const pos = parseFen(fen);
+  const us = pos.turn;
+  const them = us === 'white' ? 'black' : 'white';
+  let king = null;
+  for (const [sq, p] of pos.pieces) if (p.role === 'king' && p.color === us) king = sq;
+  if (!king) return false;
+  const [kf, kr] = coords(king);
+  const at = (f, r) => (f >= 0 && f < 8 && r >= 0 && r < 8 ? pos.pieces.get(squareName(f, r)) : undefined);
+  const is = (p, ...roles) => p && p.color === them && roles.includes(p.role);
+  const dir = us === 'white' ? 1 : -1;
+  if (is(at(kf - 1, kr + dir), 'pawn') || is(at(kf + 1, kr + dir), 'pawn')) return true;
+  for (const [df, dr] of [[1, 2], [2, 1], [-1, 2], [-2, 1], [1, -2], [2, -1], [-1, -2], [-2, -1]])
+    if (is(at(kf + df, kr + dr), 'knight')) return true;
+  for (let df = -1; df <= 1; df++)
+    for (let dr = -1; dr <= 1; dr++) if ((df || dr) && is(at(kf + df, kr + dr), 'king')) return true;
+  const rays = [
+    [[1, 0], [-1, 0], [0, 1], [0, -1]],
+    [[1, 1], [1, -1], [-1, 1], [-1, -1]],
+  ];
+  for (const [i, dirs] of rays.entries()) {
+    const slider = i === 0 ? 'rook' : 'bishop';
+    for (const [df, dr] of dirs) {
+      for (let n = 1; n < 8; n++) {
+        const f = kf + df * n;
+        const r = kr + dr * n;
+        if (f < 0 || f > 7 || r < 0 || r > 7) break;
+        const p = at(f, r);
+        if (!p) continue;
+        if (is(p, slider, 'queen')) return true;
+        break;
+      }
+    }
+  }
+  return false;
+}
+
+/** Side to move of a FEN ('white' | 'black'). */
+export function turnOf(fen) {
+  return parseFen(fen).turn;
+}
+
+/** Move number prefix for the ply that starts from this FEN: "12." or "12…". */
+export function moveNumber(fen, forceBlackDots = false) {
+  const pos = parseFen(fen);
+  if (pos.turn === 'white') return `${pos.fullmove}.`;
+  return forceBlackDots ? `${pos.fullmove}…` : '';
+}

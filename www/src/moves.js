@@ -1,0 +1,178 @@
+// Move list (ranked, grouped, keyboard navigable), best line and played line.
+import { h, replace } from './dom.js';
+import { groupMoves } from './verdict.js';
+import { moveNumber } from './chess.js';
+
+let uid = 0;
+
+/**
+ * The ranked move list, a listbox: Up/Down/Home/End move the active move,
+ * Enter or Space plays it, hovering or focusing shows it on the board.
+ * callbacks: play(uci), preview(uci | null)
+ */
+export function createMoveList(callbacks) {
+  const id = `sb-moves-${++uid}`;
+  const list = h('div.sb-movelist', { role: 'listbox', tabindex: '0', 'aria-label': 'Moves ranked best first', id });
+  const empty = h('p.sb-empty', { hidden: true });
+  const el = h('div.sb-moves', list, empty);
+  let options = [];
+  let active = -1;
+
+  function setActive(i, scroll = true) {
+    if (!options.length) return;
+    active = Math.max(0, Math.min(options.length - 1, i));
+    options.forEach((o, j) => o.setAttribute('aria-selected', String(j === active)));
+    const opt = options[active];
+    list.setAttribute('aria-activedescendant', opt.id);
+    if (scroll) opt.scrollIntoView({ block: 'nearest' });
+    callbacks.preview(opt.dataset.uci);
+  }
+
+  list.addEventListener('keydown', (e) => {
+    if (!options.length) return;
+    const keys = { ArrowDown: active + 1, ArrowUp: active - 1, Home: 0, End: options.length - 1, PageDown: active + 5, PageUp: active - 5 };
+    if (e.key in keys) {
+      e.preventDefault();
+      e.stopPropagation();
+      setActive(active < 0 ? 0 : keys[e.key]);
+    } else if ((e.key === 'Enter' || e.key === ' ') && active >= 0) {
+      e.preventDefault();
+      e.stopPropagation();
+      callbacks.play(options[active].dataset.uci);
+    } else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      // leave history navigation to the board
+    }
+  });
+  list.addEventListener('focus', () => {
+    if (active < 0 && options.length) setActive(0);
+    else if (active >= 0) callbacks.preview(options[active].dataset.uci);
+  });
+  list.addEventListener('blur', () => callbacks.preview(null));
+  list.addEventListener('mouseleave', () => callbacks.preview(document.activeElement === list && active >= 0 ? options[active].dataset.uci : null));
+
+  return {
+    el,
+    /** Shows probe moves (ranked best first). */
+    render(moves) {
+      const groups = groupMoves(moves);
+      options = [];
+      active = -1;
+      list.removeAttribute('aria-activedescendant');
+      const nodes = groups.map((g) => {
+        const labelId = `${id}-${g.key}`;
+        return h(
+          'div.sb-group',
+          { role: 'group', 'aria-labelledby': labelId, dataset: { group: g.key } },
+          h('div.sb-group-label', { id: labelId, role: 'presentation' }, g.label),
+          g.moves.map((m) => {
+            const opt = h(
+              'div.sb-move',
+              {
+                role: 'option',
+                id: `${id}-${m.uci}`,
+                'aria-selected': 'false',
+                dataset: { uci: m.uci, category: m.category || 'unknown', group: g.key },
+                onclick: () => callbacks.play(m.uci),
+                onmouseenter: () => callbacks.preview(m.uci),
+              },
+              h('span.sb-san', m.san),
+              h(
+                'span.sb-badges',
+                m.badges.map((b) => h(`span.sb-badge.sb-badge-${b.kind}`, { title: b.title }, b.text)),
+              ),
+            );
+            options.push(opt);
+            return opt;
+          }),
+        );
+      });
+      replace(list, nodes);
+      list.hidden = !options.length;
+      empty.hidden = true;
+    },
+    /** Shows a message instead of moves (e.g. game over, no table). */
+    message(text) {
+      options = [];
+      active = -1;
+      list.replaceChildren();
+      list.hidden = true;
+      empty.textContent = text;
+      empty.hidden = !text;
+    },
+    /** Shows legal moves without tablebase values. */
+    renderUnknown(legal) {
+      this.render(legal.map((m) => ({ uci: m.uci, san: m.san })));
+    },
+    focus() {
+      list.focus();
+    },
+  };
+}
+
+/**
+ * The best line from tb.mainline, clickable move by move.
+ * callbacks: play(index) plays the line up to and including move `index`.
+ */
+export function createMainline(callbacks) {
+  const body = h('div.sb-line', { role: 'list', 'aria-label': 'Best line' });
+  const el = h('div.sb-mainline', body);
+  return {
+    el,
+    render(line) {
+      if (!line || !line.moves || !line.moves.length) {
+        replace(body, h('span.sb-muted', 'No moves to show.'));
+        return;
+      }
+      let prevFen = line.fen;
+      const items = line.moves.map((m, i) => {
+        const num = moveNumber(prevFen, i === 0);
+        prevFen = m.fen;
+        return h(
+          'button.sb-ply',
+          { type: 'button', role: 'listitem', title: `Play up to ${m.san}`, dataset: { index: String(i) }, onclick: () => callbacks.play(i) },
+          num ? h('span.sb-num', num) : null,
+          m.san,
+        );
+      });
+      const last = line.moves[line.moves.length - 1];
+      const end = last && last.san.endsWith('#') ? 'Checkmate' : last && last.zeroing ? 'resets the 50-move count' : '';
+      replace(body, items, end ? h('span.sb-muted.sb-line-end', end) : null);
+    },
+    message(text) {
+      replace(body, h('span.sb-muted', text));
+    },
+  };
+}
+
+/** The played line with the current ply highlighted. callbacks: jump(ply). */
+export function createHistory(callbacks) {
+  const el = h('div.sb-history', { role: 'list', 'aria-label': 'Played moves' });
+  return {
+    el,
+    render(line, ply) {
+      if (line.length < 2) {
+        replace(el, h('span.sb-muted', 'Play a move on the board or from the list.'));
+        return;
+      }
+      const items = [];
+      for (let i = 1; i < line.length; i++) {
+        const num = moveNumber(line[i - 1].fen, i === 1);
+        items.push(
+          h(
+            'button.sb-ply',
+            { type: 'button', role: 'listitem', 'aria-current': i === ply ? 'true' : null, onclick: () => callbacks.jump(i) },
+            num ? h('span.sb-num', num) : null,
+            line[i].san || line[i].uci,
+          ),
+        );
+      }
+      replace(el, items);
+      const current = el.querySelector('[aria-current="true"]');
+      if (current) {
+        // Scroll the box only, never the page.
+        const top = current.offsetTop - el.offsetTop;
+        if (top < el.scrollTop || top + current.offsetHeight > el.scrollTop + el.clientHeight) el.scrollTop = top - 4;
+      }
+    },
+  };
+}

@@ -1,0 +1,85 @@
+// Network activity: progress while pages arrive, what the last probe cost,
+// totals and cache size, and the cache buttons.
+import { h, icon, ICONS, formatBytes } from './dom.js';
+
+/** callbacks: clear(), prefetch() */
+export function createNetworkPanel(callbacks) {
+  const bar = h('div.sb-progress', { role: 'progressbar', 'aria-label': 'Table pages loading', 'aria-busy': 'false' }, h('div.sb-progress-fill'));
+  const status = h('p.sb-net-status', { 'aria-live': 'polite' }, 'Idle');
+  const cell = (label) => {
+    const value = h('dd', '–');
+    return { value, node: h('div.sb-stat', h('dt', label), value) };
+  };
+  const last = cell('Last probe');
+  const totals = cell('Session');
+  const pages = cell('Pages from');
+  const cache = cell('Cache');
+  const clearBtn = h('button.sb-btn', { type: 'button', onclick: () => callbacks.clear() }, icon(ICONS.trash), 'Clear cache');
+  const prefetchBtn = h('button.sb-btn', { type: 'button', onclick: () => callbacks.prefetch() }, icon(ICONS.download), h('span.sb-prefetch-label', 'Save for offline'));
+  const prefetchStatus = h('p.sb-net-status.sb-prefetch-status', { 'aria-live': 'polite' });
+
+  const el = h(
+    'section.sb-card.sb-network',
+    { 'aria-label': 'Network activity' },
+    h('h2.sb-card-title', 'Network'),
+    bar,
+    status,
+    h('dl.sb-stats', last.node, totals.node, pages.node, cache.node),
+    h('div.sb-row.sb-net-actions', clearBtn, prefetchBtn),
+    prefetchStatus,
+  );
+
+  let busy = false;
+  return {
+    el,
+    /** Progress report from the Tablebase (p = {requestsInFlight, requests, bytes, rounds}). */
+    progress(p) {
+      const inFlight = p && p.requestsInFlight > 0;
+      busy = inFlight;
+      el.classList.toggle('sb-busy', inFlight);
+      bar.setAttribute('aria-busy', String(inFlight));
+      if (inFlight) status.textContent = `Fetching table pages: ${p.requestsInFlight} request${p.requestsInFlight === 1 ? '' : 's'} in flight`;
+    },
+    /** A probe is running (true) or done (false). */
+    working(on) {
+      if (!on && !busy) el.classList.remove('sb-busy');
+      if (on) status.textContent = 'Probing…';
+    },
+    /** What one probe cost (difference of two stats() snapshots). */
+    cost(before, after) {
+      if (!before || !after) return;
+      const requests = after.requests - before.requests;
+      const bytes = after.bytes - before.bytes;
+      const rounds = after.rounds - before.rounds;
+      last.value.textContent = requests
+        ? `${requests} request${requests === 1 ? '' : 's'}, ${formatBytes(bytes)}, ${rounds} round${rounds === 1 ? '' : 's'}`
+        : 'no network (cached)';
+      status.textContent = requests ? 'Done' : 'Answered from cache';
+    },
+    /** Totals from tb.stats(). */
+    stats(s) {
+      if (!s) return;
+      totals.value.textContent = `${s.requests} requests, ${formatBytes(s.bytes)}`;
+      pages.value.textContent = `memory ${s.pagesFromMemory}, IndexedDB ${s.pagesFromIndexedDb}, network ${s.pagesFromNetwork}`;
+      cache.value.textContent =
+        s.indexedDb === 'memory-only'
+          ? `${formatBytes(s.memoryBytes)} in memory (IndexedDB unavailable)`
+          : `${formatBytes(s.cacheBytes)} stored, ${formatBytes(s.memoryBytes)} in memory`;
+    },
+    /** Shows the material that "Save for offline" would fetch. */
+    setMaterial(key, enabled) {
+      prefetchBtn.querySelector('.sb-prefetch-label').textContent = key ? `Save ${key} for offline` : 'Save for offline';
+      prefetchBtn.disabled = !enabled;
+    },
+    prefetchProgress(text) {
+      prefetchStatus.textContent = text || '';
+    },
+    error(text) {
+      status.textContent = text;
+      el.classList.remove('sb-busy');
+    },
+    setEnabled(on) {
+      clearBtn.disabled = !on;
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// Service worker: keeps the app shell (page, script, wasm, icons) so the app
+// opens offline. Table pages are not handled here: the wasm package stores
+// them in IndexedDB. The build replaces __SHELL_MANIFEST__ with
+// {version, files} (see webpack.config.js).
+/* global __SHELL_MANIFEST__ */
+const MANIFEST = __SHELL_MANIFEST__;
+const PREFIX = 'syzygy-shell-';
+const CACHE = PREFIX + MANIFEST.version;
+const scope = () => self.registration.scope;
+const shellUrls = () => MANIFEST.files.map((f) => new URL(f, scope()).href);
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((cache) => cache.addAll(shellUrls().map((u) => new Request(u, { cache: 'reload' }))))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith(PREFIX) && k !== CACHE).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const req = event.request;
+  if (req.method !== 'GET' || req.headers.has('range')) return;
+  const url = new URL(req.url);
+  if (url.origin !== self.location.origin || !url.href.startsWith(scope())) return;
+
+  if (req.mode === 'navigate') {
+    // Network first so that a new version shows up; the cached page offline.
+    event.respondWith(
+      fetch(req).catch(async () => {
+        const cache = await caches.open(CACHE);
+        return (await cache.match(req, { ignoreSearch: true })) || (await cache.match(new URL('./', scope()).href)) || Response.error();
+      }),
+    );
+    return;
+  }
+
+  const clean = url.origin + url.pathname;
+  if (shellUrls().includes(clean)) {
+    event.respondWith(
+      caches.open(CACHE).then(async (cache) => {
+        const hit = await cache.match(clean);
+        if (hit) return hit;
+        const res = await fetch(req);
+        if (res.ok) cache.put(clean, res.clone());
+        return res;
+      }),
+    );
+  }
+});

@@ -1,0 +1,82 @@
+// Loads the wasm package once and hands out one shared Tablebase per set of
+// table URLs, so that several boards on a page share pages and progress.
+import init, { Tablebase } from 'syzygy-web-pkg/syzygy_web.js';
+
+let ready = null;
+
+/** Resolves when the wasm module is instantiated (fetched relative to this script). */
+export function loadWasm() {
+  if (!ready) {
+    const url = new URL('syzygy-web-pkg/syzygy_web_bg.wasm', import.meta.url);
+    ready = init({ module_or_path: url }).catch((err) => {
+      ready = null;
+      const e = new Error(`Could not load the tablebase module: ${err && err.message ? err.message : err}`);
+      e.code = 'network';
+      throw e;
+    });
+  }
+  return ready;
+}
+
+/** Parses "URL[,URL...]" into absolute base URLs ending in "/". */
+export function parseTableUrls(spec, base = document.baseURI) {
+  const list = String(spec || './tables/')
+    .split(/[,\s]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return (list.length ? list : ['./tables/']).map((u) => {
+    const abs = new URL(u, base).href;
+    return abs.endsWith('/') ? abs : abs + '/';
+  });
+}
+
+const shared = new Map();
+
+/**
+ * A shared handle: { tb, urls, subscribe(fn) -> unsubscribe }. `fn` receives
+ * every progress report {requestsInFlight, requests, bytes, rounds}.
+ */
+export async function openTablebase(urls) {
+  const key = urls.join(' ');
+  let entry = shared.get(key);
+  if (!entry) {
+    entry = (async () => {
+      await loadWasm();
+      const listeners = new Set();
+      const tb = new Tablebase({
+        urls,
+        onProgress: (p) => {
+          for (const fn of listeners) {
+            try {
+              fn(p);
+            } catch (err) {
+              console.error(err);
+            }
+          }
+        },
+      });
+      return {
+        tb,
+        urls,
+        subscribe(fn) {
+          listeners.add(fn);
+          return () => listeners.delete(fn);
+        },
+      };
+    })();
+    entry.catch(() => shared.delete(key));
+    shared.set(key, entry);
+  }
+  return entry;
+}
+
+/** Normalises anything thrown by the package into an Error with a `code`. */
+export function asError(err) {
+  if (err instanceof Error) {
+    if (!err.code && /fetch|network|Failed to fetch|NetworkError/i.test(err.message)) err.code = 'network';
+    return err;
+  }
+  const e = new Error(err && err.message ? err.message : String(err));
+  if (err && err.code) e.code = err.code;
+  return e;
+}

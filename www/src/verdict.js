@@ -1,0 +1,223 @@
+// Turns probe results into words. Pure functions: no DOM.
+//
+// Conventions of the wasm package (lichess API style):
+// - a position's wdl / dtz / category are from the side to move's view;
+// - a move's values are those of the position AFTER the move, from the view of
+//   the side to move THERE, so a move whose category is 'loss' wins for the mover.
+
+export const sideName = (color) => (color === 'black' ? 'Black' : 'White');
+export const otherColor = (color) => (color === 'black' ? 'white' : 'black');
+
+const FLIP = {
+  win: 'loss',
+  'maybe-win': 'maybe-loss',
+  'cursed-win': 'blessed-loss',
+  draw: 'draw',
+  'blessed-loss': 'cursed-win',
+  'maybe-loss': 'maybe-win',
+  loss: 'win',
+};
+
+/** Category of a position from the other side's view. */
+export const flipCategory = (category) => FLIP[category];
+
+/** Category name from a raw wdl (-2..2), the halfmove clock ignored. */
+export function categoryOfWdl(wdl) {
+  return { 2: 'win', 1: 'cursed-win', 0: 'draw', '-1': 'blessed-loss', '-2': 'loss' }[wdl];
+}
+
+export const plies = (n) => `${n} ${n === 1 ? 'ply' : 'plies'}`;
+
+/**
+ * Who wins a position of this category with `turn` to move, once the 50-move
+ * rule is applied: 'white' | 'black' | 'draw' | 'unclear'.
+ */
+export function outcomeOf(category, turn) {
+  if (category === 'win') return turn;
+  if (category === 'loss') return otherColor(turn);
+  if (category === 'maybe-win' || category === 'maybe-loss') return 'unclear';
+  if (category) return 'draw';
+  return 'unclear';
+}
+
+/**
+ * The verdict shown for a probe result:
+ * { category, outcome, tone, headline, tag, summary, dtz: {label, text} | null, notes: [] }
+ * tone is 'white' | 'black' (that side wins), 'draw', 'cursed' (cursed or blessed) or 'unclear'.
+ */
+export function describe(r) {
+  const stm = sideName(r.turn);
+  const opp = sideName(otherColor(r.turn));
+  const category = r.checkmate ? 'loss' : r.category || categoryOfWdl(r.wdl);
+  const outcome = outcomeOf(category, r.turn);
+  const n = Math.abs(r.dtz || 0);
+  const h = r.halfmoveClock || 0;
+  const v = { category, outcome, tone: outcome, headline: '', tag: null, summary: '', dtz: null, notes: [] };
+
+  if (r.checkmate) {
+    return { ...v, headline: `${opp} wins`, tag: 'Checkmate', summary: `${stm} is checkmated.` };
+  }
+  if (r.stalemate) {
+    return { ...v, outcome: 'draw', tone: 'draw', headline: 'Draw', tag: 'Stalemate', summary: `${stm} has no legal move but is not in check.` };
+  }
+  if (r.insufficientMaterial) {
+    return {
+      ...v,
+      outcome: 'draw',
+      tone: 'draw',
+      headline: 'Draw',
+      tag: 'Insufficient material',
+      summary: 'Neither side has enough material left to checkmate.',
+    };
+  }
+
+  const approx = r.precise === false ? '~' : '';
+  switch (category) {
+    case 'win':
+      v.headline = `${stm} wins`;
+      v.summary = `${stm} to move forces checkmate against any defence, in time for the 50-move rule.`;
+      v.dtz = { label: `DTZ ${approx}${n}`, text: `With best play the next capture, pawn move or mate comes in ${plies(n)}; it resets the 50-move count.` };
+      break;
+    case 'loss':
+      v.headline = `${opp} wins`;
+      v.summary = `${opp} forces checkmate against any defence by ${stm}, in time for the 50-move rule.`;
+      v.dtz = { label: `DTZ ${approx}${n}`, text: `${stm} can hold off the next capture, pawn move or mate for ${plies(n)} at most.` };
+      break;
+    case 'draw':
+      v.headline = 'Draw';
+      v.summary = 'Neither side can force a win with best play.';
+      break;
+    case 'cursed-win':
+      v.tone = 'cursed';
+      v.headline = `Cursed win for ${stm}`;
+      v.summary = `${stm} can force checkmate, but not before 50 moves pass without a capture or pawn move: ${opp} can claim a draw under the 50-move rule.`;
+      break;
+    case 'blessed-loss':
+      v.tone = 'cursed';
+      v.headline = `Blessed loss for ${stm}`;
+      v.summary = `${opp} can force checkmate, but not within the 50-move rule: ${stm} can claim a draw before it happens.`;
+      break;
+    case 'maybe-win':
+      v.headline = `Win for ${stm} or 50-move draw`;
+      v.summary = `${stm} can force checkmate; whether it comes before the 50-move rule is too close to tell, because this DTZ may be off by one.`;
+      break;
+    case 'maybe-loss':
+      v.headline = `Win for ${opp} or 50-move draw`;
+      v.summary = `${opp} can force checkmate; whether it comes before the 50-move rule is too close to tell, because this DTZ may be off by one.`;
+      break;
+    default:
+      v.headline = 'Unknown';
+      v.summary = 'The tables gave no answer for this position.';
+  }
+
+  // Cursed or clock-limited results: explain the DTZ against the 100-ply limit.
+  const rawWdl = r.wdl;
+  if (['cursed-win', 'blessed-loss', 'maybe-win', 'maybe-loss'].includes(category) || (Math.abs(rawWdl) === 2 && category !== categoryOfWdl(rawWdl))) {
+    const winner = rawWdl > 0 ? stm : opp;
+    if (n > 100) {
+      v.dtz = {
+        label: `DTZ ${approx}${n}`,
+        text: `A DTZ above 100 marks a cursed result: somewhere on the way to mate ${winner} needs more than 100 plies (50 moves) without a capture or pawn move.`,
+      };
+    } else if (n > 0) {
+      v.dtz = {
+        label: `DTZ ${approx}${n}`,
+        text: `${winner} needs ${plies(n)} to reach the next capture, pawn move or mate.`,
+      };
+    }
+  }
+
+  // The halfmove clock's effect.
+  if (h > 0 && rawWdl !== 0 && Math.abs(rawWdl) === 2) {
+    const left = Math.max(0, 100 - h);
+    const winner = rawWdl > 0 ? stm : opp;
+    if (category === categoryOfWdl(rawWdl)) {
+      v.notes.push(`The halfmove clock stands at ${h}: ${plies(left)} remain before the 50-move rule, enough for the ${plies(n)} ${winner} needs.`);
+    } else if (category === 'maybe-win' || category === 'maybe-loss') {
+      v.notes.push(`The halfmove clock stands at ${h}: ${plies(left)} remain before the 50-move rule and ${winner} needs about ${plies(n)}, so it may or may not be enough. With a fresh clock this would be a clear win.`);
+    } else {
+      v.notes.push(`The halfmove clock already stands at ${h}: ${winner} needs ${plies(n)} before the next capture or pawn move, but only ${plies(left)} remain, so the 50-move rule draws it. With a fresh clock this would be a win.`);
+    }
+  } else if (h > 0 && rawWdl !== 0) {
+    v.notes.push(`The halfmove clock stands at ${h}; the 50-move rule already draws this result whatever the clock says.`);
+  }
+  if (r.precise === false && (category !== 'draw' || rawWdl !== 0)) {
+    v.notes.push('DTZ may be off by one: the table stores some distances rounded. It only matters when the 50-move count is tight.');
+  }
+  return v;
+}
+
+/** Move groups in display order: key, label, categories (mover's view). */
+export const GROUPS = [
+  { key: 'win', label: 'Winning', categories: ['win', 'maybe-win'] },
+  { key: 'cursed', label: 'Win prevented by the 50-move rule', categories: ['cursed-win'] },
+  { key: 'draw', label: 'Drawing', categories: ['draw'] },
+  { key: 'blessed', label: 'Loss saved by the 50-move rule', categories: ['blessed-loss'] },
+  { key: 'loss', label: 'Losing', categories: ['loss', 'maybe-loss'] },
+  { key: 'unknown', label: 'Unknown', categories: [] },
+];
+
+/**
+ * Describes one move of a probe result from the MOVER's view:
+ * { uci, san, category, group, badges: [{text, kind, title}] }.
+ */
+export function describeMove(m) {
+  let category = null;
+  if (m.checkmate) category = 'win';
+  else if (m.stalemate || m.insufficientMaterial) category = 'draw';
+  else if (m.category) category = flipCategory(m.category) || null;
+  else if (Number.isInteger(m.wdl)) category = flipCategory(categoryOfWdl(m.wdl)) || null;
+  const group = (GROUPS.find((g) => g.categories.includes(category)) || GROUPS[GROUPS.length - 1]).key;
+  const badges = [];
+  if (m.checkmate) badges.push({ text: 'Checkmate', kind: 'mate', title: 'This move checkmates' });
+  else if (m.stalemate) badges.push({ text: 'Stalemate', kind: 'info', title: 'This move stalemates: draw' });
+  else if (m.insufficientMaterial) badges.push({ text: 'Insufficient material', kind: 'info', title: 'No mating material is left after this move' });
+  if (m.zeroing && !m.checkmate) badges.push({ text: 'Zeroing', kind: 'zeroing', title: 'Capture or pawn move: resets the 50-move count' });
+  if (category === 'maybe-win' || category === 'maybe-loss')
+    badges.push({ text: '50-move?', kind: 'cursed', title: 'Too close to the 50-move limit to tell' });
+  if (!m.checkmate && Number.isInteger(m.dtz) && m.dtz !== 0) {
+    const approx = m.precise === false ? '~' : '';
+    badges.push({
+      text: `DTZ ${approx}${Math.abs(m.dtz)}`,
+      kind: 'dtz',
+      title: `Distance to zeroing after this move: ${plies(Math.abs(m.dtz))}${m.precise === false ? ' (may be off by one)' : ''}`,
+    });
+  }
+  return { uci: m.uci, san: m.san, category, group, badges };
+}
+
+/** Groups probe moves (already ranked best first) for display; empty groups are dropped. */
+export function groupMoves(moves) {
+  const described = moves.map(describeMove);
+  return GROUPS.map((g) => ({ ...g, moves: described.filter((m) => m.group === g.key) })).filter((g) => g.moves.length);
+}
+
+/** Plain-words message for an error of the wasm package or the network. */
+export function describeError(err, context = {}) {
+  const code = err && err.code;
+  const message = (err && err.message) || String(err);
+  const titles = {
+    'invalid-fen': 'Invalid FEN',
+    'illegal-position': 'Illegal position',
+    castling: 'Castling rights',
+    'too-many-pieces': 'Too many pieces',
+    'missing-table': 'Table not available',
+    network: 'Network problem',
+    'corrupt-table': 'Corrupt table',
+  };
+  const hints = {
+    'invalid-fen': 'Check the FEN: 8 ranks, side to move, castling, en passant, clocks.',
+    'illegal-position': 'This position cannot arise in a game (kings, checks or pawns are not right).',
+    castling: 'Syzygy tables only hold positions without castling rights. Remove them (use "-" in the FEN) to probe.',
+    'too-many-pieces': `The tables here cover positions with few pieces${context.pieces ? ` (this one has ${context.pieces})` : ''}. Remove pieces in the editor.`,
+    'missing-table': 'The server has no table for this material. Moves can still be played.',
+    network: 'The table server could not be reached. Positions seen before still work offline.',
+    'corrupt-table': 'A table file did not decode as expected; it may be truncated or from another version.',
+  };
+  return {
+    code: code || 'error',
+    title: titles[code] || 'Something went wrong',
+    message,
+    hint: hints[code] || '',
+  };
+}
