@@ -1,2 +1,21 @@
-//! syzygy-web: Syzygy tablebases probed through a page store.
+//! syzygy-web: Syzygy endgame tablebases probed through a page store, so
+//! that the same synchronous core answers from local files, over HTTP Range
+//! requests, or inside a browser.
+//!
+//! Pipeline, one folder per stage: [`format`] (bytes to values),
+//! [`store`] (pages and what is missing), [`engine`] (tables and attempts),
+//! [`probe`] (search and ranking), [`drivers`] (where bytes come from).
 #![forbid(unsafe_code)]
+
+pub mod cli;
+pub mod drivers;
+pub mod engine;
+pub mod error;
+pub mod format;
+pub mod material;
+pub mod probe;
+pub mod report;
+pub mod store;
+
+pub use engine::{Config, Engine};
+pub use error::ProbeError;

@@ -1,0 +1,131 @@
+//! The command line's probing and text output, apart from argument parsing
+//! so that tests can drive it.
+
+use std::fmt::Write;
+use std::path::PathBuf;
+
+use crate::drivers::{FsFetcher, Tablebase};
+use crate::probe::{self, Analysis};
+use crate::{report, Config, ProbeError};
+
+#[derive(Debug, Default, Clone)]
+pub struct Options {
+    pub paths: Vec<PathBuf>,
+    pub urls: Vec<String>,
+    pub cache_dir: Option<PathBuf>,
+    pub json: bool,
+}
+
+/// Local or remote tables behind one interface.
+pub enum Prober {
+    Local(Tablebase<FsFetcher>),
+    #[cfg(not(target_arch = "wasm32"))]
+    Remote(Tablebase<crate::drivers::http::HttpFetcher>),
+}
+
+impl Prober {
+    pub fn new(opts: &Options) -> Result<Prober, String> {
+        if !opts.urls.is_empty() {
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                let f = crate::drivers::http::HttpFetcher::new(
+                    opts.urls.clone(),
+                    opts.cache_dir.clone(),
+                )?;
+                return Ok(Prober::Remote(Tablebase::new(f, Config::default())));
+            }
+        }
+        Ok(Prober::Local(Tablebase::new(
+            FsFetcher::new(opts.paths.clone()),
+            Config::default(),
+        )))
+    }
+
+    pub fn analyse(&mut self, fen: &str) -> Result<Analysis, ProbeError> {
+        let pos = probe::parse_fen(fen)?;
+        match self {
+            Prober::Local(t) => t.analyse(&pos),
+            #[cfg(not(target_arch = "wasm32"))]
+            Prober::Remote(t) => t.analyse(&pos),
+        }
+    }
+
+    /// The output line(s) for one FEN and whether it was answered.
+    pub fn answer(&mut self, fen: &str, json: bool) -> (String, bool) {
+        let fen = fen.trim();
+        match (self.analyse(fen), json) {
+            (Ok(a), true) => (report::analysis(fen, &a), true),
+            (Ok(a), false) => (text(fen, &a), true),
+            (Err(e), true) => (report::error(fen, &e), false),
+            (Err(e), false) => (format!("{fen}\n  error: {e}\n"), false),
+        }
+    }
+}
+
+fn verdict(a: &Analysis) -> String {
+    let side = if a.turn == shakmaty::Color::White {
+        ("White", "Black")
+    } else {
+        ("Black", "White")
+    };
+    if a.facts.checkmate {
+        return format!("{} is checkmated", side.0);
+    }
+    if a.facts.stalemate {
+        return "Stalemate".into();
+    }
+    if a.facts.insufficient_material {
+        return "Draw by insufficient material".into();
+    }
+    let approx = if a.precise {
+        ""
+    } else {
+        " (may be off by one)"
+    };
+    match a.wdl {
+        2 => format!("{} wins, DTZ {}{}", side.0, a.dtz, approx),
+        1 => format!(
+            "{} has a cursed win (drawn by the 50-move rule), DTZ {}{}",
+            side.0, a.dtz, approx
+        ),
+        0 => "Draw".into(),
+        -1 => format!(
+            "{} wins but the 50-move rule saves {} (blessed loss), DTZ {}{}",
+            side.1, side.0, a.dtz, approx
+        ),
+        _ => format!("{} wins, DTZ {}{}", side.1, a.dtz, approx),
+    }
+}
+
+fn text(fen: &str, a: &Analysis) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{fen}");
+    let _ = writeln!(
+        s,
+        "  {} [{}; halfmove clock {}]",
+        verdict(a),
+        a.category,
+        a.halfmoves
+    );
+    for m in &a.moves {
+        let mark = if m.facts.checkmate {
+            "mate"
+        } else if m.zeroing {
+            "zeroing"
+        } else {
+            ""
+        };
+        let approx = if m.precise { "" } else { "~" };
+        let _ = writeln!(
+            s,
+            "  {:<8} {:<8} {:<13} dtz {:>5}{:<1} {}",
+            m.san,
+            m.uci,
+            m.category.as_str(),
+            m.dtz,
+            approx,
+            mark
+        );
+    }
+    s
+}

@@ -1,0 +1,231 @@
+//! Remote tables over HTTP(S) Range requests (native). Requests of a round
+//! run in parallel threads; each is retried with backoff on transient
+//! failures; a server that ignores Range is read only as far as needed.
+//! With a cache directory, pages are kept on disk under the file's
+//! identity (size and validator), re-checked by each run's first request.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::thread;
+use std::time::Duration;
+
+use super::run::{Fetcher, Request, Response};
+
+const RETRIES: u32 = 3;
+const PARALLEL: usize = 8;
+
+pub struct HttpFetcher {
+    bases: Vec<String>,
+    agent: ureq::Agent,
+    cache: Option<super::disk_cache::DiskCache>,
+}
+
+/// Outcome of one try against one base URL.
+enum Try {
+    Got(Response),
+    NotHere,
+    Retry(String),
+    Fatal(String),
+}
+
+impl HttpFetcher {
+    pub fn new(bases: Vec<String>, cache_dir: Option<PathBuf>) -> Result<Self, String> {
+        let bases: Vec<String> = bases
+            .into_iter()
+            .map(|b| if b.ends_with('/') { b } else { format!("{b}/") })
+            .collect();
+        if let Some(bad) = bases
+            .iter()
+            .find(|b| !(b.starts_with("http://") || b.starts_with("https://")))
+        {
+            return Err(format!("--url must start with http:// or https://: {bad}"));
+        }
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(60)))
+            .max_redirects(5)
+            .build()
+            .into();
+        let cache = cache_dir
+            .map(super::disk_cache::DiskCache::new)
+            .transpose()?;
+        Ok(HttpFetcher {
+            bases,
+            agent,
+            cache,
+        })
+    }
+
+    fn one(&self, req: &Request) -> Response {
+        if let (Some(cache), false) = (&self.cache, req.open) {
+            if let Some(r) = cache.get(&req.name, req.start, req.end) {
+                return r;
+            }
+        }
+        let mut last = String::from("no base URL");
+        for base in &self.bases {
+            let url = format!("{base}{}", req.name);
+            let mut attempt = 0;
+            loop {
+                match self.try_once(&url, req) {
+                    Try::Got(r) => {
+                        if let (
+                            Some(cache),
+                            Response::Bytes {
+                                size,
+                                validator,
+                                bytes,
+                            },
+                        ) = (&self.cache, &r)
+                        {
+                            cache.put(&req.name, *size, validator, req.start, bytes, req.open);
+                        }
+                        return r;
+                    }
+                    Try::NotHere => break,
+                    Try::Fatal(why) => return Response::Failed(why),
+                    Try::Retry(why) => {
+                        last = why;
+                        attempt += 1;
+                        if attempt > RETRIES {
+                            return Response::Failed(format!("{last} (after {RETRIES} retries)"));
+                        }
+                        thread::sleep(Duration::from_millis(50 << (2 * attempt)));
+                    }
+                }
+            }
+        }
+        if last == "no base URL" {
+            Response::Absent
+        } else {
+            Response::Failed(last)
+        }
+    }
+
+    fn try_once(&self, url: &str, req: &Request) -> Try {
+        if req.end <= req.start {
+            return Try::Fatal("empty range".into());
+        }
+        let range = format!("bytes={}-{}", req.start, req.end - 1);
+        let resp = self
+            .agent
+            .get(url)
+            .header("Range", &range)
+            .header("Accept-Encoding", "identity")
+            .call();
+        let mut resp = match resp {
+            Ok(r) => r,
+            Err(e) => return Try::Retry(format!("network error: {e}")),
+        };
+        let status = resp.status().as_u16();
+        let header = |name: &str| {
+            resp.headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let validator = header("etag")
+            .or_else(|| header("last-modified"))
+            .unwrap_or_default();
+        if let Some(enc) = header("content-encoding") {
+            if enc != "identity" {
+                return Try::Fatal(format!("server applied Content-Encoding {enc} to a range"));
+            }
+        }
+        match status {
+            206 => {
+                let Some(cr) = header("content-range") else {
+                    return Try::Retry("206 without Content-Range".into());
+                };
+                let Some((a, b, size)) = parse_content_range(&cr) else {
+                    return Try::Retry(format!("unreadable Content-Range {cr}"));
+                };
+                let want_end = req.end.min(size);
+                if a != req.start || b + 1 < want_end || b >= size {
+                    return Try::Retry(format!("Content-Range {cr} does not match {range}"));
+                }
+                let len = b + 1 - a;
+                let mut bytes = Vec::new();
+                let r = resp
+                    .body_mut()
+                    .as_reader()
+                    .take(len)
+                    .read_to_end(&mut bytes);
+                if let Err(e) = r {
+                    return Try::Retry(format!("body: {e}"));
+                }
+                if (bytes.len() as u64) < want_end - a {
+                    return Try::Retry(format!("truncated body: {} of {} bytes", bytes.len(), len));
+                }
+                bytes.truncate((want_end - a) as usize);
+                Try::Got(Response::Bytes {
+                    size,
+                    validator,
+                    bytes,
+                })
+            }
+            200 => {
+                // Range ignored: read only up to what was asked, then drop the connection.
+                let Some(size) = header("content-length").and_then(|v| v.parse::<u64>().ok())
+                else {
+                    return Try::Fatal("server ignored Range and sent no Content-Length".into());
+                };
+                let want_end = req.end.min(size);
+                let mut bytes = Vec::new();
+                let r = resp
+                    .body_mut()
+                    .as_reader()
+                    .take(want_end)
+                    .read_to_end(&mut bytes);
+                if r.is_err() || (bytes.len() as u64) < want_end {
+                    return Try::Retry("truncated body".into());
+                }
+                let start = (req.start.min(want_end)) as usize;
+                Try::Got(Response::Bytes {
+                    size,
+                    validator,
+                    bytes: bytes.split_off(start),
+                })
+            }
+            404 | 410 => Try::NotHere,
+            403 => Try::NotHere,
+            416 => Try::Retry("range not satisfiable (416)".into()),
+            s if s >= 500 || s == 429 || s == 408 => Try::Retry(format!("HTTP {s}")),
+            s => Try::Fatal(format!("HTTP {s}")),
+        }
+    }
+}
+
+/// `bytes a-b/size` to (a, b, size).
+pub fn parse_content_range(v: &str) -> Option<(u64, u64, u64)> {
+    let rest = v.trim().strip_prefix("bytes ")?;
+    let (range, size) = rest.split_once('/')?;
+    let (a, b) = range.split_once('-')?;
+    let (a, b, size) = (
+        a.trim().parse().ok()?,
+        b.trim().parse().ok()?,
+        size.trim().parse().ok()?,
+    );
+    (a <= b).then_some((a, b, size))
+}
+
+impl Fetcher for HttpFetcher {
+    fn fetch(&mut self, batch: &[Request]) -> Vec<Response> {
+        let mut out = Vec::with_capacity(batch.len());
+        for chunk in batch.chunks(PARALLEL) {
+            let this = &*self;
+            let got: Vec<Response> = thread::scope(|s| {
+                let handles: Vec<_> = chunk.iter().map(|r| s.spawn(move || this.one(r))).collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join()
+                            .unwrap_or_else(|_| Response::Failed("fetch thread failed".into()))
+                    })
+                    .collect()
+            });
+            out.extend(got);
+        }
+        out
+    }
+}

@@ -1,0 +1,173 @@
+//! The synchronous driver loop shared by the native fetchers: attempt,
+//! fetch the named batch in one round, supply, attempt again.
+
+use shakmaty::Chess;
+
+use crate::engine::{Attempt, Config, Ctx, Engine, Supply};
+use crate::error::ProbeError;
+use crate::probe::{self, Analysis, Mainline};
+use crate::store::Fetch;
+
+/// One range request of a round. `open` means the file's size is unknown:
+/// the fetcher clips `end` to the file and reports the size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    pub name: String,
+    pub start: u64,
+    pub end: u64,
+    pub open: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Response {
+    /// The bytes of `[start, min(end, size))`; `validator` is an ETag or similar, or empty.
+    Bytes {
+        size: u64,
+        validator: String,
+        bytes: Vec<u8>,
+    },
+    /// No such file at any location.
+    Absent,
+    /// The request failed for good (after any retries).
+    Failed(String),
+}
+
+/// Fetches one round of requests, in parallel where it can.
+pub trait Fetcher {
+    fn fetch(&mut self, batch: &[Request]) -> Vec<Response>;
+}
+
+/// Round trips and volume, counted by the driver loop.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NetStats {
+    pub rounds: u64,
+    pub requests: u64,
+    pub bytes: u64,
+}
+
+/// A fetcher plus the engine: the native face of the library.
+pub struct Tablebase<F: Fetcher> {
+    engine: Engine,
+    fetcher: F,
+    stats: NetStats,
+}
+
+/// Attempts per probe before giving up: each productive round supplies at
+/// least one page, and a probe's dependency chains are a few levels deep.
+const MAX_ROUNDS: u32 = 256;
+
+impl<F: Fetcher> Tablebase<F> {
+    pub fn new(fetcher: F, config: Config) -> Self {
+        Tablebase {
+            engine: Engine::new(config),
+            fetcher,
+            stats: NetStats::default(),
+        }
+    }
+
+    pub fn stats(&self) -> NetStats {
+        self.stats
+    }
+
+    pub fn reset_stats(&mut self) {
+        self.stats = NetStats::default();
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    pub fn fetcher_mut(&mut self) -> &mut F {
+        &mut self.fetcher
+    }
+
+    /// Runs `f` until it answers, fetching what each attempt names.
+    pub fn run<T>(
+        &mut self,
+        f: impl Fn(&Ctx<'_>) -> Result<T, ProbeError>,
+    ) -> Result<T, ProbeError> {
+        let tick = self.engine.begin();
+        let out = self.run_pinned(&f);
+        self.engine.end(tick);
+        out
+    }
+
+    fn run_pinned<T>(
+        &mut self,
+        f: &impl Fn(&Ctx<'_>) -> Result<T, ProbeError>,
+    ) -> Result<T, ProbeError> {
+        for _ in 0..MAX_ROUNDS {
+            let wants = match self.engine.attempt(f) {
+                Ok(v) => return Ok(v),
+                Err(Attempt::Failed(e)) => return Err(e),
+                Err(Attempt::Need(w)) => w,
+            };
+            let fetches = self.engine.fetches(&wants);
+            self.round(&fetches)?;
+        }
+        Err(ProbeError::Network(
+            "tables".into(),
+            "probe did not converge".into(),
+        ))
+    }
+
+    fn round(&mut self, fetches: &[Fetch]) -> Result<(), ProbeError> {
+        let batch: Vec<Request> = fetches
+            .iter()
+            .map(|f| Request {
+                name: self.engine.file_name(f.file),
+                start: f.start,
+                end: f.end,
+                open: f.open,
+            })
+            .collect();
+        self.stats.rounds += 1;
+        self.stats.requests += batch.len() as u64;
+        let responses = self.fetcher.fetch(&batch);
+        for (fetch, (req, resp)) in fetches.iter().zip(batch.iter().zip(responses)) {
+            match resp {
+                Response::Bytes {
+                    size,
+                    validator,
+                    bytes,
+                } => {
+                    self.stats.bytes += bytes.len() as u64;
+                    self.engine.supply(
+                        fetch,
+                        Supply::Bytes {
+                            size,
+                            validator: &validator,
+                            bytes: &bytes,
+                        },
+                    );
+                }
+                Response::Absent => self.engine.supply(fetch, Supply::Absent),
+                Response::Failed(why) => return Err(ProbeError::Network(req.name.clone(), why)),
+            }
+        }
+        Ok(())
+    }
+
+    /// WDL and DTZ of a position and of every legal move, ranked.
+    pub fn analyse(&mut self, pos: &Chess) -> Result<Analysis, ProbeError> {
+        self.run(|ctx| probe::analyse(ctx, pos))
+    }
+
+    /// WDL only.
+    pub fn probe_wdl(&mut self, pos: &Chess) -> Result<i8, ProbeError> {
+        self.run(|ctx| probe::probe_wdl(ctx, pos))
+    }
+
+    /// WDL and DTZ of the position only.
+    pub fn probe_dtz(&mut self, pos: &Chess) -> Result<(i8, probe::Dtz), ProbeError> {
+        self.run(|ctx| probe::probe_dtz(ctx, pos))
+    }
+
+    pub fn mainline(&mut self, pos: &Chess) -> Result<Mainline, ProbeError> {
+        self.run(|ctx| probe::mainline(ctx, pos))
+    }
+}

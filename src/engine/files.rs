@@ -1,0 +1,154 @@
+//! Table files the engine has heard of, and what it knows about each.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::format::header::Header;
+use crate::format::Kind;
+use crate::store::FileId;
+
+#[derive(Debug, Clone)]
+pub enum State {
+    /// Never fetched.
+    Unknown,
+    /// Not available at any location.
+    Absent,
+    /// Size known; header parsed once enough bytes arrived.
+    Open {
+        size: u64,
+        validator: String,
+        header: Option<Arc<Header>>,
+    },
+    /// The bytes break the format.
+    Corrupt(String),
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    name: String,
+    kind: Kind,
+    state: State,
+}
+
+/// What a driver may want to know about a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileInfo {
+    pub name: String,
+    pub size: Option<u64>,
+    pub validator: Option<String>,
+}
+
+#[derive(Debug, Default)]
+pub struct Files {
+    ids: HashMap<(String, Kind), FileId>,
+    entries: Vec<Entry>,
+}
+
+impl Files {
+    pub fn id(&mut self, name: &str, kind: Kind) -> FileId {
+        if let Some(&id) = self.ids.get(&(name.to_string(), kind)) {
+            return id;
+        }
+        let id = self.entries.len() as FileId;
+        self.entries.push(Entry {
+            name: name.to_string(),
+            kind,
+            state: State::Unknown,
+        });
+        self.ids.insert((name.to_string(), kind), id);
+        id
+    }
+
+    pub fn state(&self, id: FileId) -> State {
+        self.entries
+            .get(id as usize)
+            .map_or(State::Unknown, |e| e.state.clone())
+    }
+
+    pub fn set_state(&mut self, id: FileId, state: State) {
+        if let Some(e) = self.entries.get_mut(id as usize) {
+            e.state = state;
+        }
+    }
+
+    pub fn name(&self, id: FileId) -> String {
+        self.entries.get(id as usize).map_or_else(String::new, |e| {
+            format!("{}.{}", e.name, e.kind.extension())
+        })
+    }
+
+    pub fn info(&self, id: FileId) -> Option<FileInfo> {
+        let e = self.entries.get(id as usize)?;
+        let (size, validator) = match &e.state {
+            State::Open {
+                size, validator, ..
+            } => (Some(*size), Some(validator.clone())),
+            _ => (None, None),
+        };
+        Some(FileInfo {
+            name: format!("{}.{}", e.name, e.kind.extension()),
+            size,
+            validator,
+        })
+    }
+
+    pub fn size(&self, id: FileId) -> Option<u64> {
+        match self.entries.get(id as usize)?.state {
+            State::Open { size, .. } => Some(size),
+            _ => None,
+        }
+    }
+
+    pub fn set_absent(&mut self, id: FileId) {
+        self.set_state(id, State::Absent);
+    }
+
+    /// Records size and validator; true when either changed.
+    pub fn set_identity(&mut self, id: FileId, size: u64, validator: &str) -> bool {
+        match self.state(id) {
+            State::Open {
+                size: s,
+                validator: v,
+                header,
+            } => {
+                if s == size && (v == validator || v.is_empty() || validator.is_empty()) {
+                    let keep = if v.is_empty() {
+                        validator.to_string()
+                    } else {
+                        v
+                    };
+                    self.set_state(
+                        id,
+                        State::Open {
+                            size,
+                            validator: keep,
+                            header,
+                        },
+                    );
+                    false
+                } else {
+                    self.set_state(
+                        id,
+                        State::Open {
+                            size,
+                            validator: validator.to_string(),
+                            header: None,
+                        },
+                    );
+                    true
+                }
+            }
+            _ => {
+                self.set_state(
+                    id,
+                    State::Open {
+                        size,
+                        validator: validator.to_string(),
+                        header: None,
+                    },
+                );
+                false
+            }
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! The synchronous core that drivers run: table files and their states, the
+//! page store, and one probe attempt at a time. An attempt either answers or
+//! returns the complete batch of pages it found missing.
+
+mod files;
+mod lookup;
+mod source;
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+pub use files::FileInfo;
+pub use lookup::{dtz_table, wdl_table, DtzStored};
+
+use crate::error::ProbeError;
+use crate::format::Kind;
+use crate::store::{Fetch, FileId, PageStore, StoreStats, Wants};
+use files::Files;
+
+/// Tunables shared by every driver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// log2 of the page size (default 4 KiB).
+    pub page_log2: u32,
+    /// In-memory page budget in bytes.
+    pub memory_budget: usize,
+    /// Bytes fetched when a table is first opened: the header and, for
+    /// small tables, their indexes.
+    pub head_bytes: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            page_log2: 12,
+            memory_budget: 64 << 20,
+            head_bytes: 16 << 10,
+        }
+    }
+}
+
+/// What came back for one [`Fetch`].
+pub enum Supply<'a> {
+    /// Bytes from `fetch.start`; `size` is the whole file's size and
+    /// `validator` an opaque version tag (ETag, mtime) or empty.
+    Bytes {
+        size: u64,
+        validator: &'a str,
+        bytes: &'a [u8],
+    },
+    /// The file does not exist anywhere the driver looked.
+    Absent,
+}
+
+pub struct Engine {
+    config: Config,
+    store: PageStore,
+    files: RefCell<Files>,
+}
+
+/// One probe attempt's view: reads answer from the store or name what is missing.
+pub struct Ctx<'a> {
+    engine: &'a Engine,
+    wants: RefCell<Wants>,
+}
+
+impl Engine {
+    pub fn new(config: Config) -> Engine {
+        let head = config.head_bytes.max(1 << config.page_log2);
+        let config = Config {
+            head_bytes: head,
+            ..config
+        };
+        Engine {
+            store: PageStore::new(config.page_log2, config.memory_budget),
+            files: RefCell::new(Files::default()),
+            config,
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Starts a probe; pages it touches are pinned until [`Self::end`].
+    pub fn begin(&mut self) -> u64 {
+        self.store.begin_probe()
+    }
+
+    pub fn end(&mut self, tick: u64) {
+        self.store.end_probe(tick)
+    }
+
+    /// Runs `f` once against the pages at hand.
+    pub fn attempt<T>(
+        &self,
+        f: impl FnOnce(&Ctx<'_>) -> Result<T, ProbeError>,
+    ) -> Result<T, Attempt> {
+        let ctx = Ctx {
+            engine: self,
+            wants: RefCell::new(Wants::default()),
+        };
+        match f(&ctx) {
+            Ok(v) => Ok(v),
+            Err(ProbeError::Missing) => {
+                let wants = ctx.wants.into_inner();
+                if wants.is_empty() {
+                    // A missing page always names itself; treat anything else as a bug in the
+                    // table's bytes rather than loop forever.
+                    Err(Attempt::Failed(ProbeError::CorruptTable(
+                        "?".into(),
+                        "probe stalled".into(),
+                    )))
+                } else {
+                    Err(Attempt::Need(wants))
+                }
+            }
+            Err(e) => Err(Attempt::Failed(e)),
+        }
+    }
+
+    /// The range requests that supply `wants`, coalesced.
+    pub fn fetches(&self, wants: &Wants) -> Vec<Fetch> {
+        let mut out = wants.fetches(self.config.page_log2, self.config.head_bytes);
+        let files = self.files.borrow();
+        for f in out.iter_mut() {
+            if let Some(size) = files.size(f.file) {
+                f.end = f.end.min(size);
+            }
+        }
+        out.retain(|f| f.open || f.start < f.end);
+        out
+    }
+
+    /// File name (e.g. `KQvK.rtbw`) of a file id.
+    pub fn file_name(&self, file: FileId) -> String {
+        self.files.borrow().name(file)
+    }
+
+    pub fn file_info(&self, file: FileId) -> Option<FileInfo> {
+        self.files.borrow().info(file)
+    }
+
+    /// Stores what a fetch returned. A size different from the one known
+    /// before means the file changed: its pages and header are dropped.
+    pub fn supply(&mut self, fetch: &Fetch, supply: Supply<'_>) {
+        match supply {
+            Supply::Absent => self.files.get_mut().set_absent(fetch.file),
+            Supply::Bytes {
+                size,
+                validator,
+                bytes,
+            } => {
+                self.identify(fetch.file, size, validator);
+                self.insert_bytes(fetch.file, fetch.start, size, bytes);
+            }
+        }
+    }
+
+    /// Declares a file's identity (size plus an opaque validator such as an
+    /// ETag); a change from what was seen before drops its cached pages.
+    pub fn identify(&mut self, file: FileId, size: u64, validator: &str) -> bool {
+        let changed = self.files.get_mut().set_identity(file, size, validator);
+        if changed {
+            self.store.drop_file(file);
+        }
+        changed
+    }
+
+    /// Inserts whole pages from `bytes` starting at byte `start` (page aligned).
+    pub fn insert_bytes(&mut self, file: FileId, start: u64, size: u64, bytes: &[u8]) {
+        let page = self.store.page_size();
+        if !start.is_multiple_of(page) {
+            return;
+        }
+        let mut at = 0usize;
+        while at < bytes.len() {
+            let off = start + at as u64;
+            let full = (page.min(size.saturating_sub(off))) as usize;
+            if full == 0 || at + full > bytes.len() {
+                break; // a partial page that does not reach the end of the file
+            }
+            self.store
+                .insert(file, off / page, Arc::from(&bytes[at..at + full]));
+            at += full;
+        }
+    }
+
+    /// Forgets every file state and page (for "clear cache").
+    pub fn clear(&mut self) {
+        self.store.clear();
+        *self.files.get_mut() = Files::default();
+    }
+
+    pub fn store_stats(&self) -> StoreStats {
+        self.store.stats()
+    }
+
+    pub fn page_store(&self) -> &PageStore {
+        &self.store
+    }
+
+    /// Registers (or finds) the file of a table name and kind.
+    pub fn file_id(&self, name: &str, kind: Kind) -> FileId {
+        self.files.borrow_mut().id(name, kind)
+    }
+}
+
+/// Why an attempt did not answer.
+#[derive(Debug)]
+pub enum Attempt {
+    Need(Wants),
+    Failed(ProbeError),
+}

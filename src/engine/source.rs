@@ -1,0 +1,188 @@
+//! Reading through the page store during an attempt: headers are parsed
+//! from the file's prefix once it is present, other reads come page by page.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use super::files::State;
+use super::Ctx;
+use crate::error::ProbeError;
+use crate::format::decode::Source;
+use crate::format::header::{self, Header, Shape};
+use crate::format::{FormatError, Kind};
+use crate::store::FileId;
+
+/// Hints never ask for more than this many pages at once.
+const MAX_HINT_PAGES: u64 = 8;
+
+impl Ctx<'_> {
+    /// The parsed header of a table file, opening the file if needed.
+    pub fn header(
+        &self,
+        name: &str,
+        kind: Kind,
+        shape: &Shape,
+    ) -> Result<(FileId, Arc<Header>), ProbeError> {
+        let id = self.engine.file_id(name, kind);
+        let file_name = || format!("{name}.{}", kind.extension());
+        let state = self.engine.files.borrow().state(id);
+        match state {
+            State::Unknown => {
+                self.wants.borrow_mut().opens.insert(id);
+                Err(ProbeError::Missing)
+            }
+            State::Absent => Err(ProbeError::MissingTable(file_name())),
+            State::Corrupt(what) => Err(ProbeError::CorruptTable(file_name(), what)),
+            State::Open {
+                header: Some(h), ..
+            } => Ok((id, h)),
+            State::Open {
+                size,
+                validator,
+                header: None,
+            } => {
+                let prefix = self.prefix(id, size);
+                match header::parse(&prefix, size, kind, shape) {
+                    Ok(h) => {
+                        let h = Arc::new(h);
+                        let state = State::Open {
+                            size,
+                            validator,
+                            header: Some(h.clone()),
+                        };
+                        self.engine.files.borrow_mut().set_state(id, state);
+                        Ok((id, h))
+                    }
+                    Err(FormatError::NeedMore(n)) if n <= size && n > prefix.len() as u64 => {
+                        self.want(id, prefix.len() as u64, n - prefix.len() as u64);
+                        Err(ProbeError::Missing)
+                    }
+                    Err(FormatError::NeedMore(_)) => {
+                        let what = "header runs past the end of the file".to_string();
+                        self.engine
+                            .files
+                            .borrow_mut()
+                            .set_state(id, State::Corrupt(what.clone()));
+                        Err(ProbeError::CorruptTable(file_name(), what))
+                    }
+                    Err(FormatError::Corrupt(what)) => {
+                        self.engine
+                            .files
+                            .borrow_mut()
+                            .set_state(id, State::Corrupt(what.to_string()));
+                        Err(ProbeError::CorruptTable(file_name(), what.to_string()))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The longest run of present pages from the start of the file.
+    fn prefix(&self, id: FileId, size: u64) -> Vec<u8> {
+        let store = &self.engine.store;
+        let mut out = Vec::new();
+        let mut page = 0;
+        while (out.len() as u64) < size {
+            match store.get(id, page) {
+                Some(bytes) => out.extend_from_slice(bytes),
+                None => break,
+            }
+            page += 1;
+        }
+        out
+    }
+
+    fn want(&self, id: FileId, offset: u64, len: u64) {
+        let log2 = self.engine.store.page_log2();
+        let store = &self.engine.store;
+        let mut w = self.wants.borrow_mut();
+        let last = (offset + len.max(1) - 1) >> log2;
+        for page in offset >> log2..=last {
+            if !store.contains(id, page) {
+                w.pages.insert((id, page));
+            }
+        }
+    }
+
+    /// A byte source over one opened file.
+    pub fn source(&self, id: FileId, name: &str) -> FileSource<'_, '_> {
+        let size = self.engine.files.borrow().size(id).unwrap_or(0);
+        FileSource {
+            ctx: self,
+            id,
+            size,
+            name: name.to_string(),
+        }
+    }
+}
+
+pub struct FileSource<'c, 'e> {
+    ctx: &'c Ctx<'e>,
+    id: FileId,
+    size: u64,
+    name: String,
+}
+
+impl Source for FileSource<'_, '_> {
+    type Error = ProbeError;
+
+    fn read(&self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>, ProbeError> {
+        let end = offset.checked_add(len as u64).filter(|&e| e <= self.size);
+        let Some(end) = end else {
+            return Err(ProbeError::CorruptTable(
+                self.name.clone(),
+                "read past the end of the file".into(),
+            ));
+        };
+        if len == 0 {
+            return Ok(Cow::Borrowed(&[]));
+        }
+        let store = &self.ctx.engine.store;
+        let log2 = store.page_log2();
+        let (first, last) = (offset >> log2, (end - 1) >> log2);
+        let at = (offset - (first << log2)) as usize;
+        if first == last {
+            return match store.get(self.id, first) {
+                Some(p) if p.len() >= at + len => Ok(Cow::Borrowed(&p[at..at + len])),
+                _ => {
+                    self.ctx.want(self.id, offset, len as u64);
+                    Err(ProbeError::Missing)
+                }
+            };
+        }
+        if (first..=last).any(|p| !store.contains(self.id, p)) {
+            self.ctx.want(self.id, offset, len as u64);
+            return Err(ProbeError::Missing);
+        }
+        let mut out = Vec::with_capacity(len);
+        for p in first..=last {
+            out.extend_from_slice(store.get(self.id, p).unwrap_or(&[]));
+        }
+        match out.get(at..at + len) {
+            Some(s) => Ok(Cow::Owned(s.to_vec())),
+            None => Err(ProbeError::CorruptTable(
+                self.name.clone(),
+                "short page".into(),
+            )),
+        }
+    }
+
+    fn hint(&self, offset: u64, len: u64) {
+        let log2 = self.ctx.engine.store.page_log2();
+        let len = len.min(MAX_HINT_PAGES << log2);
+        if offset < self.size {
+            self.ctx.want(self.id, offset, len.min(self.size - offset));
+        }
+    }
+}
+
+impl From<FormatError> for ProbeError {
+    fn from(e: FormatError) -> Self {
+        match e {
+            FormatError::NeedMore(_) => {
+                ProbeError::CorruptTable("?".into(), "unexpected end of data".into())
+            }
+            FormatError::Corrupt(what) => ProbeError::CorruptTable("?".into(), what.to_string()),
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! Index to value: sparse index entry, block-length scan, then the block's
+//! Huffman stream and pair expansion. Reads go through [`Source`], which may
+//! report a missing page; `hint` lets the walk name bytes it will probably
+//! need next so that they arrive in the same round.
+
+use std::borrow::Cow;
+
+use super::pairs::{Body, Huffman, Pairs};
+use super::FormatError;
+
+/// Random access to one file's bytes.
+pub trait Source {
+    type Error: From<FormatError>;
+    /// Bytes `[offset, offset + len)`, or an error (such as a missing page).
+    fn read(&self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>, Self::Error>;
+    /// Bytes likely to be read soon; a paging source may fetch them now.
+    fn hint(&self, _offset: u64, _len: u64) {}
+}
+
+/// The stored value at `index` (a WDL class 0..=4 or a raw DTZ symbol).
+pub fn value<S: Source>(pairs: &Pairs, index: u64, src: &S) -> Result<u16, S::Error> {
+    let h = match &pairs.body {
+        Body::Single(v) => return Ok(*v),
+        Body::Huffman(h) => h,
+    };
+    let span_log2 = u32::from(h.span_log2);
+    let entry = index >> span_log2;
+    if entry >= h.sparse_entries {
+        return Err(FormatError::Corrupt("index beyond the sparse index").into());
+    }
+    let raw = src.read(h.sparse_offset + 6 * entry, 6)?;
+    let mut block = u64::from(u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]));
+    let offset_in_block = i64::from(u16::from_le_bytes([raw[4], raw[5]]));
+    let within = (index & ((1u64 << span_log2) - 1)) as i64 - (1i64 << (span_log2 - 1));
+    let mut lit = within + offset_in_block;
+
+    hint_neighbourhood(h, block, lit, src);
+
+    let length = |b: u64| -> Result<i64, S::Error> {
+        if b >= h.length_entries {
+            return Err(FormatError::Corrupt("block-length scan left the table").into());
+        }
+        let r = src.read(h.lengths_offset + 2 * b, 2)?;
+        Ok(i64::from(u16::from_le_bytes([r[0], r[1]])) + 1)
+    };
+    // Each step moves by a whole block of at least one value; the sparse
+    // index bounds how far the target can be, so the scan is short.
+    while lit < 0 {
+        if block == 0 {
+            return Err(FormatError::Corrupt("block-length scan left the table").into());
+        }
+        block -= 1;
+        lit += length(block)?;
+    }
+    loop {
+        let len = length(block)?;
+        if lit < len {
+            break;
+        }
+        lit -= len;
+        block += 1;
+    }
+    if block >= u64::from(h.real_blocks) {
+        return Err(FormatError::Corrupt("block number beyond the data").into());
+    }
+    let bytes = src.read(h.data_offset + (block << h.block_log2), h.block_bytes())?;
+    Ok(decode_block(h, &bytes, lit as u64)?)
+}
+
+/// When the block lengths are not yet at hand, name the window of lengths
+/// the scan may walk and the data blocks it most likely ends in.
+fn hint_neighbourhood<S: Source>(h: &Huffman, block: u64, lit: i64, src: &S) {
+    let blocks = u64::from(h.real_blocks.max(1));
+    let avg =
+        (h.sparse_entries.saturating_mul(1u64 << h.span_log2) / blocks).clamp(1, 1 << 40) as i64;
+    let delta = lit.div_euclid(avg).clamp(-64, 64);
+    let last_len = h.length_entries.saturating_sub(1) as i64;
+    let lo = (block as i64 + delta.min(0) - 1).clamp(0, last_len);
+    let hi = (block as i64 + delta.max(0) + 1).clamp(0, last_len);
+    src.hint(h.lengths_offset + 2 * lo as u64, 2 * (hi - lo + 1) as u64);
+    let guess = (block as i64 + delta).clamp(0, blocks as i64 - 1);
+    let b_lo = (guess - 1).max(0) as u64;
+    let b_hi = (guess + 1).min(blocks as i64 - 1) as u64;
+    src.hint(
+        h.data_offset + (b_lo << h.block_log2),
+        (b_hi - b_lo + 1) << h.block_log2,
+    );
+}
+
+/// Decodes the `lit`-th value of a block.
+pub fn decode_block(h: &Huffman, block: &[u8], mut lit: u64) -> Result<u16, FormatError> {
+    let word = |at: usize, n: usize| -> u64 {
+        let mut v = 0u64;
+        for i in 0..n {
+            v = (v << 8) | u64::from(block.get(at + i).copied().unwrap_or(0));
+        }
+        v
+    };
+    let mut code = word(0, 8);
+    let mut next = 8usize;
+    let mut spare = 0u32; // bits of `code` already consumed past the last refill
+    let min = u32::from(h.min_len);
+    let sym = loop {
+        let mut i = 0usize;
+        while i + 1 < h.base.len() && code < h.base[i] {
+            i += 1;
+        }
+        let len = min + i as u32;
+        let sym = u64::from(h.first_symbol[i]) + ((code - h.base[i].min(code)) >> (64 - len));
+        let sym = sym as usize;
+        let Some(&run) = h.run.get(sym) else {
+            return Err(FormatError::Corrupt("Huffman code names a missing symbol"));
+        };
+        let run = u64::from(run) + 1;
+        if lit < run {
+            break sym;
+        }
+        lit -= run;
+        code <<= len;
+        spare += len;
+        if spare >= 32 {
+            spare -= 32;
+            if next > block.len() + 8 {
+                return Err(FormatError::Corrupt("block ended before the value"));
+            }
+            code |= word(next, 4) << spare;
+            next += 4;
+        }
+    };
+    // Walk down the pair grammar to the leaf holding the value.
+    let mut sym = sym;
+    while h.run[sym] != 0 {
+        let (left, right) = h.grammar[sym];
+        let left_run = u64::from(h.run[usize::from(left)]) + 1;
+        if lit < left_run {
+            sym = usize::from(left);
+        } else {
+            lit -= left_run;
+            sym = usize::from(right);
+        }
+    }
+    Ok(h.leaf_value(sym))
+}

@@ -1,0 +1,76 @@
+//! Material signatures and the table names the Syzygy generator gives them.
+
+use shakmaty::{ByColor, ByRole, Color, Role};
+
+use crate::format::header::Shape;
+
+/// The material of a position, normalised so that the side the table file
+/// lists first is `strong`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Material {
+    /// Table name without extension, e.g. `KRPvKR`.
+    pub name: String,
+    /// The position's white pieces are the table's second side.
+    pub white_is_weak: bool,
+    pub symmetric: bool,
+    pub pieces: usize,
+    pub shape: Shape,
+}
+
+const ORDER: [Role; 6] = [
+    Role::King,
+    Role::Queen,
+    Role::Rook,
+    Role::Bishop,
+    Role::Knight,
+    Role::Pawn,
+];
+
+fn side_name(m: &ByRole<u8>) -> String {
+    let mut s = String::new();
+    for role in ORDER {
+        for _ in 0..*m.get(role) {
+            s.push(role.upper_char());
+        }
+    }
+    s
+}
+
+/// Sort key of a side: more pieces first, then more of the stronger kinds.
+fn strength(m: &ByRole<u8>) -> [u8; 6] {
+    let total: u8 = ORDER.iter().map(|r| *m.get(*r)).sum();
+    [
+        total,
+        *m.get(Role::Queen),
+        *m.get(Role::Rook),
+        *m.get(Role::Bishop),
+        *m.get(Role::Knight),
+        *m.get(Role::Pawn),
+    ]
+}
+
+impl Material {
+    pub fn of(m: &ByColor<ByRole<u8>>) -> Material {
+        let (w, b) = (m.get(Color::White), m.get(Color::Black));
+        let white_is_weak = strength(w) < strength(b);
+        let (strong, weak) = if white_is_weak { (b, w) } else { (w, b) };
+        let mut counts = [0u8; 16];
+        for role in ORDER {
+            counts[role as usize] = *strong.get(role);
+            counts[role as usize + 8] = *weak.get(role);
+        }
+        let pieces = counts.iter().map(|&c| usize::from(c)).sum();
+        Material {
+            name: format!("{}v{}", side_name(strong), side_name(weak)),
+            white_is_weak,
+            symmetric: strength(w) == strength(b),
+            pieces,
+            shape: Shape { pieces, counts },
+        }
+    }
+
+    /// Only the two kings: a draw no table stores.
+    pub fn bare_kings(&self) -> bool {
+        self.pieces == 2
+    }
+}

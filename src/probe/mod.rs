@@ -1,0 +1,15 @@
+//! The search around the tables: captures and en passant resolve through
+//! child positions, DTZ for the unstored side through a 1-ply search, and
+//! root analysis ranks every legal move. Every function keeps exploring
+//! independent branches after a missing page so that one attempt names as
+//! many missing pages as can be known at that point.
+
+mod category;
+mod position;
+mod root;
+mod search;
+
+pub use category::Category;
+pub use position::{parse_fen, PositionFacts};
+pub use root::{analyse, mainline, Analysis, Mainline, MainlineStep, MoveInfo};
+pub use search::{probe_dtz, probe_wdl, Dtz};

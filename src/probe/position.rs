@@ -1,0 +1,55 @@
+//! FEN in, a position the tables can answer (or a typed error) out.
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position};
+
+use crate::error::ProbeError;
+use crate::format::consts::MAX_PIECES;
+
+/// Longest FEN accepted; a real one is under 100 bytes.
+const MAX_FEN_LEN: usize = 256;
+
+/// Parses and validates a FEN for probing.
+pub fn parse_fen(fen: &str) -> Result<Chess, ProbeError> {
+    let fen = fen.trim();
+    if fen.len() > MAX_FEN_LEN {
+        return Err(ProbeError::InvalidFen(format!(
+            "longer than {MAX_FEN_LEN} bytes"
+        )));
+    }
+    if fen.is_empty() {
+        return Err(ProbeError::InvalidFen("empty".into()));
+    }
+    let parsed: Fen = fen
+        .parse()
+        .map_err(|e| ProbeError::InvalidFen(format!("{e}")))?;
+    let pos: Chess = parsed
+        .into_position(CastlingMode::Standard)
+        .map_err(|e| ProbeError::IllegalPosition(format!("{e}")))?;
+    if pos.castles().any() {
+        return Err(ProbeError::Castling);
+    }
+    let n = pos.board().occupied().count();
+    if n > MAX_PIECES {
+        return Err(ProbeError::TooManyPieces(n));
+    }
+    Ok(pos)
+}
+
+/// Game-state facts of a position that need no table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PositionFacts {
+    pub checkmate: bool,
+    pub stalemate: bool,
+    pub insufficient_material: bool,
+}
+
+impl PositionFacts {
+    pub fn of(pos: &Chess) -> Self {
+        PositionFacts {
+            checkmate: pos.is_checkmate(),
+            stalemate: pos.is_stalemate(),
+            insufficient_material: pos.is_insufficient_material(),
+        }
+    }
+}

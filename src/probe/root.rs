@@ -1,0 +1,186 @@
+//! Root analysis: every legal move with the result after it, ranked as the
+//! lichess tablebase ranks them, and the mainline of best play.
+
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
+
+use super::category::Category;
+use super::position::PositionFacts;
+use super::search::{probe_dtz, Dtz};
+use crate::engine::Ctx;
+use crate::error::ProbeError;
+
+/// One legal move and the position after it, from the view of the side to move there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveInfo {
+    pub uci: String,
+    pub san: String,
+    pub wdl: i8,
+    pub dtz: i32,
+    pub precise: bool,
+    pub category: Category,
+    /// A capture or pawn move: resets the 50-move counter.
+    pub zeroing: bool,
+    pub facts: PositionFacts,
+}
+
+/// A position's result and its ranked moves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    pub wdl: i8,
+    pub dtz: i32,
+    pub precise: bool,
+    pub category: Category,
+    pub facts: PositionFacts,
+    pub halfmoves: u32,
+    pub turn: Color,
+    /// Best first.
+    pub moves: Vec<MoveInfo>,
+}
+
+/// Records missing pages and carries on with the next branch.
+fn gather<T>(r: Result<T, ProbeError>, missing: &mut bool) -> Result<Option<T>, ProbeError> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(ProbeError::Missing) => {
+            *missing = true;
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The position's own result and, for every legal move, the result after it.
+pub fn analyse(ctx: &Ctx<'_>, pos: &Chess) -> Result<Analysis, ProbeError> {
+    let mut missing = false;
+    let root = gather(probe_dtz(ctx, pos), &mut missing)?;
+    let mut moves = Vec::new();
+    for m in pos.legal_moves().iter() {
+        let mut child = pos.clone();
+        child.play_unchecked(*m);
+        let Some((wdl, dtz)) = gather(probe_dtz(ctx, &child), &mut missing)? else {
+            continue;
+        };
+        moves.push(move_info(pos, m, &child, wdl, dtz));
+    }
+    if missing {
+        return Err(ProbeError::Missing);
+    }
+    let (wdl, dtz) = root.ok_or(ProbeError::Missing)?;
+    moves.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| a.uci.cmp(&b.uci)));
+    let halfmoves = pos.halfmoves();
+    Ok(Analysis {
+        wdl,
+        dtz: dtz.plies,
+        precise: dtz.precise,
+        category: Category::new(wdl, dtz.plies, dtz.precise, halfmoves),
+        facts: PositionFacts::of(pos),
+        halfmoves,
+        turn: pos.turn(),
+        moves,
+    })
+}
+
+fn move_info(pos: &Chess, m: &Move, child: &Chess, wdl: i8, dtz: Dtz) -> MoveInfo {
+    let zeroing = m.is_zeroing();
+    let clock = if zeroing {
+        0
+    } else {
+        pos.halfmoves().saturating_add(1)
+    };
+    MoveInfo {
+        uci: m.to_uci(CastlingMode::Standard).to_string(),
+        san: SanPlus::from_move(pos.clone(), *m).to_string(),
+        wdl,
+        dtz: dtz.plies,
+        precise: dtz.precise,
+        category: Category::new(wdl, dtz.plies, dtz.precise, clock),
+        zeroing,
+        facts: PositionFacts::of(child),
+    }
+}
+
+/// Sort key, best first: mates; wins by fewest plies to zeroing (a zeroing
+/// move counts as one ply), zeroing moves first among equals; cursed wins
+/// likewise; draws; blessed losses and losses by most plies to zeroing.
+fn rank(m: &MoveInfo) -> (u8, i64, bool, i64) {
+    if m.facts.checkmate {
+        return (0, 0, false, 0);
+    }
+    let child = i64::from(m.dtz).abs();
+    let ours = if m.zeroing { 1 } else { child + 1 };
+    match m.wdl {
+        -2 => (1, ours, !m.zeroing, child),
+        -1 => (2, ours, !m.zeroing, child),
+        0 => (3, 0, false, 0),
+        1 => (4, -ours, m.zeroing, -child),
+        _ => (5, -ours, m.zeroing, -child),
+    }
+}
+
+/// One move of the mainline, with the result of the position after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MainlineStep {
+    pub uci: String,
+    pub san: String,
+    /// FEN after the move.
+    pub fen: String,
+    pub wdl: i8,
+    pub dtz: i32,
+    pub precise: bool,
+    pub zeroing: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mainline {
+    pub wdl: i8,
+    pub dtz: i32,
+    pub precise: bool,
+    pub moves: Vec<MainlineStep>,
+}
+
+/// Longest line played out; DTZ never exceeds about a thousand plies.
+const MAX_MAINLINE: usize = 2048;
+
+/// Best play from `pos` up to and including the next zeroing move or mate.
+/// Each move is the top-ranked one, which keeps the DTZ50'' result.
+pub fn mainline(ctx: &Ctx<'_>, pos: &Chess) -> Result<Mainline, ProbeError> {
+    let (wdl, dtz) = probe_dtz(ctx, pos)?;
+    let mut line = Mainline {
+        wdl,
+        dtz: dtz.plies,
+        precise: dtz.precise,
+        moves: Vec::new(),
+    };
+    if wdl == 0 {
+        return Ok(line);
+    }
+    let mut at = pos.clone();
+    while line.moves.len() < MAX_MAINLINE {
+        let a = analyse(ctx, &at)?;
+        let Some(best) = a.moves.first() else { break };
+        let Some(m) = at
+            .legal_moves()
+            .iter()
+            .find(|m| m.to_uci(CastlingMode::Standard).to_string() == best.uci)
+            .cloned()
+        else {
+            break;
+        };
+        at.play_unchecked(m);
+        line.moves.push(MainlineStep {
+            uci: best.uci.clone(),
+            san: best.san.clone(),
+            fen: Fen::from_position(&at, EnPassantMode::Legal).to_string(),
+            wdl: best.wdl,
+            dtz: best.dtz,
+            precise: best.precise,
+            zeroing: best.zeroing,
+        });
+        if best.zeroing || best.facts.checkmate || best.wdl == 0 {
+            break;
+        }
+    }
+    Ok(line)
+}

@@ -1,0 +1,135 @@
+//! Results as JSON, the one wire format of the CLI and the JS API, written
+//! by hand to keep the wasm module small.
+
+use std::fmt::Write;
+
+use shakmaty::Color;
+
+use crate::error::ProbeError;
+use crate::probe::{Analysis, Mainline, MoveInfo};
+
+/// Appends `s` as a JSON string literal.
+pub fn string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn field_str(out: &mut String, key: &str, v: &str) {
+    string(out, key);
+    out.push(':');
+    string(out, v);
+    out.push(',');
+}
+
+fn field(out: &mut String, key: &str, v: impl std::fmt::Display) {
+    string(out, key);
+    let _ = write!(out, ":{v},");
+}
+
+fn close(out: &mut String, bracket: char) {
+    if out.ends_with(',') {
+        out.pop();
+    }
+    out.push(bracket);
+}
+
+fn move_json(out: &mut String, m: &MoveInfo) {
+    out.push('{');
+    field_str(out, "uci", &m.uci);
+    field_str(out, "san", &m.san);
+    field(out, "wdl", m.wdl);
+    field(out, "dtz", m.dtz);
+    field(out, "precise", m.precise);
+    field_str(out, "category", m.category.as_str());
+    field(out, "zeroing", m.zeroing);
+    field(out, "checkmate", m.facts.checkmate);
+    field(out, "stalemate", m.facts.stalemate);
+    field(out, "insufficientMaterial", m.facts.insufficient_material);
+    close(out, '}');
+}
+
+/// The CLI/JS answer for one FEN.
+pub fn analysis(fen: &str, a: &Analysis) -> String {
+    let mut out = String::with_capacity(256 + 160 * a.moves.len());
+    out.push('{');
+    field_str(&mut out, "fen", fen);
+    field(&mut out, "wdl", a.wdl);
+    field(&mut out, "dtz", a.dtz);
+    field(&mut out, "precise", a.precise);
+    field_str(&mut out, "category", a.category.as_str());
+    field(&mut out, "checkmate", a.facts.checkmate);
+    field(&mut out, "stalemate", a.facts.stalemate);
+    field(
+        &mut out,
+        "insufficientMaterial",
+        a.facts.insufficient_material,
+    );
+    field(&mut out, "halfmoveClock", a.halfmoves);
+    field_str(
+        &mut out,
+        "turn",
+        if a.turn == Color::White {
+            "white"
+        } else {
+            "black"
+        },
+    );
+    string(&mut out, "moves");
+    out.push_str(":[");
+    for m in &a.moves {
+        move_json(&mut out, m);
+        out.push(',');
+    }
+    close(&mut out, ']');
+    close(&mut out, '}');
+    out
+}
+
+/// The mainline answer.
+pub fn mainline(fen: &str, l: &Mainline) -> String {
+    let mut out = String::from("{");
+    field_str(&mut out, "fen", fen);
+    field(&mut out, "wdl", l.wdl);
+    field(&mut out, "dtz", l.dtz);
+    field(&mut out, "precise", l.precise);
+    string(&mut out, "moves");
+    out.push_str(":[");
+    for m in &l.moves {
+        out.push('{');
+        field_str(&mut out, "uci", &m.uci);
+        field_str(&mut out, "san", &m.san);
+        field_str(&mut out, "fen", &m.fen);
+        field(&mut out, "wdl", m.wdl);
+        field(&mut out, "dtz", m.dtz);
+        field(&mut out, "precise", m.precise);
+        field(&mut out, "zeroing", m.zeroing);
+        close(&mut out, '}');
+        out.push(',');
+    }
+    close(&mut out, ']');
+    close(&mut out, '}');
+    out
+}
+
+/// An error line: `{"fen": ..., "error": ..., "code": ...}`.
+pub fn error(fen: &str, e: &ProbeError) -> String {
+    let mut out = String::from("{");
+    field_str(&mut out, "fen", fen);
+    field_str(&mut out, "error", &e.to_string());
+    field_str(&mut out, "code", e.code());
+    close(&mut out, '}');
+    out
+}

@@ -1,0 +1,12 @@
+//! The page store: the decoder's only view of table bytes. Pages are
+//! fixed-size aligned pieces of a file; what a probe finds absent it names in
+//! [`Wants`] so that a driver can fetch a whole batch at once.
+
+mod pages;
+mod wants;
+
+pub use pages::{PageStore, StoreStats};
+pub use wants::{Fetch, Wants};
+
+/// A table file known to the engine, numbered in order of first use.
+pub type FileId = u32;

@@ -1,0 +1,282 @@
+//! Shared helpers for the differential and consistency tests: table
+//! location, position generators and the reference prober.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use shakmaty::{
+    Bitboard, Board, CastlingMode, Chess, Color, FromSetup, Piece, Position, Rank, Role, Setup,
+    Square,
+};
+use syzygy_web::drivers::{FsFetcher, Tablebase};
+use syzygy_web::Config;
+
+/// `SYZYGY_PATH`, defaulting to `../shared/syzygy` beside the checkout.
+pub fn syzygy_path() -> PathBuf {
+    match std::env::var_os("SYZYGY_PATH") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/syzygy"),
+    }
+}
+
+pub fn ours() -> Tablebase<FsFetcher> {
+    Tablebase::new(FsFetcher::new(vec![syzygy_path()]), Config::default())
+}
+
+pub fn theirs() -> shakmaty_syzygy::Tablebase<Chess> {
+    let mut tb = shakmaty_syzygy::Tablebase::new();
+    tb.add_directory(syzygy_path()).expect("tables");
+    tb
+}
+
+/// Every table name present (from the .rtbw files), sorted.
+pub fn table_names() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(syzygy_path())
+        .expect("SYZYGY_PATH readable")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|n| n.strip_suffix(".rtbw").map(str::to_string))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Pieces of a table name like `KRPvKR`, white first.
+pub fn pieces_of(name: &str) -> Vec<Piece> {
+    let (w, b) = name.split_once('v').expect("table name");
+    let mut out = Vec::new();
+    for (side, color) in [(w, Color::White), (b, Color::Black)] {
+        for c in side.chars() {
+            let role = Role::from_char(c.to_ascii_lowercase()).expect("role");
+            out.push(Piece { color, role });
+        }
+    }
+    out
+}
+
+/// A small deterministic generator (xorshift64*), so samples are seeded
+/// without a dependency.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A legal position from squares and a side to move, or None.
+pub fn build(pieces: &[Piece], squares: &[u32], turn: Color, ep: Option<Square>) -> Option<Chess> {
+    let mut board = Board::empty();
+    for (p, &s) in pieces.iter().zip(squares) {
+        let sq = Square::new(s);
+        if board.piece_at(sq).is_some() {
+            return None;
+        }
+        if p.role == Role::Pawn && (sq.rank() == Rank::First || sq.rank() == Rank::Eighth) {
+            return None;
+        }
+        board.set_piece_at(sq, *p);
+    }
+    let mut setup = Setup::empty();
+    setup.board = board;
+    setup.turn = turn;
+    setup.ep_square = ep;
+    Chess::from_setup(setup, CastlingMode::Standard).ok()
+}
+
+/// A seeded sample of legal positions of a material, about a tenth of them
+/// with en passant rights where the material allows it.
+pub fn sample(name: &str, n: usize, seed: u64) -> Vec<Chess> {
+    let pieces = pieces_of(name);
+    let mut rng = Rng::new(
+        seed ^ name
+            .bytes()
+            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b))),
+    );
+    let mut out = Vec::with_capacity(n);
+    let both_pawns = pieces
+        .iter()
+        .any(|p| p.role == Role::Pawn && p.color == Color::White)
+        && pieces
+            .iter()
+            .any(|p| p.role == Role::Pawn && p.color == Color::Black);
+    let mut tries = 0;
+    while out.len() < n && tries < n * 200 {
+        tries += 1;
+        let squares: Vec<u32> = pieces.iter().map(|_| rng.below(64) as u32).collect();
+        let turn = if rng.below(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if both_pawns && rng.below(10) == 0 {
+            if let Some(p) = with_en_passant(&pieces, &mut rng, turn) {
+                out.push(p);
+            }
+            continue;
+        }
+        if let Some(p) = build(&pieces, &squares, turn, None) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// A position where the side to move may capture en passant.
+fn with_en_passant(pieces: &[Piece], rng: &mut Rng, turn: Color) -> Option<Chess> {
+    // The pawn that just moved two squares belongs to the side not to move.
+    let mover = !turn;
+    let file = rng.below(8) as u32;
+    let (pushed, ep, behind) = match mover {
+        Color::White => (24 + file, 16 + file, 8 + file),
+        Color::Black => (32 + file, 40 + file, 48 + file),
+    };
+    let side = if file == 0 {
+        1
+    } else if file == 7 {
+        -1
+    } else if rng.below(2) == 0 {
+        1
+    } else {
+        -1
+    };
+    let capturer = (pushed as i32 + side) as u32;
+    let mut squares = vec![u32::MAX; pieces.len()];
+    let mover_pawn = pieces
+        .iter()
+        .position(|p| p.role == Role::Pawn && p.color == mover)?;
+    let capt_pawn = pieces
+        .iter()
+        .position(|p| p.role == Role::Pawn && p.color == turn)?;
+    squares[mover_pawn] = pushed;
+    squares[capt_pawn] = capturer;
+    let mut used = Bitboard::EMPTY;
+    for s in [pushed, capturer, ep, behind] {
+        used.add(Square::new(s));
+    }
+    for (i, _) in pieces.iter().enumerate() {
+        if squares[i] == u32::MAX {
+            loop {
+                let s = rng.below(64) as u32;
+                if !used.contains(Square::new(s)) {
+                    squares[i] = s;
+                    used.add(Square::new(s));
+                    break;
+                }
+            }
+        }
+    }
+    let pos = build(pieces, &squares, turn, Some(Square::new(ep)))?;
+    pos.legal_ep_square().map(|_| pos)
+}
+
+/// Every legal position of a material, both sides to move.
+pub fn all_positions(name: &str, mut f: impl FnMut(&Chess)) -> usize {
+    let pieces = pieces_of(name);
+    let n = pieces.len();
+    let mut squares = vec![0u32; n];
+    let mut count = 0;
+    loop {
+        for turn in [Color::White, Color::Black] {
+            if let Some(p) = build(&pieces, &squares, turn, None) {
+                f(&p);
+                count += 1;
+            }
+        }
+        let mut i = 0;
+        loop {
+            if i == n {
+                return count;
+            }
+            squares[i] += 1;
+            if squares[i] < 64 {
+                break;
+            }
+            squares[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+pub fn wdl_of(w: shakmaty_syzygy::Wdl) -> i8 {
+    use shakmaty_syzygy::Wdl::*;
+    match w {
+        Loss => -2,
+        BlessedLoss => -1,
+        Draw => 0,
+        CursedWin => 1,
+        Win => 2,
+    }
+}
+
+/// The reference's (DTZ plies, precise).
+pub fn dtz_of(d: shakmaty_syzygy::MaybeRounded<shakmaty_syzygy::Dtz>) -> (i32, bool) {
+    match d {
+        shakmaty_syzygy::MaybeRounded::Precise(shakmaty_syzygy::Dtz(v)) => (v, true),
+        shakmaty_syzygy::MaybeRounded::Rounded(shakmaty_syzygy::Dtz(v)) => (v, false),
+    }
+}
+
+pub fn fen(pos: &Chess) -> String {
+    shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+}
+
+/// Compares WDL and DTZ of one position; returns a description of the
+/// first disagreement.
+pub fn compare(
+    ours: &mut Tablebase<FsFetcher>,
+    theirs: &shakmaty_syzygy::Tablebase<Chess>,
+    pos: &Chess,
+) -> Result<(), String> {
+    let (w, d) = ours
+        .probe_dtz(pos)
+        .map_err(|e| format!("{}: ours failed: {e}", fen(pos)))?;
+    let tw = wdl_of(
+        theirs
+            .probe_wdl_after_zeroing(pos)
+            .map_err(|e| format!("{}: reference failed: {e}", fen(pos)))?,
+    );
+    let td = dtz_of(
+        theirs
+            .probe_dtz(pos)
+            .map_err(|e| format!("{}: reference failed: {e}", fen(pos)))?,
+    );
+    let exact_here = d.precise && !td.1 && forced_zeroing_near(pos);
+    if w != tw || d.plies != td.0 || (d.precise != td.1 && !exact_here) {
+        return Err(format!(
+            "{}: ours wdl {w} dtz {} precise {}, reference wdl {tw} dtz {} precise {}",
+            fen(pos),
+            d.plies,
+            d.precise,
+            td.0,
+            td.1
+        ));
+    }
+    Ok(())
+}
+
+/// Where every legal move zeroes, DTZ is exactly one ply to zeroing; we say
+/// so (precise) where the reference reads the rounded table value, here or
+/// in a 1-ply search that reaches such a position. The values still agree.
+pub fn forced_zeroing_near(pos: &Chess) -> bool {
+    let all_zeroing = |p: &Chess| {
+        let moves = p.legal_moves();
+        !moves.is_empty() && moves.iter().all(|m| m.is_zeroing())
+    };
+    all_zeroing(pos)
+        || pos.legal_moves().iter().any(|m| {
+            let mut c = pos.clone();
+            c.play_unchecked(*m);
+            all_zeroing(&c)
+        })
+}

@@ -1,0 +1,120 @@
+//! Differential tests against shakmaty-syzygy on the official tables:
+//! every legal position of every 3-piece table, seeded samples of every
+//! 4- and 5-piece table (with en passant positions), and full move lists.
+
+mod common;
+
+use common::*;
+use shakmaty::Position;
+
+#[test]
+fn three_piece_tables_exhaustive() {
+    let (mut us, them) = (ours(), theirs());
+    let mut total = 0;
+    for name in table_names().into_iter().filter(|n| n.len() == 4) {
+        let mut bad = Vec::new();
+        let n = all_positions(&name, |p| {
+            if let Err(e) = compare(&mut us, &them, p) {
+                if bad.len() < 5 {
+                    bad.push(e);
+                }
+            }
+        });
+        assert!(bad.is_empty(), "{name}: {bad:#?}");
+        total += n;
+    }
+    println!("3-piece positions compared: {total}");
+    assert!(total > 1_000_000);
+}
+
+fn sampled(pieces: usize, per_table: usize) {
+    let (mut us, them) = (ours(), theirs());
+    let mut total = 0;
+    let mut failures = Vec::new();
+    for name in table_names().into_iter().filter(|n| n.len() == pieces + 1) {
+        for p in sample(&name, per_table, 2026) {
+            total += 1;
+            if let Err(e) = compare(&mut us, &them, &p) {
+                failures.push(e);
+            }
+        }
+    }
+    println!("{pieces}-piece positions compared: {total}");
+    assert!(
+        failures.is_empty(),
+        "{} failures, first: {:#?}",
+        failures.len(),
+        &failures[..failures.len().min(8)]
+    );
+}
+
+#[test]
+fn four_piece_tables_sampled() {
+    sampled(4, 20_000);
+}
+
+#[test]
+fn five_piece_tables_sampled() {
+    sampled(5, 10_000);
+}
+
+#[test]
+fn move_lists_match_reference() {
+    let (mut us, them) = (ours(), theirs());
+    let mut moves = 0;
+    for name in table_names().into_iter().filter(|n| n.len() >= 5) {
+        for p in sample(&name, 150, 7) {
+            let a = us
+                .analyse(&p)
+                .unwrap_or_else(|e| panic!("{}: {e}", fen(&p)));
+            assert_eq!(a.moves.len(), p.legal_moves().len());
+            for m in p.legal_moves() {
+                let mut child = p.clone();
+                child.play_unchecked(m);
+                let uci = m.to_uci(shakmaty::CastlingMode::Standard).to_string();
+                let ours_m = a.moves.iter().find(|x| x.uci == uci).expect("move listed");
+                let tw = wdl_of(them.probe_wdl_after_zeroing(&child).expect("reference"));
+                let td = dtz_of(them.probe_dtz(&child).expect("reference"));
+                assert_eq!(
+                    (ours_m.wdl, ours_m.dtz),
+                    (tw, td.0),
+                    "{} after {uci}",
+                    fen(&p)
+                );
+                let exact_here = forced_zeroing_near(&child);
+                assert!(
+                    ours_m.precise == td.1 || (ours_m.precise && exact_here),
+                    "{} after {uci}: precise",
+                    fen(&p)
+                );
+                moves += 1;
+            }
+        }
+    }
+    println!("moves compared: {moves}");
+}
+
+/// Every legal position of every 4-piece table; about 20 minutes on two
+/// cores, so it runs when SYZYGY_EXHAUSTIVE=1.
+#[test]
+fn four_piece_tables_exhaustive() {
+    if std::env::var("SYZYGY_EXHAUSTIVE").as_deref() != Ok("1") {
+        println!("skipped: set SYZYGY_EXHAUSTIVE=1");
+        return;
+    }
+    let (mut us, them) = (ours(), theirs());
+    let mut total = 0;
+    for name in table_names().into_iter().filter(|n| n.len() == 5) {
+        let mut bad = Vec::new();
+        total += all_positions(&name, |p| {
+            if let Err(e) = compare(&mut us, &them, p) {
+                if bad.len() < 5 {
+                    bad.push(e);
+                }
+            }
+        });
+        assert!(bad.is_empty(), "{name}: {bad:#?}");
+        println!("{name}: ok, {total} so far");
+    }
+    println!("4-piece positions compared: {total}");
+}
