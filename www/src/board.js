@@ -47,6 +47,12 @@ export function createBoard(container, handlers) {
     },
   });
 
+  // Chessground caches the board's position on screen and only refreshes it on
+  // scroll and resize; layout shifts (editor bars, cards above) would make it stale.
+  const refreshBounds = () => cg.state.dom.bounds.clear();
+  container.addEventListener('mousedown', refreshBounds, { capture: true });
+  container.addEventListener('touchstart', refreshBounds, { capture: true, passive: true });
+
   function onAfterMove(orig, dest) {
     if (editing) return;
     const candidates = legal.filter((u) => u.startsWith(orig + dest));
@@ -104,6 +110,7 @@ export function createBoard(container, handlers) {
 
   return {
     cg,
+    refreshBounds,
     /** Shows a position for play: fen, turn, lastMove [from, to], check, legal UCI moves. */
     setPosition({ fen, turn, lastMove, check, moves }) {
       if (pendingPromotion) pendingPromotion(null);

@@ -37,6 +37,7 @@ export function createEditor(board, callbacks) {
           if (e.button !== undefined && e.button !== 0) return;
           selectTool(`${color}-${role}`);
           e.preventDefault();
+          board.refreshBounds();
           board.cg.dragNewPiece({ role, color }, e, true);
         };
         btn.addEventListener('mousedown', start);

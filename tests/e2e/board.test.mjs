@@ -1,0 +1,259 @@
+// The full app page: moves by drag, click and from the list, promotion,
+// history navigation, the editor, shared URLs and error messages.
+import { describe, it as baseIt, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, dragMove, dragMouse, squareCenter, cliProbe, expectedHeadline } from './helpers.mjs';
+import { applyUci } from '../../www/src/chess.js';
+
+const skip = skipReason({ needCli: true });
+// Without the prerequisites every test is reported as skipped, with the reason.
+const it = skip ? (name, ...rest) => baseIt(name, { skip }, rest[rest.length - 1]) : baseIt;
+
+describe('app page', () => {
+  let site;
+  let browser;
+
+  before(async () => {
+    if (skip) return;
+    ensureBuilt();
+    site = await startSite();
+    browser = await launch();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (site) await site.close();
+  });
+
+  async function open(fen, extra = '') {
+    const page = await newPage(browser);
+    await page.goto(appUrl(site.url, fen, extra));
+    return page;
+  }
+
+  const fenInput = (page) => page.inputValue('syzygy-board .sb-fen');
+  /** Asserts the FEN box reaches `fen` (board events arrive asynchronously). */
+  async function expectFen(page, fen) {
+    try {
+      await page.waitForFunction((f) => document.querySelector('syzygy-board .sb-fen').value === f, fen, { timeout: 5000 });
+    } catch {
+      await expectFen(page, fen);
+    }
+  }
+  const noErrors = (page) => assert.deepEqual(page.errors.map(String), []);
+
+  it('plays a move by dragging and by clicking, and navigates back and forward', async () => {
+    const start = '4k3/8/8/8/8/8/8/4K2R w - - 0 1';
+    const page = await open(start);
+    const v0 = await waitVerdict(page, start);
+    assert.equal(v0.headline, 'White wins');
+
+    await dragMove(page, 'h1', 'h7');
+    const afterDrag = applyUci(start, 'h1h7');
+    await expectFen(page, afterDrag);
+    const v1 = await waitVerdict(page, afterDrag);
+    assert.equal(v1.headline, 'White wins');
+    assert.equal(await page.textContent('syzygy-board .sb-history [aria-current="true"]'), 'Rh7');
+
+    // Click-click move for Black: king e8 -> f8.
+    await page.mouse.click(...Object.values(await squareCenter(page, 'e8')));
+    await page.mouse.click(...Object.values(await squareCenter(page, 'f8')));
+    const afterClick = applyUci(afterDrag, 'e8f8');
+    await expectFen(page, afterClick);
+    await waitVerdict(page, afterClick);
+
+    // Keyboard and buttons walk the line.
+    await page.locator('body').press('ArrowLeft');
+    await expectFen(page, afterDrag);
+    await page.locator('body').press('ArrowLeft');
+    await expectFen(page, start);
+    await page.click('syzygy-board button[aria-label^="Next move"]');
+    await expectFen(page, afterDrag);
+    await page.locator('body').press('End');
+    await expectFen(page, afterClick);
+    // The URL follows the position.
+    assert.ok(decodeURIComponent(page.url()).includes(afterClick.replace(/ /g, '_')), page.url());
+    noErrors(page);
+    await page.close();
+  });
+
+  it('plays moves from the ranked list with the mouse and the keyboard', async () => {
+    const start = '8/8/8/4k3/8/8/8/3QK3 w - - 0 1';
+    const page = await open(start);
+    await waitVerdict(page, start);
+    const [cli] = cliProbe([start]);
+    // The list shows the moves in the CLI's order (best first).
+    const shown = await page.$$eval('syzygy-board [role="option"]', (els) => els.map((e) => e.dataset.uci));
+    assert.deepEqual(shown, cli.moves.map((m) => m.uci));
+    const groups = await page.$$eval('syzygy-board .sb-group', (els) => els.map((e) => e.dataset.group));
+    assert.equal(groups[0], 'win');
+
+    await page.click(`syzygy-board [role="option"][data-uci="${cli.moves[0].uci}"]`);
+    const after1 = applyUci(start, cli.moves[0].uci);
+    await expectFen(page, after1);
+    await waitVerdict(page, after1);
+
+    // Keyboard: focus the list, go to the second move, play it with Enter.
+    const [cli2] = cliProbe([after1]);
+    await page.focus('syzygy-board [role="listbox"]');
+    await page.keyboard.press('ArrowDown');
+    const active = await page.$eval('syzygy-board [role="listbox"]', (l) => l.getAttribute('aria-activedescendant'));
+    assert.ok(active && active.endsWith(cli2.moves[1].uci), `active option ${active}`);
+    await page.keyboard.press('Enter');
+    const after2 = applyUci(after1, cli2.moves[1].uci);
+    await expectFen(page, after2);
+    await waitVerdict(page, after2);
+
+    // The best line is shown and clickable.
+    const plies = page.locator('syzygy-board .sb-mainline .sb-ply');
+    await plies.first().waitFor({ timeout: 20000 });
+    const firstSan = (await plies.first().textContent()).replace(/^\d+\.(…)?/, '');
+    await plies.first().click();
+    const last = await page.textContent('syzygy-board .sb-history [aria-current="true"]');
+    assert.equal(last.replace(/^\d+\.(…)?/, ''), firstSan);
+    noErrors(page);
+    await page.close();
+  });
+
+  it('asks which piece to promote to', async () => {
+    const start = '8/1P6/8/8/8/8/k7/4K3 w - - 0 1';
+    const page = await open(start);
+    await waitVerdict(page, start);
+    await dragMove(page, 'b7', 'b8');
+    const choice = page.locator('syzygy-board .sb-promo-choice[aria-label="Promote to knight"]');
+    await choice.waitFor();
+    await choice.click();
+    const after = applyUci(start, 'b7b8n');
+    await expectFen(page, after);
+    const [cli] = cliProbe([after]);
+    const v = await waitVerdict(page, after);
+    assert.equal(v.headline, cli.wdl === 0 ? 'Draw' : v.headline);
+    noErrors(page);
+    await page.close();
+  });
+
+  it('edits a position with spare pieces, presets, the trash and the side to move', async () => {
+    const page = await open('4k3/8/8/8/8/8/8/4K2R w - - 0 1');
+    await waitVerdict(page);
+    await page.click('syzygy-board button[aria-label="Edit position"]');
+    await page.click('syzygy-board .sb-editor button:has-text("Clear board")');
+    await expectFen(page, '8/8/8/8/8/8/8/8 w - - 0 1');
+
+    // Drag kings and a queen from the spare bars.
+    const spare = async (color, role, square) => {
+      const box = await page.locator(`syzygy-board .sb-tool[data-tool="${color}-${role}"]`).boundingBox();
+      await dragMouse(page, { x: box.x + box.width / 2, y: box.y + box.height / 2 }, await squareCenter(page, square));
+    };
+    await spare('white', 'king', 'e1');
+    await spare('black', 'king', 'e8');
+    await spare('white', 'queen', 'd1');
+    await expectFen(page, '4k3/8/8/8/8/8/8/3QK3 w - - 0 1');
+    let v = await waitVerdict(page, '4k3/8/8/8/8/8/8/3QK3 w - - 0 1');
+    assert.equal(v.headline, 'White wins');
+
+    // Side to move.
+    await page.click('syzygy-board .sb-seg[data-color="black"]');
+    await expectFen(page, '4k3/8/8/8/8/8/8/3QK3 b - - 0 1');
+    v = await waitVerdict(page, '4k3/8/8/8/8/8/8/3QK3 b - - 0 1');
+    assert.equal(v.headline, 'White wins');
+
+    // Drag the queen off the board: only kings are left.
+    const d1 = await squareCenter(page, 'd1');
+    const box = await page.locator('syzygy-board cg-board').boundingBox();
+    await dragMouse(page, d1, { x: box.x + box.width + 200, y: d1.y });
+    await expectFen(page, '4k3/8/8/8/8/8/8/4K3 b - - 0 1');
+    v = await waitVerdict(page, '4k3/8/8/8/8/8/8/4K3 b - - 0 1');
+    assert.equal(v.headline, 'Draw');
+    assert.equal(v.tag, 'Insufficient material');
+
+    // Tap-to-place with a selected spare piece, then remove it with the trash tool.
+    await page.click('syzygy-board .sb-tool[data-tool="white-rook"]');
+    await page.mouse.click(...Object.values(await squareCenter(page, 'a1')));
+    await expectFen(page, '4k3/8/8/8/8/8/8/R3K3 b - - 0 1');
+    await page.click('syzygy-board .sb-tool[data-tool="trash"]');
+    await page.mouse.click(...Object.values(await squareCenter(page, 'a1')));
+    await expectFen(page, '4k3/8/8/8/8/8/8/4K3 b - - 0 1');
+
+    // Presets.
+    for (const label of ['KRPvKR', 'KBNvK']) {
+      await page.click(`syzygy-board .sb-chip:has-text("${label}")`);
+      const fen = await fenInput(page);
+      const [cli] = cliProbe([fen]);
+      const pv = await waitVerdict(page, fen);
+      assert.equal(pv.headline, expectedHeadline(cli), `${label}: ${fen}`);
+    }
+
+    // Halfmove clock.
+    await page.fill('syzygy-board .sb-clock', '40');
+    await page.press('syzygy-board .sb-clock', 'Tab');
+    assert.match(await fenInput(page), / 40 1$/);
+
+    // Done: back to play mode with legal moves from the edited position.
+    await page.click('syzygy-board .sb-editor button:has-text("Done")');
+    assert.equal(await page.locator('syzygy-board .sb-spare').count(), 0);
+    noErrors(page);
+    await page.close();
+  });
+
+  it('opens a shared URL (#fen= and ?fen=) and loads a FEN typed into the box', async () => {
+    const fen = '8/8/8/8/8/2k5/1p6/4K3 w - - 0 1';
+    const [cli] = cliProbe([fen]);
+    const page = await open(fen);
+    const v = await waitVerdict(page, fen);
+    assert.equal(v.headline, 'Black wins');
+    assert.equal(v.headline, expectedHeadline(cli));
+    await expectFen(page, fen);
+
+    await page.goto(`${site.url}?fen=${encodeURIComponent('4k3/8/8/8/8/8/8/4K2R b - - 0 1')}`);
+    await waitVerdict(page, '4k3/8/8/8/8/8/8/4K2R b - - 0 1');
+
+    const typed = '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1';
+    await page.fill('syzygy-board .sb-fen', typed);
+    await page.press('syzygy-board .sb-fen', 'Enter');
+    const s = await waitVerdict(page, typed);
+    assert.equal(s.headline, 'Draw');
+    assert.equal(s.tag, 'Stalemate');
+
+    const mate = 'k7/1Q6/1K6/8/8/8/8/8 b - - 0 1';
+    await page.fill('syzygy-board .sb-fen', mate);
+    await page.press('syzygy-board .sb-fen', 'Enter');
+    const m = await waitVerdict(page, mate);
+    assert.equal(m.headline, 'White wins');
+    assert.equal(m.tag, 'Checkmate');
+    noErrors(page);
+    await page.close();
+  });
+
+  it('explains errors: invalid FEN, castling, too many pieces, missing table, illegal position, network', async () => {
+    const page = await newPage(browser);
+    const cases = [
+      ['8/8/8/8 w - - 0 1', 'invalid-fen', 'Invalid FEN'],
+      ['r3k3/8/8/8/8/8/8/4K3 b q - 0 1', 'castling', 'Castling rights'],
+      ['4k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1', 'too-many-pieces', 'Too many pieces'],
+      ['3rk3/8/8/8/8/8/8/QQ2K3 w - - 0 1', 'missing-table', 'Table not available'],
+      ['4k3/8/8/8/8/8/8/4K2k w - - 0 1', 'illegal-position', 'Illegal position'],
+    ];
+    await page.goto(appUrl(site.url, '4k3/8/8/8/8/8/8/4K2R w - - 0 1'));
+    await waitVerdict(page);
+    for (const [fen, code, title] of cases) {
+      await page.fill('syzygy-board .sb-fen', fen);
+      await page.press('syzygy-board .sb-fen', 'Enter');
+      await page.waitForFunction((code) => document.querySelector('syzygy-board .sb-verdict').dataset.error === code && !document.querySelector('syzygy-board .sb-verdict.sb-stale'), code, { timeout: 20000 });
+      assert.equal(await page.textContent('syzygy-board .sb-verdict .sb-headline'), title, fen);
+      const message = await page.textContent('syzygy-board .sb-verdict .sb-summary');
+      assert.ok(message.length > 5, message);
+    }
+    // Outside the tables, moves can still be played (legal moves from the package).
+    await page.fill('syzygy-board .sb-fen', '4k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1');
+    await page.press('syzygy-board .sb-fen', 'Enter');
+    await page.waitForSelector('syzygy-board .sb-group[data-group="unknown"] [role="option"]');
+    await dragMove(page, 'e1', 'd1');
+    await expectFen(page, '4k3/pppppppp/8/8/8/8/8/3K4 b - - 1 1');
+
+    // Network failure: tables served by a server that is gone.
+    await page.goto(appUrl(site.url, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1', '?tables=http://127.0.0.1:9/tables/'));
+    await page.waitForFunction(() => document.querySelector('syzygy-board .sb-verdict').dataset.error === 'network', null, { timeout: 30000 });
+    assert.equal(await page.textContent('syzygy-board .sb-verdict .sb-headline'), 'Network problem');
+    noErrors(page);
+    await page.close();
+  });
+});

@@ -1,0 +1,87 @@
+// The embeddable <syzygy-board> on a plain HTML page in another folder than
+// the script: the wasm file must be found relative to the script's URL.
+import { describe, it as baseIt, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { skipReason, ensureBuilt, startSite, launch, newPage, cliProbe, expectedHeadline, DIST, tempDir, dragMove } from './helpers.mjs';
+
+const skip = skipReason({ needCli: true });
+// Without the prerequisites every test is reported as skipped, with the reason.
+const it = skip ? (name, ...rest) => baseIt(name, { skip }, rest[rest.length - 1]) : baseIt;
+
+const FEN_A = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+const FEN_B = '8/8/8/8/8/2k5/1p6/4K3 w - - 0 1';
+
+describe('<syzygy-board> custom element', () => {
+  let site;
+  let browser;
+  let dir;
+  before(async () => {
+    if (skip) return;
+    ensureBuilt();
+    // site/ holds the built files under lib/ and a plain page under blog/post/.
+    dir = tempDir();
+    fs.symlinkSync(DIST, path.join(dir, 'lib'));
+    fs.mkdirSync(path.join(dir, 'blog', 'post'), { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'blog', 'post', 'index.html'),
+      `<!doctype html>
+<html><head><meta charset="utf-8"><title>An endgame post</title>
+<script src="/lib/syzygy-board.js"></script></head>
+<body style="font-family: sans-serif; max-width: 720px; margin: 2rem auto">
+<h1>Rook endings</h1>
+<p>The rook wins easily:</p>
+<syzygy-board id="a" fen="${FEN_A}" tables="/tables/"></syzygy-board>
+<p>A pawn about to promote:</p>
+<syzygy-board id="b" fen="${FEN_B}" tables="/tables/" orientation="black"></syzygy-board>
+</body></html>`,
+    );
+    site = await startSite({ staticDir: dir });
+    browser = await launch();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (site) await site.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('renders boards and verdicts on a plain page and reacts to attribute changes', async () => {
+    const [a, b] = cliProbe([FEN_A, FEN_B]);
+    const page = await newPage(browser, { width: 900, height: 1400, colorScheme: 'light' });
+    const events = [];
+    await page.exposeFunction('recordEvent', (e) => events.push(e));
+    await page.addInitScript(() => document.addEventListener('syzygy-result', (e) => window.recordEvent(e.detail.fen)));
+    await page.goto(`${site.url}blog/post/`);
+    const verdictText = (id) =>
+      page.waitForFunction((id) => {
+        const card = document.querySelector(`#${id} .sb-verdict`);
+        return card && !card.classList.contains('sb-stale') && card.querySelector('.sb-headline') && card.dataset.tone !== 'loading' ? card.textContent : false;
+      }, id, { timeout: 20000 }).then((h) => h.jsonValue());
+
+    assert.ok((await verdictText('a')).includes(expectedHeadline(a)));
+    assert.ok((await verdictText('b')).includes(expectedHeadline(b)));
+    assert.ok(await page.$('#a cg-board piece.rook.white'));
+    assert.ok(await page.$('#b .cg-wrap.orientation-black'));
+    // The verdict is in the element's DOM.
+    assert.equal(await page.$eval('#a', (el) => el.querySelector('.sb-headline').textContent), expectedHeadline(a));
+    assert.ok(events.includes(FEN_A) && events.includes(FEN_B));
+
+    // Moves can be played inside the element.
+    await dragMove(page, 'a1', 'a7', '#a');
+    await page.waitForFunction(() => document.querySelector('#a').fen.startsWith('8/R7/8/4k3/'));
+
+    // Setting the fen attribute loads a new position.
+    await page.$eval('#a', (el) => el.setAttribute('fen', '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'));
+    await page.waitForFunction(() => document.querySelector('#a .sb-tag') && document.querySelector('#a .sb-tag').textContent === 'Stalemate', null, { timeout: 20000 });
+    assert.equal(await page.$eval('#a .sb-headline', (e) => e.textContent), 'Draw');
+
+    // The wasm was fetched next to the script, not next to the page.
+    const wasm = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.wasm')));
+    assert.ok(wasm.length >= 1 && wasm.every((u) => new URL(u).pathname.startsWith('/lib/')), JSON.stringify(wasm));
+    // No service worker is registered by an embed.
+    assert.equal(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), 0);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+});

@@ -1,0 +1,84 @@
+// Offline: the service worker keeps the app shell and the wasm package keeps
+// table pages in IndexedDB, so a reload with the server stopped still answers.
+// Each test has its own server, hence its own origin (service worker, storage).
+import { describe, it as baseIt, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, cliProbe, expectedHeadline } from './helpers.mjs';
+
+const skip = skipReason({ needCli: true });
+// Without the prerequisites every test is reported as skipped, with the reason.
+const it = skip ? (name, ...rest) => baseIt(name, { skip }, rest[rest.length - 1]) : baseIt;
+
+async function controlled(page) {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+  });
+}
+
+const goTo = (page, fen) =>
+  page.evaluate((f) => {
+    location.hash = `fen=${f.replace(/ /g, '_')}`;
+  }, fen);
+
+describe('offline', () => {
+  let browser;
+  before(async () => {
+    if (skip) return;
+    ensureBuilt();
+    browser = await launch();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+  });
+
+  it('reloads with the server stopped: shell from the service worker, result from IndexedDB', async () => {
+    const site = await startSite();
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const [cli] = cliProbe([fen]);
+    const page = await newPage(browser);
+    try {
+      await page.goto(appUrl(site.url, fen));
+      const online = await waitVerdict(page, fen);
+      assert.equal(online.headline, expectedHeadline(cli));
+      await controlled(page);
+    } finally {
+      await site.close();
+    }
+    await page.reload();
+    const offline = await waitVerdict(page, fen);
+    assert.equal(offline.headline, expectedHeadline(cli));
+    assert.equal(offline.dtz, online.dtz);
+    const moves = await page.$$eval('syzygy-board [role="option"]', (els) => els.map((e) => e.dataset.uci));
+    assert.deepEqual(moves, cli.moves.map((m) => m.uci));
+    assert.deepEqual(page.errors.map(String), []);
+    await page.context().close();
+  });
+
+  it('"Save for offline" makes new positions of that material answerable offline', async () => {
+    const site = await startSite();
+    const fen = '8/8/8/4k3/8/8/8/3QK3 w - - 0 1';
+    const page = await newPage(browser);
+    try {
+      await page.goto(appUrl(site.url, fen));
+      await waitVerdict(page, fen);
+      await controlled(page);
+      await page.click('syzygy-board .sb-network button:has-text("Save KQvK for offline")');
+      await page.waitForFunction(() => /available offline|Could not/.test(document.querySelector('syzygy-board .sb-prefetch-status').textContent), null, { timeout: 60000 });
+      assert.match(await page.textContent('syzygy-board .sb-prefetch-status'), /KQvK is available offline/);
+    } finally {
+      await site.close();
+    }
+    await page.reload();
+    await waitVerdict(page, fen);
+    // Positions never probed before, of the same material.
+    for (const other of ['8/8/8/8/2k5/8/8/Q3K3 b - - 0 1', '1k6/8/8/8/8/8/6Q1/7K w - - 0 1']) {
+      const [cli] = cliProbe([other]);
+      await goTo(page, other);
+      const v = await waitVerdict(page, other);
+      assert.equal(v.headline, expectedHeadline(cli), other);
+    }
+    assert.deepEqual(page.errors.map(String), []);
+    await page.context().close();
+  });
+});

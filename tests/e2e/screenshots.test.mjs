@@ -1,0 +1,84 @@
+// Screenshots at a 360x740 phone viewport and at desktop size, written to
+// test-results/ for people to look at, plus layout checks that need no eyes:
+// nothing wider than the viewport, board square, verdict space reserved.
+import { describe, it as baseIt, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, RESULTS } from './helpers.mjs';
+
+const skip = skipReason({ needCli: true });
+// Without the prerequisites every test is reported as skipped, with the reason.
+const it = skip ? (name, ...rest) => baseIt(name, { skip }, rest[rest.length - 1]) : baseIt;
+const FEN = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
+
+describe('screenshots', () => {
+  let site;
+  let browser;
+  before(async () => {
+    if (skip) return;
+    ensureBuilt();
+    fs.mkdirSync(RESULTS, { recursive: true });
+    site = await startSite();
+    browser = await launch();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (site) await site.close();
+  });
+
+  async function layoutChecks(page, width) {
+    const m = await page.evaluate(() => {
+      const board = document.querySelector('syzygy-board cg-board').getBoundingClientRect();
+      const verdict = document.querySelector('syzygy-board .sb-verdict').getBoundingClientRect();
+      return { scrollWidth: document.documentElement.scrollWidth, board: [board.width, board.height], verdictHeight: verdict.height };
+    });
+    assert.ok(m.scrollWidth <= width, `page is ${m.scrollWidth}px wide in a ${width}px viewport`);
+    assert.ok(Math.abs(m.board[0] - m.board[1]) < 1, `board is not square: ${m.board}`);
+    assert.ok(m.board[0] >= Math.min(width - 40, 320), `board too small: ${m.board[0]}`);
+    assert.ok(m.verdictHeight >= 110, `verdict height ${m.verdictHeight}`);
+  }
+
+  for (const [name, opts] of [
+    ['phone-dark', { width: 360, height: 740, mobile: true, colorScheme: 'dark' }],
+    ['phone-light', { width: 360, height: 740, mobile: true, colorScheme: 'light' }],
+    ['desktop-dark', { width: 1280, height: 800, colorScheme: 'dark' }],
+    ['desktop-light', { width: 1280, height: 800, colorScheme: 'light' }],
+  ]) {
+    it(`${name}: ${opts.width}x${opts.height}`, async () => {
+      const page = await newPage(browser, opts);
+      await page.goto(appUrl(site.url, FEN));
+      await waitVerdict(page, FEN);
+      await page.locator('syzygy-board .sb-mainline .sb-ply').first().waitFor({ timeout: 20000 });
+      await layoutChecks(page, opts.width);
+      await page.screenshot({ path: path.join(RESULTS, `${name}.png`) });
+      await page.screenshot({ path: path.join(RESULTS, `${name}-full.png`), fullPage: true });
+      // The editor and the promotion chooser.
+      if (name.endsWith('dark')) {
+        await page.click('syzygy-board button[aria-label="Edit position"]');
+        await layoutChecks(page, opts.width);
+        await page.screenshot({ path: path.join(RESULTS, `${name}-editor.png`), fullPage: true });
+      }
+      assert.deepEqual(page.errors.map(String), []);
+      await page.close();
+    });
+  }
+
+  it('no layout jump: the verdict keeps its size while a new result loads', async () => {
+    const page = await newPage(browser, { width: 360, height: 740, mobile: true });
+    await page.goto(appUrl(site.url, FEN));
+    await waitVerdict(page, FEN);
+    const before = await page.$eval('syzygy-board .sb-moves-card', (e) => e.getBoundingClientRect().top);
+    await site.setFaults({ latencyMs: 800 });
+    const next = '8/8/8/4k3/8/8/8/3QK3 b - - 0 1';
+    await page.evaluate((f) => {
+      location.hash = `fen=${f.replace(/ /g, '_')}`;
+    }, next);
+    await page.waitForTimeout(150);
+    const during = await page.$eval('syzygy-board .sb-moves-card', (e) => e.getBoundingClientRect().top);
+    await waitVerdict(page, next);
+    await site.setFaults({ faults: [], latencyMs: 0 });
+    assert.ok(Math.abs(during - before) < 2, `moves moved from ${before} to ${during} while loading`);
+    await page.close();
+  });
+});

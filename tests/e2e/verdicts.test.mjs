@@ -1,0 +1,113 @@
+// The verdict, DTZ and move list shown in the browser equal the CLI's answers
+// for a seeded set of random positions (plus a few fixed special cases).
+import { describe, it as baseIt, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, cliProbe, expectedHeadline, expectedDtzLabel, rng } from './helpers.mjs';
+import { makeFen, inCheck, squareName } from '../../www/src/chess.js';
+
+const skip = skipReason({ needCli: true });
+// Without the prerequisites every test is reported as skipped, with the reason.
+const it = skip ? (name, ...rest) => baseIt(name, { skip }, rest[rest.length - 1]) : baseIt;
+const SEED = Number(process.env.E2E_SEED || 20240531);
+const COUNT = Number(process.env.E2E_POSITIONS || 30);
+
+const MATERIALS = ['KQvK', 'KRvK', 'KPvK', 'KBNvK', 'KNNvK', 'KRPvKR', 'KQPvKQ', 'KPvKP', 'KRvKB', 'KQvKR', 'KBPvK', 'KRvKN', 'KQRvKQ', 'KRBvKR', 'KBvKP'];
+const ROLE = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn' };
+
+/** A random legal-looking position of a material (no castling, no en passant). */
+function randomPosition(material, rand, halfmove = 0) {
+  for (;;) {
+    const pieces = new Map();
+    const [white, black] = material.split('v');
+    const put = (letter, color) => {
+      for (;;) {
+        const f = Math.floor(rand() * 8);
+        const r = letter === 'P' ? 1 + Math.floor(rand() * 6) : Math.floor(rand() * 8);
+        const sq = squareName(f, r);
+        if (!pieces.has(sq)) {
+          pieces.set(sq, { role: ROLE[letter], color });
+          return sq;
+        }
+      }
+    };
+    [...white].forEach((l) => put(l, 'white'));
+    [...black].forEach((l) => put(l, 'black'));
+    const turn = rand() < 0.5 ? 'white' : 'black';
+    const fen = makeFen({ pieces, turn, castling: '-', ep: '-', halfmove, fullmove: 1 });
+    const other = makeFen({ pieces, turn: turn === 'white' ? 'black' : 'white', castling: '-', ep: '-', halfmove, fullmove: 1 });
+    if (!inCheck(other)) return fen; // the side not to move must not be in check
+  }
+}
+
+function seededPositions() {
+  const rand = rng(SEED);
+  const pool = [];
+  for (let i = 0; i < 400; i++) pool.push(randomPosition(MATERIALS[i % MATERIALS.length], rand, i % 10 === 9 ? 20 + Math.floor(rand() * 70) : 0));
+  const answers = cliProbe(pool).filter((a) => !a.error);
+  // A spread over the outcomes: rare ones (cursed, blessed, maybe) first.
+  const byKey = new Map();
+  for (const a of answers) {
+    const key = `${a.category}`;
+    if (!byKey.has(key)) byKey.set(key, []);
+    byKey.get(key).push(a);
+  }
+  const picked = [];
+  const order = [...byKey.keys()].sort((a, b) => byKey.get(a).length - byKey.get(b).length);
+  for (let i = 0; picked.length < COUNT && i < 400; i++) for (const k of order) if (byKey.get(k)[i] && picked.length < COUNT) picked.push(byKey.get(k)[i]);
+  const special = cliProbe([
+    'k7/1Q6/1K6/8/8/8/8/8 b - - 0 1', // checkmate
+    '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1', // stalemate
+    '4k3/8/8/8/8/8/8/4KB2 w - - 0 1', // insufficient material
+    '8/8/8/8/8/2k5/1p6/4K3 w - - 0 1', // black wins
+  ]);
+  return [...special, ...picked];
+}
+
+describe('verdicts equal the CLI', () => {
+  let site;
+  let browser;
+  before(async () => {
+    if (skip) return;
+    ensureBuilt();
+    site = await startSite();
+    browser = await launch();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (site) await site.close();
+  });
+
+  it(`shows the CLI's verdict, DTZ and ranked moves for ${COUNT} seeded positions (seed ${SEED})`, async () => {
+    const positions = seededPositions();
+    const categories = [...new Set(positions.map((p) => p.category))];
+    console.log(`# ${positions.length} positions, categories: ${categories.join(', ')}`);
+    const page = await newPage(browser);
+    await page.goto(appUrl(site.url, positions[0].fen));
+    for (const cli of positions) {
+      await page.evaluate((fen) => {
+        location.hash = `fen=${fen.replace(/ /g, '_')}`;
+      }, cli.fen);
+      const v = await waitVerdict(page, cli.fen);
+      assert.equal(v.headline, expectedHeadline(cli), `${cli.fen}: headline`);
+      assert.equal(v.dtz, expectedDtzLabel(cli), `${cli.fen}: DTZ`);
+      if (cli.checkmate) assert.equal(v.tag, 'Checkmate');
+      if (cli.stalemate) assert.equal(v.tag, 'Stalemate');
+      const shown = await page.$$eval('syzygy-board [role="option"]', (els) =>
+        els.map((e) => ({ uci: e.dataset.uci, dtz: (e.querySelector('.sb-badge-dtz') || {}).textContent || null, group: e.dataset.group })),
+      );
+      assert.deepEqual(
+        shown.map((m) => m.uci),
+        cli.moves.map((m) => m.uci),
+        `${cli.fen}: move order`,
+      );
+      cli.moves.forEach((m, i) => {
+        const want = m.checkmate || m.dtz === 0 ? null : `DTZ ${m.precise === false ? '~' : ''}${Math.abs(m.dtz)}`;
+        assert.equal(shown[i].dtz, want, `${cli.fen} ${m.uci}: DTZ badge`);
+        const group = m.checkmate ? 'win' : { loss: 'win', 'maybe-loss': 'win', 'blessed-loss': 'cursed', draw: 'draw', 'cursed-win': 'blessed', 'maybe-win': 'loss', win: 'loss' }[m.category];
+        assert.equal(shown[i].group, group, `${cli.fen} ${m.uci}: group`);
+      });
+    }
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+});
