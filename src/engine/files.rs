@@ -28,6 +28,8 @@ struct Entry {
     name: String,
     kind: Kind,
     state: State,
+    /// Bytes to fetch when opening: enough for the largest header this material can have.
+    head: u64,
 }
 
 /// What a driver may want to know about a file.
@@ -45,7 +47,7 @@ pub struct Files {
 }
 
 impl Files {
-    pub fn id(&mut self, name: &str, kind: Kind) -> FileId {
+    pub fn id(&mut self, name: &str, kind: Kind, head: u64) -> FileId {
         if let Some(&id) = self.ids.get(&(name.to_string(), kind)) {
             return id;
         }
@@ -54,9 +56,24 @@ impl Files {
             name: name.to_string(),
             kind,
             state: State::Unknown,
+            head,
         });
         self.ids.insert((name.to_string(), kind), id);
         id
+    }
+
+    /// The parsed header, if the file is open and parsed (the warm path).
+    pub fn header(&self, id: FileId) -> Option<Arc<Header>> {
+        match &self.entries.get(id as usize)?.state {
+            State::Open {
+                header: Some(h), ..
+            } => Some(h.clone()),
+            _ => None,
+        }
+    }
+
+    pub fn head(&self, id: FileId) -> u64 {
+        self.entries.get(id as usize).map_or(0, |e| e.head)
     }
 
     pub fn state(&self, id: FileId) -> State {

@@ -24,8 +24,9 @@ pub struct Config {
     pub page_log2: u32,
     /// In-memory page budget in bytes.
     pub memory_budget: usize,
-    /// Bytes fetched when a table is first opened: the header and, for
-    /// small tables, their indexes.
+    /// Least bytes fetched when a table is first opened. The engine fetches
+    /// more when the material's header can be longer, so that the header
+    /// always arrives in one round; small tables then arrive whole.
     pub head_bytes: u64,
 }
 
@@ -34,7 +35,7 @@ impl Default for Config {
         Config {
             page_log2: 12,
             memory_budget: 64 << 20,
-            head_bytes: 16 << 10,
+            head_bytes: 4 << 10,
         }
     }
 }
@@ -53,6 +54,9 @@ pub enum Supply<'a> {
 }
 
 pub struct Engine {
+    /// Reads (count, bytes) made by the last attempt: what a synchronous
+    /// prober without a page store would request one by one.
+    last_reads: std::cell::Cell<(u64, u64)>,
     config: Config,
     store: PageStore,
     files: RefCell<Files>,
@@ -62,6 +66,7 @@ pub struct Engine {
 pub struct Ctx<'a> {
     engine: &'a Engine,
     wants: RefCell<Wants>,
+    reads: std::cell::Cell<(u64, u64)>,
 }
 
 impl Engine {
@@ -72,6 +77,7 @@ impl Engine {
             ..config
         };
         Engine {
+            last_reads: std::cell::Cell::new((0, 0)),
             store: PageStore::new(config.page_log2, config.memory_budget),
             files: RefCell::new(Files::default()),
             config,
@@ -99,8 +105,11 @@ impl Engine {
         let ctx = Ctx {
             engine: self,
             wants: RefCell::new(Wants::default()),
+            reads: std::cell::Cell::new((0, 0)),
         };
-        match f(&ctx) {
+        let result = f(&ctx);
+        self.last_reads.set(ctx.reads.get());
+        match result {
             Ok(v) => Ok(v),
             Err(ProbeError::Missing) => {
                 let wants = ctx.wants.into_inner();
@@ -123,7 +132,11 @@ impl Engine {
     pub fn fetches(&self, wants: &Wants) -> Vec<Fetch> {
         let mut out = wants.fetches(self.config.page_log2, self.config.head_bytes);
         let files = self.files.borrow();
+        let page = 1u64 << self.config.page_log2;
         for f in out.iter_mut() {
+            if f.open {
+                f.end = f.end.max(files.head(f.file)).div_ceil(page) * page;
+            }
             if let Some(size) = files.size(f.file) {
                 f.end = f.end.min(size);
             }
@@ -192,6 +205,11 @@ impl Engine {
         *self.files.get_mut() = Files::default();
     }
 
+    /// Reads (count, bytes) of the last attempt.
+    pub fn last_reads(&self) -> (u64, u64) {
+        self.last_reads.get()
+    }
+
     pub fn store_stats(&self) -> StoreStats {
         self.store.stats()
     }
@@ -200,9 +218,10 @@ impl Engine {
         &self.store
     }
 
-    /// Registers (or finds) the file of a table name and kind.
-    pub fn file_id(&self, name: &str, kind: Kind) -> FileId {
-        self.files.borrow_mut().id(name, kind)
+    /// Registers (or finds) the file of a table name and kind; `head` is
+    /// how many bytes to fetch when opening it.
+    pub fn file_id(&self, name: &str, kind: Kind, head: u64) -> FileId {
+        self.files.borrow_mut().id(name, kind, head)
     }
 }
 

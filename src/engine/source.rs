@@ -23,8 +23,15 @@ impl Ctx<'_> {
         kind: Kind,
         shape: &Shape,
     ) -> Result<(FileId, Arc<Header>), ProbeError> {
-        let id = self.engine.file_id(name, kind);
+        let id = self
+            .engine
+            .file_id(name, kind, header::max_len(kind, shape));
         let file_name = || format!("{name}.{}", kind.extension());
+        if let Some(h) = self.engine.files.borrow().header(id) {
+            let (n, b) = self.reads.get();
+            self.reads.set((n + 1, b + h.header_len));
+            return Ok((id, h));
+        }
         let state = self.engine.files.borrow().state(id);
         match state {
             State::Unknown => {
@@ -54,7 +61,10 @@ impl Ctx<'_> {
                         Ok((id, h))
                     }
                     Err(FormatError::NeedMore(n)) if n <= size && n > prefix.len() as u64 => {
-                        self.want(id, prefix.len() as u64, n - prefix.len() as u64);
+                        // Ask generously: each shortfall costs a round.
+                        let have = prefix.len() as u64;
+                        let upto = n.max(4 * have).min(size);
+                        self.want(id, have, upto - have);
                         Err(ProbeError::Missing)
                     }
                     Err(FormatError::NeedMore(_)) => {
@@ -137,6 +147,8 @@ impl Source for FileSource<'_, '_> {
         if len == 0 {
             return Ok(Cow::Borrowed(&[]));
         }
+        let (n, b) = self.ctx.reads.get();
+        self.ctx.reads.set((n + 1, b + len as u64));
         let store = &self.ctx.engine.store;
         let log2 = store.page_log2();
         let (first, last) = (offset >> log2, (end - 1) >> log2);

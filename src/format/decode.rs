@@ -70,17 +70,20 @@ pub fn value<S: Source>(pairs: &Pairs, index: u64, src: &S) -> Result<u16, S::Er
 /// When the block lengths are not yet at hand, name the window of lengths
 /// the scan may walk and the data blocks it most likely ends in.
 fn hint_neighbourhood<S: Source>(h: &Huffman, block: u64, lit: i64, src: &S) {
-    let blocks = u64::from(h.real_blocks.max(1));
-    let avg =
-        (h.sparse_entries.saturating_mul(1u64 << h.span_log2) / blocks).clamp(1, 1 << 40) as i64;
-    let delta = lit.div_euclid(avg).clamp(-64, 64);
+    let blocks = u64::from(h.real_blocks.max(1)) as i64;
+    let positions = h.sparse_entries.saturating_mul(1u64 << h.span_log2);
+    let avg = (positions / blocks as u64).clamp(1, 1 << 40) as i64;
+    // Blocks hold varying numbers of values: allow twice the average
+    // distance for the length scan, and centre the data guess on it.
+    let delta = lit.div_euclid(avg).clamp(-256, 256);
     let last_len = h.length_entries.saturating_sub(1) as i64;
-    let lo = (block as i64 + delta.min(0) - 1).clamp(0, last_len);
-    let hi = (block as i64 + delta.max(0) + 1).clamp(0, last_len);
+    let lo = (block as i64 + 2 * delta.min(0) - 2).clamp(0, last_len);
+    let hi = (block as i64 + 2 * delta.max(0) + 2).clamp(0, last_len);
     src.hint(h.lengths_offset + 2 * lo as u64, 2 * (hi - lo + 1) as u64);
-    let guess = (block as i64 + delta).clamp(0, blocks as i64 - 1);
-    let b_lo = (guess - 1).max(0) as u64;
-    let b_hi = (guess + 1).min(blocks as i64 - 1) as u64;
+    let spread = (delta.abs() / 2 + 1).min((4096 >> h.block_log2).max(1));
+    let guess = block as i64 + delta;
+    let b_lo = (guess - spread).clamp(0, blocks - 1) as u64;
+    let b_hi = (guess + spread).clamp(0, blocks - 1) as u64;
     src.hint(
         h.data_offset + (b_lo << h.block_log2),
         (b_hi - b_lo + 1) << h.block_log2,

@@ -346,6 +346,25 @@ fn encoding(
     })
 }
 
+/// Upper bound of a header's length for a material, assuming full symbol
+/// tables (4095 symbols, 32 code lengths) and byte-wide DTZ maps.
+pub fn max_len(kind: Kind, shape: &Shape) -> u64 {
+    let files: u64 = if shape.pawnful() { 4 } else { 1 };
+    let sides: u64 = if kind == Kind::Wdl && !shape.is_symmetric() {
+        2
+    } else {
+        1
+    };
+    let pairs = 12 + 2 * 32 + 3 * 4095 + 1;
+    let maps = if kind == Kind::Dtz {
+        files * (4 * 256 + 2)
+    } else {
+        0
+    };
+    let pieces = files * (2 + shape.pieces as u64);
+    5 + pieces + 1 + files * sides * pairs + maps
+}
+
 /// Whether the material is the same for both colours (such tables store one side).
 pub fn symmetric(shape: &Shape) -> bool {
     shape.is_symmetric()

@@ -1,0 +1,124 @@
+//! The cost model as deterministic tests on the simulated network: rounds,
+//! requests and bytes of cold and warm probes on the official tables.
+
+mod common;
+
+use common::*;
+use shakmaty::Chess;
+use syzygy_web::drivers::{FsFetcher, SimFetcher, SimLog, Tablebase};
+use syzygy_web::Config;
+
+fn sim() -> Tablebase<SimFetcher> {
+    Tablebase::new(
+        SimFetcher::new(FsFetcher::new(vec![syzygy_path()]), 50),
+        Config::default(),
+    )
+}
+
+fn log(t: &mut Tablebase<SimFetcher>) -> SimLog {
+    t.fetcher_mut().take_log()
+}
+
+fn five_piece() -> Vec<(String, Chess)> {
+    table_names()
+        .into_iter()
+        .filter(|n| n.len() == 6)
+        .flat_map(|n| sample(&n, 12, 99).into_iter().map(move |p| (n.clone(), p)))
+        .collect()
+}
+
+#[test]
+fn warm_probes_cost_no_round() {
+    let mut t = sim();
+    for (_, p) in five_piece().iter().take(20) {
+        t.analyse(p).expect("answer");
+        log(&mut t);
+        t.analyse(p).expect("answer");
+        assert_eq!(log(&mut t).rounds, 0, "{}", fen(p));
+    }
+}
+
+#[test]
+fn cold_wdl_probe_fresh_table_at_most_three_rounds() {
+    for (_, p) in five_piece() {
+        let mut t = sim();
+        t.probe_wdl(&p).expect("answer");
+        let l = log(&mut t);
+        assert!(l.rounds <= 3, "{}: {} rounds", fen(&p), l.rounds);
+    }
+}
+
+#[test]
+fn cold_wdl_probe_with_header_cached_two_rounds_and_64k() {
+    for name in table_names().into_iter().filter(|n| n.len() == 6) {
+        let positions = sample(&name, 6, 5);
+        let mut t = sim();
+        // Open the tables this material reaches with a first probe.
+        t.probe_wdl(&positions[0]).expect("answer");
+        for p in &positions[1..] {
+            log(&mut t);
+            t.probe_wdl(p).expect("answer");
+            let l = log(&mut t);
+            assert!(l.rounds <= 2, "{}: {} rounds", fen(p), l.rounds);
+            assert!(l.bytes <= 64 << 10, "{}: {} bytes", fen(p), l.bytes);
+        }
+    }
+}
+
+#[test]
+/// DTZ may need a 1-ply search when the table stores the other side to
+/// move; the children's capture tables are then found a round later.
+fn cold_dtz_probe_at_most_four_rounds() {
+    for (_, p) in five_piece() {
+        let mut t = sim();
+        t.probe_dtz(&p).expect("answer");
+        let l = log(&mut t);
+        assert!(l.rounds <= 4, "{}: {} rounds", fen(&p), l.rounds);
+    }
+}
+
+#[test]
+fn cold_root_analysis_of_five_pieces_at_most_four_rounds() {
+    for (_, p) in five_piece() {
+        let mut t = sim();
+        t.analyse(&p).expect("answer");
+        let l = log(&mut t);
+        assert!(l.rounds <= 4, "{}: {} rounds", fen(&p), l.rounds);
+    }
+}
+
+#[test]
+fn pages_are_fetched_once_per_probe() {
+    for (_, p) in five_piece().iter().take(30) {
+        let mut t = sim();
+        t.analyse(p).expect("answer");
+        let l = log(&mut t);
+        let mut seen = std::collections::HashSet::new();
+        for round in &l.per_round {
+            for r in round {
+                for page in r.start / 4096..r.end.div_ceil(4096) {
+                    assert!(
+                        seen.insert((r.name.clone(), page)),
+                        "{} fetched twice: {} page {page}",
+                        fen(p),
+                        r.name
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_missing_table_is_a_clear_error_after_one_round() {
+    let dir = std::env::temp_dir().join("syzygy-web-empty-tables");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut t = Tablebase::new(
+        SimFetcher::new(FsFetcher::new(vec![dir]), 0),
+        Config::default(),
+    );
+    let p = sample("KQvK", 1, 1).remove(0);
+    let e = t.probe_wdl(&p).expect_err("no tables");
+    assert_eq!(e, syzygy_web::ProbeError::MissingTable("KQvK.rtbw".into()));
+    assert_eq!(log(&mut t).rounds, 1);
+}
