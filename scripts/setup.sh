@@ -83,7 +83,10 @@ else
     say "wasm-bindgen" "CLI $WB_VERSION already installed"
   else
     say "wasm-bindgen" "installing wasm-bindgen-cli $WB_VERSION (found: ${have:-none}; takes a few minutes)"
-    cargo install wasm-bindgen-cli --version "$WB_VERSION" --locked
+    # --locked can name a dependency version the registry no longer serves;
+    # then resolve afresh.
+    cargo install wasm-bindgen-cli --version "$WB_VERSION" --locked ||
+      cargo install wasm-bindgen-cli --version "$WB_VERSION"
   fi
 fi
 

@@ -7,6 +7,7 @@
 //! [`probe`] (search and ranking), [`drivers`] (where bytes come from).
 #![forbid(unsafe_code)]
 
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod drivers;
 pub mod engine;
@@ -16,6 +17,8 @@ pub mod material;
 pub mod probe;
 pub mod report;
 pub mod store;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
 pub use engine::{Config, Engine};
 pub use error::ProbeError;

@@ -1,0 +1,306 @@
+//! The browser face: the engine behind wasm-bindgen, with the asynchronous
+//! driver (fetch with Range, IndexedDB, de-duplication, retries) in
+//! `runtime.js`. Rust keeps decoding and search; JavaScript keeps the
+//! browser APIs it has natively, which keeps the module small.
+
+use js_sys::{Function, Promise};
+use wasm_bindgen::prelude::*;
+
+use crate::engine::{Attempt, Config, Engine, Supply};
+use crate::error::ProbeError;
+use crate::format::Kind;
+use crate::probe;
+use crate::report;
+use crate::store::Fetch;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** Options of a Tablebase. */
+export interface TablebaseOptions {
+  /** Base URLs of table folders, searched in order (WDL and DTZ may differ). */
+  urls: string[];
+  /** Optional map of file name (e.g. "KQvK.rtbw") to base URL, to skip probing for files. */
+  manifest?: Record<string, string>;
+  /** Page size in bytes, a power of two (default 4096). */
+  pageSize?: number;
+  /** In-memory page budget in bytes (default 64 MiB). */
+  memoryBudget?: number;
+  /** IndexedDB page budget in bytes (default 256 MiB); 0 disables IndexedDB. */
+  idbBudget?: number;
+  /** Parallel HTTP requests (default 6). */
+  concurrency?: number;
+  /** Called whenever network activity changes. */
+  onProgress?: (p: Progress) => void;
+}
+export interface Progress { requestsInFlight: number; requests: number; bytes: number; rounds: number; }
+export type Category = 'win' | 'maybe-win' | 'cursed-win' | 'draw' | 'blessed-loss' | 'maybe-loss' | 'loss';
+export interface MoveResult {
+  uci: string; san: string; wdl: number; dtz: number; precise: boolean; category: Category;
+  zeroing: boolean; checkmate: boolean; stalemate: boolean; insufficientMaterial: boolean;
+}
+export interface ProbeResult {
+  fen: string; wdl: number; dtz: number; precise: boolean; category: Category;
+  checkmate: boolean; stalemate: boolean; insufficientMaterial: boolean;
+  halfmoveClock: number; turn: 'white' | 'black'; moves: MoveResult[];
+}
+export interface MainlineStep { uci: string; san: string; fen: string; wdl: number; dtz: number; precise: boolean; zeroing: boolean; }
+export interface Mainline { fen: string; wdl: number; dtz: number; precise: boolean; moves: MainlineStep[]; }
+export interface Stats {
+  requests: number; bytes: number; rounds: number; retries: number;
+  pagesFromMemory: number; pagesFromIndexedDb: number; pagesFromNetwork: number;
+  cacheBytes: number; memoryBytes: number; indexedDb: 'ok' | 'memory-only' | 'opening';
+  requestsInFlight: number;
+}
+"#;
+
+#[wasm_bindgen(module = "/src/web/runtime.js")]
+extern "C" {
+    type Runtime;
+
+    #[wasm_bindgen(constructor)]
+    fn new(core: Core, options: JsValue) -> Runtime;
+    #[wasm_bindgen(method)]
+    fn run(this: &Runtime, kind: &str, fen: &str) -> Promise;
+    #[wasm_bindgen(method)]
+    fn stats(this: &Runtime) -> JsValue;
+    #[wasm_bindgen(method, js_name = clearCache)]
+    fn clear_cache(this: &Runtime) -> Promise;
+    #[wasm_bindgen(method)]
+    fn prefetch(this: &Runtime, files: Vec<String>, on_progress: Option<Function>) -> Promise;
+}
+
+/// The synchronous engine as the runtime sees it. Values cross as JSON text
+/// and byte arrays; sizes as f64 (exact below 2^53).
+#[wasm_bindgen]
+pub struct Core {
+    engine: Engine,
+}
+
+fn error_json(e: &ProbeError) -> String {
+    let mut out = String::from("{\"error\":");
+    report::string(&mut out, &e.to_string());
+    out.push_str(",\"code\":");
+    report::string(&mut out, e.code());
+    out.push('}');
+    out
+}
+
+fn need_json(engine: &Engine, fetches: &[Fetch]) -> String {
+    let mut out = String::from("{\"need\":[");
+    for (i, f) in fetches.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&format!("{{\"file\":{},\"name\":", f.file));
+        report::string(&mut out, &engine.file_name(f.file));
+        out.push_str(&format!(
+            ",\"start\":{},\"end\":{},\"open\":{}}}",
+            f.start, f.end, f.open
+        ));
+    }
+    out.push_str("]}");
+    out
+}
+
+#[wasm_bindgen]
+impl Core {
+    #[wasm_bindgen(constructor)]
+    pub fn new(page_log2: u32, memory_budget: f64) -> Core {
+        let config = Config {
+            page_log2,
+            memory_budget: memory_budget as usize,
+            ..Config::default()
+        };
+        Core {
+            engine: Engine::new(config),
+        }
+    }
+
+    #[wasm_bindgen(js_name = pageSize)]
+    pub fn page_size(&self) -> f64 {
+        self.engine.page_store().page_size() as f64
+    }
+
+    pub fn begin(&mut self) -> f64 {
+        self.engine.begin() as f64
+    }
+
+    pub fn end(&mut self, tick: f64) {
+        self.engine.end(tick as u64)
+    }
+
+    /// One attempt: `{"done": result}`, `{"error", "code"}` or `{"need": [fetch]}`.
+    pub fn attempt(&self, kind: &str, fen: &str) -> String {
+        let fen = fen.trim();
+        let pos = match probe::parse_fen(fen) {
+            Ok(p) => p,
+            Err(e) => return error_json(&e),
+        };
+        let result = match kind {
+            "mainline" => self
+                .engine
+                .attempt(|ctx| probe::mainline(ctx, &pos))
+                .map(|l| report::mainline(fen, &l)),
+            _ => self
+                .engine
+                .attempt(|ctx| probe::analyse(ctx, &pos))
+                .map(|a| report::analysis(fen, &a)),
+        };
+        match result {
+            Ok(json) => format!("{{\"done\":{json}}}"),
+            Err(Attempt::Failed(e)) => error_json(&e),
+            Err(Attempt::Need(w)) => need_json(&self.engine, &self.engine.fetches(&w)),
+        }
+    }
+
+    /// Reads (count) made by the last attempt, all answered from memory when it succeeded.
+    #[wasm_bindgen(js_name = lastReads)]
+    pub fn last_reads(&self) -> f64 {
+        self.engine.last_reads().0 as f64
+    }
+
+    /// Bytes of a file from `start`; a changed size or validator drops its old pages.
+    pub fn supply(&mut self, file: u32, start: f64, size: f64, validator: &str, bytes: &[u8]) {
+        let fetch = Fetch {
+            file,
+            start: start as u64,
+            end: start as u64 + bytes.len() as u64,
+            open: false,
+        };
+        self.engine.supply(
+            &fetch,
+            Supply::Bytes {
+                size: size as u64,
+                validator,
+                bytes,
+            },
+        );
+    }
+
+    /// Declares identity without bytes; true when it changed (pages dropped).
+    pub fn identify(&mut self, file: u32, size: f64, validator: &str) -> bool {
+        self.engine.identify(file, size as u64, validator)
+    }
+
+    pub fn absent(&mut self, file: u32) {
+        let fetch = Fetch {
+            file,
+            start: 0,
+            end: 0,
+            open: true,
+        };
+        self.engine.supply(&fetch, Supply::Absent);
+    }
+
+    /// Whether a page is in memory.
+    #[wasm_bindgen(js_name = hasPage)]
+    pub fn has_page(&self, file: u32, page: f64) -> bool {
+        self.engine.page_store().contains(file, page as u64)
+    }
+
+    #[wasm_bindgen(js_name = memoryBytes)]
+    pub fn memory_bytes(&self) -> f64 {
+        self.engine.store_stats().bytes as f64
+    }
+
+    pub fn clear(&mut self) {
+        self.engine.clear();
+    }
+}
+
+/// Probes Syzygy tables on static hosts from the browser.
+#[wasm_bindgen]
+pub struct Tablebase {
+    runtime: Runtime,
+}
+
+#[wasm_bindgen]
+impl Tablebase {
+    /// `new Tablebase({ urls, manifest?, pageSize?, memoryBudget?, idbBudget?, concurrency?, onProgress? })`
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "TablebaseOptions")] options: JsValue,
+    ) -> Result<Tablebase, JsError> {
+        let get = |k: &str| {
+            js_sys::Reflect::get(&options, &JsValue::from_str(k))
+                .ok()
+                .and_then(|v| v.as_f64())
+        };
+        if !options.is_object() {
+            return Err(JsError::new(
+                "Tablebase options must be an object with a urls array",
+            ));
+        }
+        let page = get("pageSize").unwrap_or(4096.0);
+        if !(512.0..=1048576.0).contains(&page) || (page as u64).count_ones() != 1 {
+            return Err(JsError::new(
+                "pageSize must be a power of two between 512 and 1048576",
+            ));
+        }
+        let memory = get("memoryBudget")
+            .unwrap_or(64.0 * 1048576.0)
+            .max(1048576.0);
+        let core = Core::new((page as u64).trailing_zeros(), memory);
+        Ok(Tablebase {
+            runtime: Runtime::new(core, options),
+        })
+    }
+
+    /// The result of a position and of every legal move, ranked best first.
+    #[wasm_bindgen(unchecked_return_type = "Promise<ProbeResult>")]
+    pub fn probe(&self, fen: &str) -> Promise {
+        self.runtime.run("analyse", fen)
+    }
+
+    /// Best play to the next zeroing move or mate.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Mainline>")]
+    pub fn mainline(&self, fen: &str) -> Promise {
+        self.runtime.run("mainline", fen)
+    }
+
+    /// Legal moves of a position (no tables needed); throws on a bad FEN.
+    #[wasm_bindgen(js_name = legalMoves, unchecked_return_type = "Array<{uci: string, san: string}>")]
+    pub fn legal_moves(&self, fen: &str) -> Result<JsValue, JsError> {
+        let pos = probe::parse_fen(fen).map_err(|e| JsError::new(&e.to_string()))?;
+        let out = js_sys::Array::new();
+        for (uci, san) in probe::legal_moves(&pos) {
+            let o = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&o, &"uci".into(), &uci.into());
+            let _ = js_sys::Reflect::set(&o, &"san".into(), &san.into());
+            out.push(&o);
+        }
+        Ok(out.into())
+    }
+
+    /// Requests, bytes, rounds, where pages came from, cache sizes.
+    #[wasm_bindgen(unchecked_return_type = "Stats")]
+    pub fn stats(&self) -> JsValue {
+        self.runtime.stats()
+    }
+
+    /// Empties the memory and IndexedDB caches.
+    #[wasm_bindgen(js_name = clearCache, unchecked_return_type = "Promise<void>")]
+    pub fn clear_cache(&self) -> Promise {
+        self.runtime.clear_cache()
+    }
+
+    /// Stores the whole WDL and DTZ files of a position's material (and of
+    /// the materials its captures and promotions reach) in IndexedDB, within
+    /// its budget, for offline use.
+    #[wasm_bindgen(unchecked_return_type = "Promise<{bytes: number, files: string[]}>")]
+    pub fn prefetch(
+        &self,
+        fen: &str,
+        #[wasm_bindgen(js_name = onProgress, unchecked_param_type = "(p: {bytes: number, total: number, file: string}) => void")]
+        on_progress: Option<Function>,
+    ) -> Result<Promise, JsError> {
+        let pos = probe::parse_fen(fen).map_err(|e| JsError::new(&e.to_string()))?;
+        let mut files = Vec::new();
+        for mat in probe::reachable_materials(&pos) {
+            for kind in [Kind::Wdl, Kind::Dtz] {
+                files.push(format!("{}.{}", mat.name, kind.extension()));
+            }
+        }
+        Ok(self.runtime.prefetch(files, on_progress))
+    }
+}
