@@ -1,0 +1,228 @@
+//! The bad-input catalogue: hostile FENs, table names and table bytes each
+//! get a typed error (or, for undetectable data corruption, some answer),
+//! never a panic or an endless loop.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::*;
+use syzygy_web::drivers::{Fetcher, FsFetcher, Request, Response, Tablebase};
+use syzygy_web::format::pairs::Body;
+use syzygy_web::format::{header, Kind};
+use syzygy_web::material::Material;
+use syzygy_web::probe::parse_fen;
+use syzygy_web::{Config, ProbeError};
+
+fn code_of(fen: &str) -> &'static str {
+    let mut tb = ours();
+    match parse_fen(fen).and_then(|p| tb.analyse(&p)) {
+        Ok(_) => "ok",
+        Err(e) => e.code(),
+    }
+}
+
+#[test]
+fn hostile_fens_get_typed_errors() {
+    let long = format!("{} w - - 0 1", "8/".repeat(200));
+    let cases: &[(&str, &str)] = &[
+        ("", "invalid-fen"),
+        ("   ", "invalid-fen"),
+        (&long, "invalid-fen"),
+        ("not a fen", "invalid-fen"),
+        ("8/8/8/8/8/8/8 w - - 0 1", "invalid-fen"),
+        ("9/8/8/8/8/8/8/8 w - - 0 1", "invalid-fen"),
+        ("4k3/8/8/8/8/8/8/4K2R x - - 0 1", "invalid-fen"),
+        ("4k3/8/8/8/8/8/8/4K2R w - - 0 1 extra", "invalid-fen"),
+        ("4k3/8/8/8/8/8/8/4K2R w - - -5 1", "invalid-fen"),
+        ("4k3/8/8/8/8/8/8/4K2X w - - 0 1", "invalid-fen"),
+        ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "castling"),
+        ("r3k3/8/8/8/8/8/8/4K3 b q - 0 1", "castling"),
+        ("QQQQQQQQ/Q7/8/8/8/8/8/k1K5 w - - 0 1", "illegal-position"),
+        ("8/8/8/8/8/8/8/4K2R w - - 0 1", "illegal-position"),
+        ("8/8/8/8/8/8/8/R7 w - - 0 1", "illegal-position"),
+        ("8/8/8/8/8/8/8/3kK3 w - - 0 1", "illegal-position"),
+        ("4k3/8/8/8/8/8/8/4KK2 w - - 0 1", "illegal-position"),
+        ("4k2R/8/8/8/8/8/8/4K3 w - - 0 1", "illegal-position"),
+        ("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "illegal-position"),
+        ("4k3/8/8/8/8/8/8/p3K3 w - - 0 1", "illegal-position"),
+        ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", "illegal-position"),
+        ("4k3/8/8/8/3pP3/8/8/4K3 w - d6 0 1", "illegal-position"),
+        ("4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", "too-many-pieces"),
+        ("4k3/8/8/8/8/8/8/QQQQK3 w - - 0 1", "missing-table"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "ok"),
+        ("4k3/8/8/8/8/8/8/4K2R w - - 0 1", "ok"),
+        ("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1", "ok"),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "ok"),
+        ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "ok"),
+    ];
+    for (fen, want) in cases {
+        assert_eq!(code_of(fen), *want, "{fen:?}");
+    }
+}
+
+#[test]
+fn checkmate_and_stalemate_are_reported() {
+    let mut tb = ours();
+    let mate = tb
+        .analyse(&parse_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap())
+        .unwrap();
+    assert!(mate.facts.checkmate && mate.wdl == -2 && mate.dtz == -1 && mate.moves.is_empty());
+    let stale = tb
+        .analyse(&parse_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap())
+        .unwrap();
+    assert!(stale.facts.stalemate && stale.wdl == 0 && stale.dtz == 0);
+    let bare = tb
+        .analyse(&parse_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap())
+        .unwrap();
+    assert!(bare.facts.insufficient_material && bare.wdl == 0);
+}
+
+#[test]
+fn hostile_table_names_are_refused() {
+    let mut f = FsFetcher::new(vec![syzygy_path()]);
+    for name in [
+        "../KQvK.rtbw",
+        "/etc/passwd",
+        "KQvK.rtbw/..",
+        "a/b",
+        "..",
+        "KQvK.rtbw\0",
+    ] {
+        let r = f.fetch(&[Request {
+            name: name.into(),
+            start: 0,
+            end: 10,
+            open: true,
+        }]);
+        assert!(
+            matches!(&r[0], Response::Failed(_) | Response::Absent),
+            "{name:?}: {:?}",
+            r[0]
+        );
+    }
+}
+
+/// A scratch folder outside the repository with one (mutable) copy of a table.
+fn scratch(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("syzygy-web-bad-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// Byte ranges of each structural region of a table file.
+fn regions(name: &str, kind: Kind, bytes: &[u8]) -> Vec<(&'static str, std::ops::Range<usize>)> {
+    let pieces = pieces_of(name);
+    let mut m = shakmaty::ByColor::<shakmaty::ByRole<u8>>::default();
+    for p in &pieces {
+        *m.get_mut(p.color).get_mut(p.role) += 1;
+    }
+    let mat = Material::of(&m);
+    let h = header::parse(bytes, bytes.len() as u64, kind, &mat.shape).expect("valid table");
+    let mut out = vec![
+        ("magic and flags", 0..5),
+        ("piece order", 5..(5 + 8).min(h.header_len as usize)),
+    ];
+    // Grown from empty (start above end) to cover each region.
+    let empty = || std::ops::Range { start: usize::MAX, end: 0 };
+    let (mut sparse, mut lengths, mut data) = (empty(), empty(), empty());
+    for sub in h.files.iter().flatten() {
+        if let Body::Huffman(hh) = &sub.pairs.body {
+            let grow = |r: &mut std::ops::Range<usize>, a: u64, len: u64| {
+                r.start = r.start.min(a as usize);
+                r.end = r.end.max((a + len) as usize);
+            };
+            grow(&mut sparse, hh.sparse_offset, hh.sparse_bytes());
+            grow(&mut lengths, hh.lengths_offset, hh.lengths_bytes());
+            grow(&mut data, hh.data_offset, hh.data_bytes());
+        }
+    }
+    out.push((
+        "compression headers and symbols",
+        13.min(h.header_len as usize)..h.header_len as usize,
+    ));
+    out.push(("sparse index", sparse));
+    out.push(("block lengths", lengths));
+    out.push(("data", data));
+    out.retain(|(_, r)| r.start < r.end);
+    out
+}
+
+fn probe_all(dir: &std::path::Path, positions: &[shakmaty::Chess]) -> (usize, usize) {
+    let mut tb = Tablebase::new(
+        FsFetcher::new(vec![dir.to_path_buf(), syzygy_path()]),
+        Config::default(),
+    );
+    let (mut ok, mut errors) = (0, 0);
+    for p in positions {
+        match tb.analyse(p) {
+            Ok(_) => ok += 1,
+            Err(ProbeError::CorruptTable(..)) | Err(ProbeError::MissingTable(_)) => errors += 1,
+            Err(e) => panic!("unexpected error kind for corrupt table: {e}"),
+        }
+    }
+    (ok, errors)
+}
+
+#[test]
+fn corrupted_tables_never_panic_or_hang() {
+    let mut summary = Vec::new();
+    for (name, kind) in [
+        ("KRvK", Kind::Wdl),
+        ("KPvK", Kind::Dtz),
+        ("KRPvKR", Kind::Wdl),
+        ("KQvKR", Kind::Dtz),
+        ("KBBvK", Kind::Wdl),
+    ] {
+        let file = format!("{name}.{}", kind.extension());
+        let original = std::fs::read(syzygy_path().join(&file)).expect("table");
+        let positions = sample(name, 40, 3);
+        let dir = scratch(&file);
+        let mut rng = Rng::new(17);
+        for (region, range) in regions(name, kind, &original) {
+            let (mut ok, mut errors) = (0, 0);
+            for _ in 0..12 {
+                let mut bytes = original.clone();
+                for _ in 0..1 + rng.below(8) {
+                    let at = range.start + rng.below((range.end - range.start) as u64) as usize;
+                    bytes[at] ^= 1 + rng.below(255) as u8;
+                }
+                std::fs::write(dir.join(&file), &bytes).expect("write scratch");
+                let (o, e) = probe_all(&dir, &positions);
+                ok += o;
+                errors += e;
+            }
+            summary.push(format!(
+                "{file} {region}: {ok} answered, {errors} typed errors"
+            ));
+        }
+        // Truncations: at every structural boundary and at odd sizes.
+        for cut in [
+            0usize,
+            3,
+            5,
+            64,
+            80,
+            original.len() / 2,
+            original.len() - 16,
+            original.len() - 1,
+        ] {
+            std::fs::write(dir.join(&file), &original[..cut.min(original.len())])
+                .expect("write scratch");
+            let (ok, errors) = probe_all(&dir, &positions[..5]);
+            // Every WDL answer needs the WDL table; DTZ is skipped for
+            // draws and zeroing best moves.
+            if kind == Kind::Wdl {
+                assert_eq!((ok, errors), (0, 5), "{file} truncated to {cut} bytes");
+            } else {
+                assert!(
+                    errors > 0,
+                    "{file} truncated to {cut} bytes still answered everything"
+                );
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    println!("{}", summary.join("\n"));
+}
