@@ -1,0 +1,135 @@
+//! Oracle-free self-consistency: a position's WDL is the best its moves
+//! reach (with the 50-move rule applied to non-zeroing moves), and DTZ
+//! steps one ply towards zero along the mainline until a zeroing move.
+
+mod common;
+
+use common::*;
+use syzygy_web::probe::Analysis;
+
+/// The mover's result through one move, from the child's (wdl, dtz).
+fn through(m: &syzygy_web::probe::MoveInfo) -> Option<i8> {
+    if m.zeroing {
+        return Some(-m.wdl);
+    }
+    let d = m.dtz.abs() + 1;
+    // Rounded values near the 100-ply boundary are ambiguous: skip them.
+    if !m.precise && (99..=102).contains(&d) {
+        return None;
+    }
+    Some(match m.wdl {
+        -2 if d <= 100 => 2,
+        -2 => 1,
+        2 if d <= 100 => -2,
+        2 => -1,
+        w => -w,
+    })
+}
+
+fn check_best_of_children(fen: &str, a: &Analysis) -> Result<(), String> {
+    if a.moves.is_empty() {
+        let want = if a.facts.checkmate { -2 } else { 0 };
+        return if a.wdl == want {
+            Ok(())
+        } else {
+            Err(format!("{fen}: no moves but wdl {}", a.wdl))
+        };
+    }
+    let mut best = -3;
+    for m in &a.moves {
+        match through(m) {
+            Some(v) => best = best.max(v),
+            None => return Ok(()),
+        }
+    }
+    if best == a.wdl {
+        Ok(())
+    } else {
+        Err(format!("{fen}: wdl {} but best child gives {best}", a.wdl))
+    }
+}
+
+#[test]
+fn wdl_is_the_best_over_the_moves() {
+    let mut tb = ours();
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for name in table_names() {
+        for p in sample(&name, 60, 31) {
+            let a = tb.analyse(&p).expect("answer");
+            if let Err(e) = check_best_of_children(&fen(&p), &a) {
+                failures.push(e);
+            }
+            checked += 1;
+        }
+    }
+    println!("positions checked: {checked}");
+    assert!(
+        failures.is_empty(),
+        "{} failures: {:#?}",
+        failures.len(),
+        &failures[..failures.len().min(8)]
+    );
+}
+
+#[test]
+fn dtz_steps_towards_zero_along_the_mainline() {
+    let mut tb = ours();
+    let mut lines = 0;
+    let mut plies = 0;
+    for name in table_names() {
+        for p in sample(&name, 8, 77) {
+            let line = tb.mainline(&p).expect("mainline");
+            if line.wdl == 0 {
+                assert!(line.moves.is_empty());
+                continue;
+            }
+            if line.moves.is_empty() {
+                use shakmaty::Position;
+                assert!(p.is_checkmate(), "{}: decisive but no mainline", fen(&p));
+                continue;
+            }
+            let mut prev = line.dtz;
+            let mut prev_precise = line.precise;
+            for (i, step) in line.moves.iter().enumerate() {
+                let last = i + 1 == line.moves.len();
+                if step.zeroing {
+                    assert!(
+                        last,
+                        "{}: zeroing move {} before the end",
+                        fen(&p),
+                        step.uci
+                    );
+                    break;
+                }
+                // One ply closer, from the other side's view. A win at
+                // DTZ 1 may also be a quiet move that forces the loser to
+                // zero (capture) at once: the loser then has DTZ -1.
+                let expected = if prev.abs() == 1 {
+                    -prev
+                } else {
+                    -(prev - prev.signum())
+                };
+                let slack = if prev_precise && step.precise { 0 } else { 1 };
+                assert!(
+                    (step.dtz - expected).abs() <= slack && step.dtz.signum() == expected.signum(),
+                    "{}: after {} dtz {} expected {expected} (prev {prev})",
+                    fen(&p),
+                    step.uci,
+                    step.dtz
+                );
+                prev = step.dtz;
+                prev_precise = step.precise;
+                plies += 1;
+            }
+            let end = line.moves.last().expect("a decisive position has a line");
+            assert!(
+                end.zeroing || end.wdl == -2,
+                "{}: line ends without zeroing or mate",
+                fen(&p)
+            );
+            lines += 1;
+        }
+    }
+    println!("mainlines checked: {lines}, plies: {plies}");
+}
