@@ -122,3 +122,23 @@ fn a_missing_table_is_a_clear_error_after_one_round() {
     assert_eq!(e, syzygy_web::ProbeError::MissingTable("KQvK.rtbw".into()));
     assert_eq!(log(&mut t).rounds, 1);
 }
+
+#[test]
+fn a_tiny_memory_budget_still_answers_and_holds_between_probes() {
+    let config = Config {
+        memory_budget: 16 << 10,
+        ..Config::default()
+    };
+    let mut small = Tablebase::new(
+        SimFetcher::new(FsFetcher::new(vec![syzygy_path()]), 0),
+        config,
+    );
+    let mut big = ours();
+    for (_, p) in five_piece().iter().take(40) {
+        let a = small.analyse(p).expect("answer under a tiny budget");
+        assert_eq!(a, big.analyse(p).expect("answer"), "{}", fen(p));
+        // The probe's own pages were pinned while it ran; once it ended the
+        // store went back under its budget.
+        assert!(small.engine().store_stats().bytes <= 16 << 10);
+    }
+}
