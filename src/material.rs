@@ -26,13 +26,21 @@ const ORDER: [Role; 6] = [
     Role::Pawn,
 ];
 
-fn side_name(m: &ByRole<u8>) -> String {
-    let mut s = String::new();
+fn push_side(s: &mut String, m: &ByRole<u8>) {
     for role in ORDER {
         for _ in 0..*m.get(role) {
             s.push(role.upper_char());
         }
     }
+}
+
+/// `strong` v `weak`, e.g. `KRPvKR`, in a single allocation: this runs for
+/// every table lookup of every probe.
+fn table_name(strong: &ByRole<u8>, weak: &ByRole<u8>, pieces: usize) -> String {
+    let mut s = String::with_capacity(pieces + 1);
+    push_side(&mut s, strong);
+    s.push('v');
+    push_side(&mut s, weak);
     s
 }
 
@@ -61,7 +69,7 @@ impl Material {
         }
         let pieces = counts.iter().map(|&c| usize::from(c)).sum();
         Material {
-            name: format!("{}v{}", side_name(strong), side_name(weak)),
+            name: table_name(strong, weak, pieces),
             white_is_weak,
             symmetric: strength(w) == strength(b),
             pieces,

@@ -42,13 +42,22 @@ pub struct FileInfo {
 
 #[derive(Debug, Default)]
 pub struct Files {
-    ids: HashMap<(String, Kind), FileId>,
+    /// Table name to the ids of its WDL and DTZ files, looked up by `&str`
+    /// so that the warm path allocates nothing.
+    ids: HashMap<String, [Option<FileId>; 2]>,
     entries: Vec<Entry>,
+}
+
+fn slot(kind: Kind) -> usize {
+    match kind {
+        Kind::Wdl => 0,
+        Kind::Dtz => 1,
+    }
 }
 
 impl Files {
     pub fn id(&mut self, name: &str, kind: Kind, head: u64) -> FileId {
-        if let Some(&id) = self.ids.get(&(name.to_string(), kind)) {
+        if let Some(&Some(id)) = self.ids.get(name).map(|ids| &ids[slot(kind)]) {
             return id;
         }
         let id = self.entries.len() as FileId;
@@ -58,7 +67,7 @@ impl Files {
             state: State::Unknown,
             head,
         });
-        self.ids.insert((name.to_string(), kind), id);
+        self.ids.entry(name.to_string()).or_default()[slot(kind)] = Some(id);
         id
     }
 

@@ -15,7 +15,7 @@ use crate::store::FileId;
 /// Hints never ask for more than this many pages at once.
 const MAX_HINT_PAGES: u64 = 8;
 
-impl Ctx<'_> {
+impl<'e> Ctx<'e> {
     /// The parsed header of a table file, opening the file if needed.
     pub fn header(
         &self,
@@ -114,23 +114,24 @@ impl Ctx<'_> {
         }
     }
 
-    /// A byte source over one opened file.
-    pub fn source(&self, id: FileId, name: &str) -> FileSource<'_, '_> {
+    /// A byte source over one opened file; `name` (e.g. `KQvK.rtbw`) is for errors.
+    pub fn source<'c>(&'c self, id: FileId, name: &'c str) -> FileSource<'c, 'e> {
         let size = self.engine.files.borrow().size(id).unwrap_or(0);
         FileSource {
             ctx: self,
             id,
             size,
-            name: name.to_string(),
+            name,
         }
     }
 }
 
+/// Borrows its name: sources are made per table lookup, on the warm path.
 pub struct FileSource<'c, 'e> {
     ctx: &'c Ctx<'e>,
     id: FileId,
     size: u64,
-    name: String,
+    name: &'c str,
 }
 
 impl Source for FileSource<'_, '_> {
@@ -140,7 +141,7 @@ impl Source for FileSource<'_, '_> {
         let end = offset.checked_add(len as u64).filter(|&e| e <= self.size);
         let Some(end) = end else {
             return Err(ProbeError::CorruptTable(
-                self.name.clone(),
+                self.name.to_string(),
                 "read past the end of the file".into(),
             ));
         };
@@ -173,7 +174,7 @@ impl Source for FileSource<'_, '_> {
         match out.get(at..at + len) {
             Some(s) => Ok(Cow::Owned(s.to_vec())),
             None => Err(ProbeError::CorruptTable(
-                self.name.clone(),
+                self.name.to_string(),
                 "short page".into(),
             )),
         }

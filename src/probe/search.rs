@@ -43,8 +43,8 @@ fn after(pos: &Chess, m: &Move) -> Chess {
 /// WDL and whether the best move is zeroing (then the DTZ table is not
 /// consulted). `zeroing_moves` also searches pawn moves, as DTZ needs.
 fn search(ctx: &Ctx<'_>, pos: &Chess, zeroing_moves: bool) -> Result<(i8, bool), ProbeError> {
-    let mat = Material::of(&pos.board().material());
-    if mat.bare_kings() {
+    // Only the two kings: a draw no table stores.
+    if pos.board().occupied().count() == 2 {
         return Ok((0, false));
     }
     let moves = pos.legal_moves();
@@ -72,6 +72,7 @@ fn search(ctx: &Ctx<'_>, pos: &Chess, zeroing_moves: bool) -> Result<(i8, bool),
     let table = if all_searched {
         None
     } else {
+        let mat = Material::of(&pos.board().material());
         keep_going(wdl_table(ctx, pos, &mat), &mut missing)?
     };
     if missing {
