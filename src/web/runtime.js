@@ -7,6 +7,12 @@
 
 const MAX_ROUNDS = 256;
 const RETRIES = 3;
+// From a server that ignores Range, never stream further into a file than this.
+const WHOLE_BODY_LIMIT = 32 * 1048576;
+// An idle whole-file stream is closed (and its bytes freed) after this long.
+const WHOLE_BODY_IDLE_MS = 30000;
+// A table found missing (404) is asked for again by probes starting this much later.
+const ABSENT_TTL_MS = 1000;
 const DB_NAME = 'syzygy-web';
 const DB_VERSION = 1;
 
@@ -14,6 +20,13 @@ const DB_VERSION = 1;
 function fail(message, code) {
   const e = new Error(message);
   e.code = code;
+  return e;
+}
+
+/** A network error that retrying cannot cure (a misconfigured host). */
+function fatal(message) {
+  const e = fail(message, 'network');
+  e.fatal = true;
   return e;
 }
 
@@ -39,6 +52,88 @@ class Gate {
   }
 }
 
+/**
+ * The body of a 200 answer to a Range request, from a server that ignores
+ * Range. Rather than download from byte 0 again for every later request, it
+ * stays open, paused by backpressure, and is read only as far as a request
+ * needs: one stream per file, never past WHOLE_BODY_LIMIT, closed when idle.
+ */
+class WholeBody {
+  constructor(url, res, controller, size, validator, counters, limit, onClose) {
+    this.url = url;
+    this.limit = limit;
+    this.reader = res.body ? res.body.getReader() : null;
+    this.controller = controller;
+    this.size = size;
+    this.validator = validator;
+    this.counters = counters;
+    this.onClose = onClose;
+    this.buf = new Uint8Array(Math.min(size, 65536));
+    this.have = 0;
+    this.dead = false;
+    this.chain = Promise.resolve();
+    this.timer = null;
+  }
+
+  /** {size, validator, bytes} of [start, end), or null when the stream broke first. */
+  get(start, end) {
+    const want = Math.min(end, this.size);
+    if (want > this.limit) {
+      this.close();
+      return Promise.reject(
+        fatal(
+          `${this.url}: the server ignores Range requests (it answers 200 with the whole file), and the bytes needed end at ` +
+            `${want}, past the ${this.limit} bytes this driver will stream from such a server; serve tables from a host with Range support`,
+        ),
+      );
+    }
+    const p = this.chain.then(() => this.fill(want));
+    this.chain = p.catch(() => {});
+    return p.then((ok) => (ok ? { size: this.size, validator: this.validator, bytes: this.buf.slice(start, want) } : null));
+  }
+
+  async fill(n) {
+    while (this.have < n && !this.dead && this.reader) {
+      let r;
+      try {
+        r = await this.reader.read();
+      } catch (e) {
+        break;
+      }
+      if (r.done) break;
+      const v = r.value;
+      const take = Math.min(v.length, this.size - this.have);
+      if (this.have + take > this.buf.length) {
+        let cap = this.buf.length * 2;
+        while (cap < this.have + take) cap *= 2;
+        const bigger = new Uint8Array(Math.min(cap, this.size));
+        bigger.set(this.buf.subarray(0, this.have));
+        this.buf = bigger;
+      }
+      this.buf.set(v.subarray(0, take), this.have);
+      this.have += take;
+      this.counters.bytes += take;
+    }
+    const ok = this.have >= n;
+    if (!ok || this.have >= this.size) this.close();
+    else this.touch();
+    return ok;
+  }
+
+  touch() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.close(), WHOLE_BODY_IDLE_MS);
+  }
+
+  close() {
+    if (this.dead) return;
+    this.dead = true;
+    clearTimeout(this.timer);
+    this.controller.abort();
+    this.onClose(this);
+  }
+}
+
 /** `bytes a-b/size` to {start, end (inclusive), size}, or null. */
 function contentRange(v) {
   const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec((v || '').trim());
@@ -50,6 +145,11 @@ function promisify(req) {
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error);
   });
+}
+
+/** Whether a recorded identity {size, validator} is the version (size, validator). */
+function sameIdentity(old, size, validator) {
+  return old.size === size && (old.validator === validator || !validator || !old.validator);
 }
 
 function done(tx) {
@@ -109,8 +209,8 @@ class PageDb {
     return `${url}|${this.pageSize}|${page}`;
   }
 
-  async total() {
-    const tx = this.db.transaction('lru', 'readonly');
+  /** Bytes of all pages, counted in `tx` (or a new transaction). */
+  async total(tx = this.db.transaction('lru', 'readonly')) {
     let sum = 0;
     await new Promise((resolve, reject) => {
       const req = tx.objectStore('lru').openCursor();
@@ -149,45 +249,56 @@ class PageDb {
     }, null);
   }
 
-  /** Records a URL's identity; on a change, its old pages go first. */
+  /**
+   * Records a URL's identity; on a change, its old pages go first. One
+   * transaction, so that two probes (or tabs) recording different versions
+   * cannot interleave a read, a purge and a write. Resolves true on a change.
+   */
   setIdentity(url, size, validator) {
     return this.guard(async (db) => {
-      const old = await this.identity(url);
-      if (old && old.size === size && (old.validator === validator || !validator || !old.validator)) {
-        if (!old.validator && validator) {
-          const tx = db.transaction('files', 'readwrite');
-          tx.objectStore('files').put({ size, validator }, url);
-          await done(tx);
+      const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
+      const files = tx.objectStore('files');
+      const old = (await promisify(files.get(url))) || null;
+      let changed = false;
+      if (old && sameIdentity(old, size, validator)) {
+        if (!old.validator && validator) files.put({ size, validator }, url);
+      } else {
+        if (old) {
+          this.bytes = Math.max(0, this.bytes - (await this.dropPages(tx, url)));
+          changed = true;
         }
-        return false;
+        files.put({ size, validator }, url);
       }
-      if (old) await this.purge(url);
-      const tx = db.transaction('files', 'readwrite');
-      tx.objectStore('files').put({ size, validator }, url);
       await done(tx);
-      return !!old;
+      return changed;
     }, false);
+  }
+
+  /** Deletes a URL's pages inside `tx` (pages, lru); resolves the bytes freed. */
+  async dropPages(tx, url) {
+    const range = IDBKeyRange.bound(`${url}|`, `${url}|\uffff`);
+    const lru = tx.objectStore('lru');
+    let freed = 0;
+    await new Promise((resolve, reject) => {
+      const req = lru.openCursor(range);
+      req.onsuccess = () => {
+        const c = req.result;
+        if (!c) return resolve();
+        freed += c.value.size;
+        c.continue();
+      };
+      req.onerror = () => reject(req.error);
+    });
+    lru.delete(range);
+    tx.objectStore('pages').delete(range);
+    return freed;
   }
 
   /** Drops every page of a URL. */
   purge(url) {
     return this.guard(async (db) => {
-      const range = IDBKeyRange.bound(`${url}|`, `${url}|\uffff`);
       const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
-      let freed = 0;
-      const lru = tx.objectStore('lru');
-      await new Promise((resolve, reject) => {
-        const req = lru.openCursor(range);
-        req.onsuccess = () => {
-          const c = req.result;
-          if (!c) return resolve();
-          freed += c.value.size;
-          c.continue();
-        };
-        req.onerror = () => reject(req.error);
-      });
-      lru.delete(range);
-      tx.objectStore('pages').delete(range);
+      const freed = await this.dropPages(tx, url);
       tx.objectStore('files').delete(url);
       await done(tx);
       this.bytes = Math.max(0, this.bytes - freed);
@@ -217,12 +328,22 @@ class PageDb {
     }, new Map());
   }
 
-  /** Stores pages (Map page -> Uint8Array), then evicts down to the budget. */
-  put(url, pages) {
+  /**
+   * Stores pages (Map page -> Uint8Array) of the file version {size,
+   * validator}, then evicts down to the budget. Pages of a version that is no
+   * longer the recorded one (another response changed it meanwhile) are not
+   * stored: the database never mixes two versions of a file.
+   */
+  put(url, identity, pages) {
     return this.guard(async (db) => {
-      const tx = db.transaction(['pages', 'lru'], 'readwrite');
+      const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
       const store = tx.objectStore('pages');
       const lru = tx.objectStore('lru');
+      const current = await promisify(tx.objectStore('files').get(url));
+      if (!current || !sameIdentity(current, identity.size, identity.validator)) {
+        await done(tx);
+        return;
+      }
       const now = Date.now();
       let added = 0;
       for (const [p, bytes] of pages) {
@@ -240,25 +361,26 @@ class PageDb {
   /** Removes least recently used pages until at most `target` bytes remain. */
   evict(target) {
     return this.guard(async (db) => {
-      // Other tabs write too: recount before deciding.
-      this.bytes = await this.total();
-      if (this.bytes <= target) return;
+      // Count and delete in one transaction: other probes and tabs write
+      // too, and a count taken outside it could miss their pages.
       const tx = db.transaction(['pages', 'lru'], 'readwrite');
-      const pages = tx.objectStore('pages');
-      const index = tx.objectStore('lru').index('at');
-      let bytes = this.bytes;
-      await new Promise((resolve, reject) => {
-        const req = index.openCursor();
-        req.onsuccess = () => {
-          const c = req.result;
-          if (!c || bytes <= target) return resolve();
-          bytes -= c.value.size;
-          pages.delete(c.primaryKey);
-          c.delete();
-          c.continue();
-        };
-        req.onerror = () => reject(req.error);
-      });
+      let bytes = await this.total(tx);
+      if (bytes > target) {
+        const pages = tx.objectStore('pages');
+        const index = tx.objectStore('lru').index('at');
+        await new Promise((resolve, reject) => {
+          const req = index.openCursor();
+          req.onsuccess = () => {
+            const c = req.result;
+            if (!c || bytes <= target) return resolve();
+            bytes -= c.value.size;
+            pages.delete(c.primaryKey);
+            c.delete();
+            c.continue();
+          };
+          req.onerror = () => reject(req.error);
+        });
+      }
       await done(tx);
       this.bytes = bytes;
     }, undefined);
@@ -286,6 +408,8 @@ export class Runtime {
       return abs.endsWith('/') ? abs : abs + '/';
     });
     this.manifest = options.manifest || null;
+    // How far into a file a server that ignores Range may be streamed (bytes).
+    this.wholeBodyLimit = options.wholeBodyLimit > 0 ? options.wholeBodyLimit : WHOLE_BODY_LIMIT;
     this.core = core;
     this.pageSize = core.pageSize();
     this.gate = new Gate(Math.max(1, Math.min(64, options.concurrency || 6)));
@@ -295,6 +419,10 @@ export class Runtime {
     this.files = new Map();
     // `${file}:${page}` or `open:${file}` -> promise of the request bringing it.
     this.inflight = new Map();
+    // url -> WholeBody, for servers that ignored Range.
+    this.bodies = new Map();
+    // file id -> {f (its open request), at (ms)}: files every location answered 404 for.
+    this.absent = new Map();
     this.counters = {
       requests: 0,
       bytes: 0,
@@ -304,6 +432,7 @@ export class Runtime {
       pagesFromIndexedDb: 0,
       pagesFromNetwork: 0,
       requestsInFlight: 0,
+      identityChanges: 0,
     };
   }
 
@@ -330,6 +459,7 @@ export class Runtime {
   async run(kind, fen) {
     if (typeof fen !== 'string') throw fail('FEN must be a string', 'invalid-fen');
     const tick = this.core.begin();
+    const started = Date.now();
     try {
       for (let round = 0; round < MAX_ROUNDS; round++) {
         const r = JSON.parse(this.core.attempt(kind, fen));
@@ -337,6 +467,7 @@ export class Runtime {
           this.counters.pagesFromMemory += this.core.lastReads();
           return r.done;
         }
+        if (r.error && r.code === 'missing-table' && (await this.recheckAbsent(r.error, started))) continue;
         if (r.error) throw fail(r.error, r.code);
         this.counters.rounds++;
         await this.supplyAll(r.need);
@@ -355,6 +486,20 @@ export class Runtime {
     const results = await Promise.allSettled(waits);
     const bad = results.find((r) => r.status === 'rejected');
     if (bad) throw bad.reason;
+  }
+
+  /**
+   * The core remembers a missing file for good; the runtime asks again for
+   * the files a missing-table error names when they were found missing
+   * (ABSENT_TTL_MS) before this probe started. True when it did.
+   */
+  async recheckAbsent(message, started) {
+    const stale = [...this.absent.values()].filter((a) => a.at + ABSENT_TTL_MS <= started && message.includes(a.f.name));
+    if (!stale.length) return false;
+    for (const a of stale) this.absent.delete(a.f.file);
+    this.counters.rounds++;
+    await Promise.all(stale.map((a) => this.shared(`open:${a.f.file}`, () => this.open(a.f))));
+    return true;
   }
 
   /** One promise per key while in flight, shared by every probe that needs it. */
@@ -399,6 +544,7 @@ export class Runtime {
       await this.accept(f.file, url, f.start, r);
       return;
     }
+    this.absent.set(f.file, { f, at: Date.now() });
     this.core.absent(f.file);
   }
 
@@ -457,9 +603,12 @@ export class Runtime {
     const changed = this.core.identify(id, r.size, r.validator);
     const known = this.files.get(id);
     if (known) Object.assign(known, { size: r.size, validator: r.validator });
-    await this.db.setIdentity(url, r.size, r.validator);
-    if (changed) this.counters.identityChanges = (this.counters.identityChanges || 0) + 1;
+    if (changed) this.counters.identityChanges++;
+    // Into the core before any await: a probe attempting meanwhile must not
+    // see the file opened (identity known) yet without its bytes, and fetch
+    // them a second time.
     this.core.supply(id, start, r.size, r.validator, r.bytes);
+    await this.db.setIdentity(url, r.size, r.validator);
     const pages = new Map();
     for (let off = 0; off < r.bytes.length; off += this.pageSize) {
       const piece = r.bytes.subarray(off, off + this.pageSize);
@@ -467,7 +616,7 @@ export class Runtime {
       if (piece.length === this.pageSize || start + off + piece.length === r.size) pages.set((start + off) / this.pageSize, piece);
     }
     this.counters.pagesFromNetwork += pages.size;
-    await this.db.put(url, pages);
+    await this.db.put(url, { size: r.size, validator: r.validator }, pages);
   }
 
   /**
@@ -475,6 +624,11 @@ export class Runtime {
    * bytes}, or null when the file is not there (404/410).
    */
   async request(url, start, end, label) {
+    const body = this.bodies.get(url);
+    if (body) {
+      const v = await body.get(start, end);
+      if (v) return v;
+    }
     let lastError = null;
     for (let attempt = 0; attempt <= RETRIES; attempt++) {
       if (attempt > 0) {
@@ -493,7 +647,7 @@ export class Runtime {
         }
         return r.value;
       } catch (e) {
-        if (e && e.code && e.code !== 'network') throw e;
+        if (e && ((e.code && e.code !== 'network') || e.fatal)) throw e;
         lastError = e && e.message ? e.message : String(e);
       } finally {
         this.counters.requestsInFlight--;
@@ -514,8 +668,12 @@ export class Runtime {
         signal: controller.signal,
       });
     } catch (e) {
+      // The browser does not say why (by design): name every likely cause.
       return {
-        retry: `network error or CORS refusal (${e && e.message}); a table host must allow the page's origin (Access-Control-Allow-Origin) and expose Content-Range, ETag`,
+        retry:
+          `the request failed (${e && e.message}): the host is unreachable, refused CORS (it must send ` +
+          `Access-Control-Allow-Origin for this page and expose Content-Range, ETag), or sent a compressed ` +
+          `body (Content-Encoding: gzip...), which browsers refuse on a Range request: serve tables uncompressed`,
       };
     }
     const validator = res.headers.get('ETag') || res.headers.get('Last-Modified') || '';
@@ -526,13 +684,20 @@ export class Runtime {
     }
     if (encoding && encoding !== 'identity') {
       controller.abort();
-      throw fail(`${url}: the server compressed a range response (Content-Encoding: ${encoding}); serve tables without compression`, 'network');
+      throw fatal(`${url}: the server compressed a range response (Content-Encoding: ${encoding}); serve tables without compression`);
     }
     if (res.status === 206) {
       const cr = contentRange(res.headers.get('Content-Range'));
       if (!cr) {
         controller.abort();
-        throw fail(`${url}: 206 without a readable Content-Range; the server must send Access-Control-Expose-Headers: Content-Range, ETag`, 'network');
+        throw fatal(`${url}: 206 without a readable Content-Range; the server must send Access-Control-Expose-Headers: Content-Range, ETag`);
+      }
+      // Content-Length is always readable; a length that differs from the
+      // range's means the body was encoded (compressed) on the way.
+      const length = res.headers.get('Content-Length');
+      if (length !== null && Number(length) !== cr.end - cr.start + 1) {
+        controller.abort();
+        throw fatal(`${url}: the body of a range response is ${length} bytes for a ${cr.end - cr.start + 1}-byte range, so the server compressed it; serve tables without compression (no Content-Encoding)`);
       }
       const wantEnd = Math.min(end, cr.size);
       if (cr.start !== start || cr.end + 1 < wantEnd || cr.end >= cr.size) {
@@ -544,16 +709,24 @@ export class Runtime {
       return { value: { size: cr.size, validator, bytes } };
     }
     if (res.status === 200) {
-      // The server ignored Range: read only as far as needed, then abort.
+      // The server ignored Range: keep the stream, read only as far as needed.
       const size = Number(res.headers.get('Content-Length'));
       if (!Number.isFinite(size) || size <= 0 || !res.headers.get('Content-Length')) {
         controller.abort();
-        throw fail(`${url}: the server ignored the Range header and sent no length; it must support Range requests`, 'network');
+        throw fatal(`${url}: the server ignored the Range header and sent no length (or a compressed body); it must support Range requests`);
       }
-      const wantEnd = Math.min(end, size);
-      const all = await this.read(res, wantEnd, controller);
-      if (all === null || all.length < wantEnd) return { retry: 'truncated body' };
-      return { value: { size, validator, bytes: all.subarray(start, wantEnd) } };
+      let body = this.bodies.get(url);
+      if (body && body.size === size && body.validator === validator) {
+        controller.abort(); // a request that raced the first 200: use that stream
+      } else {
+        if (body) body.close();
+        body = new WholeBody(url, res, controller, size, validator, this.counters, this.wholeBodyLimit, (b) => {
+          if (this.bodies.get(url) === b) this.bodies.delete(url);
+        });
+        this.bodies.set(url, body);
+      }
+      const v = await body.get(start, end);
+      return v ? { value: v } : { retry: 'truncated body' };
     }
     controller.abort();
     if (res.status === 416 || res.status === 429 || res.status === 408 || res.status >= 500) {
@@ -591,8 +764,10 @@ export class Runtime {
   }
 
   async clearCache() {
+    for (const b of [...this.bodies.values()]) b.close();
     this.core.clear();
     this.files.clear();
+    this.absent.clear();
     await this.db.clear();
   }
 
@@ -624,7 +799,7 @@ export class Runtime {
         const store = async (start, r) => {
           const pages = new Map();
           for (let off = 0; off < r.bytes.length; off += this.pageSize) pages.set((start + off) / this.pageSize, r.bytes.subarray(off, off + this.pageSize));
-          await this.db.put(url, pages);
+          await this.db.put(url, head, pages);
           bytes += r.bytes.length;
           report(name, head.size);
         };

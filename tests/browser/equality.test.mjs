@@ -1,0 +1,100 @@
+// The wasm package in Chromium answers exactly as the native CLI does: the
+// same JSON object for ~60 seeded positions over 3-4-5 piece tables, and the
+// same error code (and message) for FENs that cannot be probed.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { skipReason, startServers, launch, openTablebase, probeAll, cliProbe, legalPositions, tbStats } from './helpers.mjs';
+
+const skip = skipReason();
+
+// Hand-picked: special cases the random ones may miss.
+const FIXED = [
+  '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1', // KPvK
+  '8/8/8/4k3/8/8/8/4K3 w - - 0 1', // bare kings: no table needed
+  '7k/6Q1/6K1/8/8/8/8/8 b - - 0 1', // checkmate
+  '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1', // stalemate
+  '8/8/8/8/3pP3/8/8/K6k b - e3 0 1', // en passant
+  '8/4P3/8/8/8/k7/8/K7 w - - 0 1', // promotions to every piece
+  '8/8/8/4k3/8/8/8/R3K3 w - - 90 120', // halfmove clock near 100
+  '8/8/8/4k3/8/8/8/2BNK3 w - - 0 1', // KBNvK
+  '8/8/8/4k3/8/8/8/2NNK3 w - - 0 1', // KNNvK: draw
+  '8/8/8/4k3/8/3r4/8/3QK3 w - - 0 1', // KQvKR
+  '8/8/4k3/8/3r4/3P4/8/3RK3 b - - 12 40', // KRPvKR, black to move
+  '1q6/3P4/8/4k3/8/8/8/1Q2K3 w - - 0 1', // KQPvKQ with a promotion
+  '8/8/8/4k3/8/8/8/1BBBK3 w - - 0 1', // KBBBvK
+  '8/8/8/2r1k3/8/8/8/R3K3 w - - 0 1', // KRvKR
+  '8/1P6/8/8/8/8/6k1/K7 b - - 0 1', // KPvK, black to move
+];
+
+// Bad input: the CLI prints {fen, error, code}; the browser rejects with the same.
+const ERRORS = [
+  'bad',
+  '8/8/8/8 w - - 0 1',
+  'r3k3/8/8/8/8/8/8/R3K3 w Qq - 0 1', // castling rights
+  'k7/pppp4/8/8/8/8/PP6/K7 w - - 0 1', // 8 pieces
+  '8/8/8/8/8/8/2k5/K1Q5 w - - 0 1', // illegal: the side not to move is in check
+  '8/8/8/8/8/8/8/Kk6 w - - 0 1', // illegal: kings touch
+  'P7/8/8/8/8/8/8/K1k5 w - - 0 1', // pawn on the last rank
+  'k7/ppp5/8/8/8/8/PP6/K7 w - - 0 1', // 6 pieces: no such table here
+];
+
+const MATERIALS = [
+  'KQvK', 'KRvK', 'KPvK', 'KBNvK', 'KNNvK', 'KPvKP', 'KQvKR', 'KRvKB', 'KBvKP', 'KRPvK',
+  'KQPvK', 'KRPvKR', 'KQPvKQ', 'KQRvKR', 'KRRvKR', 'KBBBvK', 'KQQvKQ', 'KRBvKR', 'KQNvKQ',
+  'KRRPvK', 'KRvKQ', 'KPvKQ', 'KRvKRP',
+];
+
+describe('equality with the native CLI', { skip }, () => {
+  let servers;
+  let browser;
+  let page;
+  before(async () => {
+    servers = await startServers();
+    browser = await launch();
+    page = await openTablebase(await browser.newContext(), servers);
+  });
+  after(async () => {
+    await browser?.close();
+    await servers?.close();
+  });
+
+  it('~60 positions over 3-4-5 pieces: the same object, field by field', async () => {
+    const random = await legalPositions(page, MATERIALS, 45, 0x5eed);
+    const fens = [...FIXED, ...random];
+    const cli = cliProbe(fens);
+    const web = await probeAll(page, fens);
+    let answered = 0;
+    for (let i = 0; i < fens.length; i++) {
+      assert.ok(!cli[i].error, `the CLI failed on ${fens[i]}: ${cli[i].error}`);
+      assert.deepStrictEqual(web[i], cli[i], fens[i]);
+      answered++;
+    }
+    assert.equal(answered, 60);
+    // And again warm: nothing changes once the pages are cached.
+    const before = (await tbStats(page)).requests;
+    assert.deepStrictEqual(await probeAll(page, fens), cli);
+    assert.equal((await tbStats(page)).requests, before, 'warm probes made requests');
+  });
+
+  it('errors: the same code (and message) as the CLI', async () => {
+    const cli = cliProbe(ERRORS);
+    const web = await probeAll(page, ERRORS);
+    const seen = new Set();
+    for (let i = 0; i < ERRORS.length; i++) {
+      const fen = ERRORS[i];
+      if (!cli[i].error) {
+        // A FEN the CLI can answer must be answered identically.
+        assert.deepStrictEqual(web[i], cli[i], fen);
+        continue;
+      }
+      assert.ok(web[i].error, `${fen}: the browser answered ${JSON.stringify(web[i]).slice(0, 200)}`);
+      assert.equal(web[i].code, cli[i].code, `${fen}: ${web[i].error}`);
+      if (cli[i].code === 'missing-table') assert.match(web[i].error, /KPPPvKPP\.rtbw/);
+      else assert.equal(web[i].error, cli[i].error, fen);
+      seen.add(cli[i].code);
+    }
+    for (const code of ['invalid-fen', 'castling', 'too-many-pieces', 'illegal-position', 'missing-table']) {
+      assert.ok(seen.has(code), `no error case produced ${code}`);
+    }
+  });
+});

@@ -1,0 +1,230 @@
+// The driver against a misbehaving table server: every fault ends in the
+// right answer or a clear error (message and err.code), and nothing wrong is
+// kept: once the fault is gone, the same Tablebase and a new one (over the
+// same IndexedDB) answer exactly as the CLI does.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  skipReason,
+  startServers,
+  launch,
+  openTablebase,
+  createTablebase,
+  probe,
+  tbStats,
+  cliProbe,
+  fileSize,
+} from './helpers.mjs';
+
+const skip = skipReason();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// KRPvKR, black to move: 6 files (KRPvKR, KRvKR, KRPvK, KRvK), 3 rounds cold.
+const FEN = '8/8/4k3/8/3r4/3P4/8/3RK3 b - - 12 40';
+// KQvKR, white wins: needs KQvKR.rtbz.
+const KQKR = '8/8/8/4k3/8/3r4/8/3QK3 w - - 0 1';
+// KRPvKR positions whose WDL pages lie early in the 16 MB file.
+const EARLY = ['8/8/P4R2/6k1/8/8/8/4Kr2 w - - 0 1', '8/8/8/2krR3/8/7P/2K5/8 b - - 0 1'];
+// Another KRPvKR position, for the identity change.
+const OTHER = '8/5K2/8/P3k3/8/8/R1r5/8 w - - 0 1';
+
+const CASES = [
+  { name: '416 once, then success', faults: { match: 'KRPvKR.rtbw', mode: 'status', status: 416, count: 1 }, retries: 1 },
+  { name: '500 twice, then success', faults: { match: 'KRPvKR', mode: 'status', status: 500, count: 2 }, retries: 2 },
+  { name: 'truncated body once: retried', faults: { match: 'KRPvKR', mode: 'truncate', count: 1 }, retries: 1 },
+  { name: 'connection reset mid-body once: retried', faults: { match: 'KRPvKR', mode: 'reset', count: 1 }, retries: 1 },
+  { name: 'slow server (300 ms)', faults: { match: 'KRPvKR', mode: 'slow', delayMs: 300 } },
+  { name: 'dripping body', faults: { match: 'KRPvKR', mode: 'drip', chunk: 4096, intervalMs: 10 } },
+  { name: 'wrong Content-Range once: retried', faults: { match: 'KRPvKR', mode: 'wrong-range', count: 1 }, retries: 1 },
+  {
+    name: 'wrong size in Content-Range once: a version change, recovered',
+    faults: { match: 'KRPvKR.rtbw', mode: 'wrong-range', shift: 0, sizeDelta: 64, count: 1 },
+  },
+  {
+    name: 'redirect to another path',
+    faults: { match: 'KRPvKR', mode: 'redirect' },
+    check: ({ srv }) => assert.ok(srv.log.some((e) => e.path.startsWith('/redirected/')), 'no redirected request'),
+  },
+  {
+    name: 'wrong Content-Range always: clear error',
+    faults: { match: 'KRPvKR', mode: 'wrong-range' },
+    error: { code: 'network', message: /KRPvKR\.rtbw.*Content-Range bytes 1-.* does not match bytes=0-/ },
+  },
+  {
+    name: '500 always: clear error',
+    faults: { match: 'KRPvKR.rtbz', mode: 'status', status: 500 },
+    error: { code: 'network', message: /KRPvKR\.rtbz.*HTTP 500/ },
+  },
+  {
+    name: 'gzip: clear error about compression',
+    faults: { match: 'KRPvKR', mode: 'gzip' },
+    error: { code: 'network', message: /KRPvKR\.rtb.*compressed.*Content-Encoding/ },
+  },
+  {
+    name: 'no CORS headers: clear error about CORS',
+    faults: { match: 'KRPvKR', mode: 'no-cors' },
+    error: { code: 'network', message: /KRPvKR\.rtb.*CORS.*Access-Control-Allow-Origin/ },
+  },
+  {
+    name: '404 on open: missing-table naming the file',
+    fen: KQKR,
+    faults: { match: 'KQvKR.rtbz', mode: 'status', status: 404 },
+    error: { code: 'missing-table', message: /KQvKR\.rtbz/ },
+  },
+  {
+    name: '404 after open: missing-table naming the file',
+    fen: KQKR,
+    faults: { match: 'KQvKR.rtbz', mode: 'status', status: 404, skip: 1 },
+    error: { code: 'missing-table', message: /KQvKR\.rtbz/ },
+  },
+];
+
+describe('fault matrix', { skip }, () => {
+  let servers;
+  let browser;
+  const expected = {};
+  before(async () => {
+    servers = await startServers();
+    browser = await launch();
+    const fens = [FEN, KQKR, ...EARLY, OTHER];
+    cliProbe(fens).forEach((r, i) => {
+      assert.ok(!r.error, `${fens[i]}: ${r.error}`);
+      expected[fens[i]] = r;
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await servers?.close();
+  });
+
+  /** A fresh context (empty IndexedDB) with a Tablebase, the server reset and faulted. */
+  async function faulted(faults) {
+    const context = await browser.newContext();
+    const page = await openTablebase(context, servers);
+    servers.tables.reset();
+    servers.tables.setFaults(faults);
+    return { context, page };
+  }
+
+  /** With the faults gone: the same Tablebase, then a new one over the same IndexedDB, answer right. */
+  async function recovers(page, fen) {
+    servers.tables.setFaults([]);
+    assert.deepStrictEqual(await probe(page, fen), expected[fen], 'after the fault, the same Tablebase');
+    await createTablebase(page, { urls: [servers.base] });
+    assert.deepStrictEqual(await probe(page, fen), expected[fen], 'after the fault, a new Tablebase over IndexedDB');
+    assert.ok((await tbStats(page)).pagesFromIndexedDb > 0, 'IndexedDB was not used');
+  }
+
+  for (const c of CASES) {
+    it(c.name, async () => {
+      const fen = c.fen || FEN;
+      const { context, page } = await faulted(c.faults);
+      try {
+        const got = await probe(page, fen);
+        const stats = await tbStats(page);
+        const srv = servers.tables.stats();
+        const applied = srv.log.filter((e) => e.fault).length;
+        assert.ok(applied > 0, 'the fault never applied');
+        if (c.error) {
+          assert.ok(got.error, `expected an error, got an answer`);
+          assert.equal(got.code, c.error.code, got.error);
+          assert.match(got.error, c.error.message);
+        } else {
+          assert.deepStrictEqual(got, expected[fen]);
+        }
+        if (c.retries) assert.ok(stats.retries >= c.retries, `${stats.retries} retries`);
+        if (c.check) c.check({ stats, srv });
+        // The core remembers a missing table for a second before asking again.
+        if (c.error?.code === 'missing-table') await sleep(1100);
+        await recovers(page, fen);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('server ignores Range: right answers, one stream read only as far as needed', async () => {
+    const name = 'KRPvKR.rtbw';
+    const size = fileSize(name);
+    const { context, page } = await faulted({ match: name, mode: 'ignore-range' });
+    try {
+      for (const fen of EARLY) assert.deepStrictEqual(await probe(page, fen), expected[fen], fen);
+      const stats = await tbStats(page);
+      const srv = servers.tables.stats();
+      const mine = srv.log.filter((e) => e.path.endsWith(name));
+      assert.ok(mine.length > 0 && mine.every((e) => e.status === 200), 'the server did not ignore Range');
+      // One 200 stream for the whole run, never a second download from byte 0.
+      assert.equal(mine.length, 1, `${mine.length} requests for ${name}`);
+      assert.ok(srv.byPath[`/tables/${name}`].bytes <= size);
+      // What the driver read of it (all files together) is a small part of it.
+      assert.ok(stats.bytes < size / 4, `read ${stats.bytes} bytes of a ${size}-byte file`);
+      await recovers(page, EARLY[0]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('server ignores Range for a deep read past the streaming limit: clear error', async () => {
+    // KQPvKQ.rtbw is 20 MB; with a 1 MiB test limit its data is out of reach.
+    const { context, page } = await faulted({ match: 'KQPvKQ.rtbw', mode: 'ignore-range' });
+    try {
+      const fen = '1q6/3P4/8/4k3/8/8/8/1Q2K3 w - - 0 1';
+      await createTablebase(page, { urls: [servers.base], wholeBodyLimit: 1048576 });
+      const got = await probe(page, fen);
+      assert.equal(got.code, 'network', JSON.stringify(got).slice(0, 300));
+      assert.match(got.error, /KQPvKQ\.rtbw.*ignores Range/);
+      const [cli] = cliProbe([fen]);
+      expected[fen] = cli;
+      await recovers(page, fen);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('ETag changes mid-run: the file is dropped and refetched, answers stay right', async () => {
+    const name = 'KRPvKR.rtbw';
+    // The second request for the file sees a new version (mid-probe: between rounds).
+    const { context, page } = await faulted({ match: name, mode: 'etag-change', skip: 1, count: 1 });
+    try {
+      assert.deepStrictEqual(await probe(page, FEN), expected[FEN]);
+      const heads = () =>
+        servers.tables
+          .stats()
+          .log.filter((e) => e.path.endsWith(name) && /^bytes=0-/.test(e.range)).length;
+      assert.equal(heads(), 2, 'the header was not fetched again after the change');
+      assert.equal((await tbStats(page)).identityChanges, 1);
+      // Warm now: nothing more to fetch.
+      let before = servers.tables.stats().requests;
+      assert.deepStrictEqual(await probe(page, FEN), expected[FEN]);
+      assert.equal(servers.tables.stats().requests, before, 'warm probe made requests');
+
+      // Between probes: another version; the pages of FEN are dropped with it.
+      servers.tables.setFaults({ match: name, mode: 'etag-change', count: 1 });
+      assert.deepStrictEqual(await probe(page, OTHER), expected[OTHER]);
+      assert.equal((await tbStats(page)).identityChanges, 2);
+      before = servers.tables.stats().byPath[`/tables/${name}`].requests;
+      assert.deepStrictEqual(await probe(page, FEN), expected[FEN]);
+      assert.ok(servers.tables.stats().byPath[`/tables/${name}`].requests > before, 'FEN was not refetched');
+
+      // IndexedDB holds the last version only, and a new Tablebase answers from it.
+      const recorded = await page.evaluate(
+        (url) =>
+          new Promise((resolve, reject) => {
+            const req = indexedDB.open('syzygy-web');
+            req.onsuccess = () => {
+              const get = req.result.transaction('files').objectStore('files').get(url);
+              get.onsuccess = () => resolve(get.result);
+              get.onerror = () => reject(get.error);
+            };
+            req.onerror = () => reject(req.error);
+          }),
+        servers.base + name,
+      );
+      assert.match(recorded.validator, /-2"$/, `IndexedDB records ${JSON.stringify(recorded)}`);
+      await recovers(page, FEN);
+      await recovers(page, OTHER);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,192 @@
+// IndexedDB: pages survive a reload (no network at all for a seen position,
+// even with the table server stopped), `idbBudget: 0` means memory only, a
+// small budget is kept, and two tabs share one database.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  skipReason,
+  startServers,
+  launch,
+  launchPersistent,
+  openTablebase,
+  createTablebase,
+  probe,
+  probeAll,
+  tbStats,
+  cliProbe,
+} from './helpers.mjs';
+
+const skip = skipReason();
+
+const FEN = '8/8/4k3/8/3r4/3P4/8/3RK3 b - - 12 40'; // KRPvKR and its captures
+const MANY = [
+  '8/8/8/4k3/8/8/8/R3K3 w - - 0 1',
+  '8/8/8/4k3/8/3r4/8/3QK3 w - - 0 1',
+  '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1',
+  '8/8/8/4k3/8/8/8/2BNK3 w - - 0 1',
+  '8/8/8/2r1k3/8/8/8/R3K3 w - - 0 1',
+  '8/8/8/8/3pP3/8/8/K6k b - e3 0 1',
+  '8/8/8/4k3/8/8/8/1BBBK3 w - - 0 1',
+  '1q6/3P4/8/4k3/8/8/8/1Q2K3 w - - 0 1',
+  FEN,
+  '8/1P6/8/8/8/8/6k1/K7 b - - 0 1',
+];
+
+/** What the page's IndexedDB holds: {pages, bytes (page bytes), lruBytes}, or null without a database. */
+function idbContents(page) {
+  return page.evaluate(async () => {
+    const names = (await indexedDB.databases()).map((d) => d.name);
+    if (!names.includes('syzygy-web')) return null;
+    const db = await new Promise((resolve, reject) => {
+      const req = indexedDB.open('syzygy-web');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const all = (store) =>
+      new Promise((resolve, reject) => {
+        const req = db.transaction(store).objectStore(store).getAll();
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+    const pages = await all('pages');
+    const lru = await all('lru');
+    db.close();
+    return {
+      pages: pages.length,
+      bytes: pages.reduce((s, b) => s + b.byteLength, 0),
+      lruBytes: lru.reduce((s, r) => s + r.size, 0),
+    };
+  });
+}
+
+async function reload(page) {
+  await page.reload();
+  await page.waitForFunction(() => window.ready === true);
+}
+
+describe('IndexedDB page cache', { skip }, () => {
+  const expected = {};
+  let browser;
+  before(async () => {
+    cliProbe(MANY).forEach((r, i) => {
+      assert.ok(!r.error, `${MANY[i]}: ${r.error}`);
+      expected[MANY[i]] = r;
+    });
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('a reload answers from IndexedDB alone, and still does with the table server stopped', async () => {
+    const servers = await startServers();
+    const context = await launchPersistent();
+    try {
+      const page = await openTablebase(context, servers);
+      assert.deepStrictEqual(await probe(page, FEN), expected[FEN]);
+      const cold = await tbStats(page);
+      assert.equal(cold.indexedDb, 'ok');
+      assert.ok(cold.pagesFromNetwork > 0 && cold.cacheBytes > 0);
+      const served = servers.tables.stats().requests;
+
+      await reload(page);
+      await createTablebase(page, { urls: [servers.base] });
+      assert.deepStrictEqual(await probe(page, FEN), expected[FEN]);
+      const warm = await tbStats(page);
+      assert.equal(warm.pagesFromNetwork, 0, JSON.stringify(warm));
+      assert.equal(warm.requests, 0);
+      assert.ok(warm.pagesFromIndexedDb > 0);
+      assert.equal(servers.tables.stats().requests, served, 'the server saw requests');
+
+      // Offline: the tables' host is gone (the page's own server stays up).
+      await servers.tables.close();
+      await reload(page);
+      await createTablebase(page, { urls: [servers.base] });
+      assert.deepStrictEqual(await probe(page, FEN), expected[FEN]);
+      assert.equal((await tbStats(page)).requests, 0);
+      // A material never seen: a clear network error, not a hang.
+      const unseen = await probe(page, '8/8/8/4k3/8/8/8/1NN1K3 w - - 0 1');
+      assert.equal(unseen.code, 'network', JSON.stringify(unseen));
+      assert.match(unseen.error, /KNNvK\.rtbw.*request failed/);
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
+  it('idbBudget 0: memory only, still right', async () => {
+    const servers = await startServers();
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { idbBudget: 0 });
+      const web = await probeAll(page, MANY);
+      MANY.forEach((f, i) => assert.deepStrictEqual(web[i], expected[f], f));
+      const stats = await tbStats(page);
+      assert.equal(stats.indexedDb, 'memory-only');
+      assert.equal(stats.cacheBytes, 0);
+      assert.equal(stats.pagesFromIndexedDb, 0);
+      assert.equal(await idbContents(page), null, 'a database was created');
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
+  it('a 200 KB budget is kept while probing many tables', async () => {
+    const budget = 200 * 1024;
+    const servers = await startServers();
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { idbBudget: budget });
+      let network = 0;
+      for (const fen of MANY) {
+        assert.deepStrictEqual(await probe(page, fen), expected[fen], fen);
+        const stats = await tbStats(page);
+        assert.ok(stats.cacheBytes <= budget, `cacheBytes ${stats.cacheBytes} after ${fen}`);
+        network = stats.pagesFromNetwork;
+      }
+      const held = await idbContents(page);
+      assert.ok(network * 4096 > 2 * budget, `only ${network} pages fetched: the budget was never tested`);
+      assert.ok(held.bytes <= budget && held.lruBytes === held.bytes, JSON.stringify(held));
+      assert.ok(held.bytes > budget / 2, `eviction went too far: ${held.bytes}`);
+      // The same budget all at once, concurrently.
+      await page.evaluate(() => window.tb.clearCache());
+      const web = await probeAll(page, MANY);
+      MANY.forEach((f, i) => assert.deepStrictEqual(web[i], expected[f], f));
+      assert.ok((await idbContents(page)).bytes <= budget);
+      assert.ok((await tbStats(page)).cacheBytes <= budget);
+      // What survived eviction is still good.
+      await createTablebase(page, { urls: [servers.base], idbBudget: budget });
+      const again = await probeAll(page, MANY);
+      MANY.forEach((f, i) => assert.deepStrictEqual(again[i], expected[f], f));
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
+  it('two tabs probing at once share the database and both answer right', async () => {
+    const servers = await startServers();
+    const context = await launchPersistent();
+    try {
+      const [a, b] = await Promise.all([openTablebase(context, servers), openTablebase(context, servers)]);
+      const one = MANY;
+      const two = [...MANY].reverse();
+      const [ra, rb] = await Promise.all([probeAll(a, one), probeAll(b, two)]);
+      one.forEach((f, i) => assert.deepStrictEqual(ra[i], expected[f], `tab 1: ${f}`));
+      two.forEach((f, i) => assert.deepStrictEqual(rb[i], expected[f], `tab 2: ${f}`));
+      assert.equal((await tbStats(a)).indexedDb, 'ok');
+      assert.equal((await tbStats(b)).indexedDb, 'ok');
+      // A third tab finds all of it in IndexedDB.
+      const served = servers.tables.stats().requests;
+      const c = await openTablebase(context, servers);
+      const rc = await probeAll(c, MANY);
+      MANY.forEach((f, i) => assert.deepStrictEqual(rc[i], expected[f], `tab 3: ${f}`));
+      assert.equal((await tbStats(c)).pagesFromNetwork, 0);
+      assert.equal(servers.tables.stats().requests, served);
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+});

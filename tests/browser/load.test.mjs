@@ -1,0 +1,57 @@
+// Load: 200 probes issued at once from one page all answer as the CLI does,
+// and the server's log shows that no byte of any file was fetched twice
+// (concurrent probes share requests instead of repeating them).
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { skipReason, startServers, launch, openTablebase, probeAll, tbStats, cliProbe, legalPositions } from './helpers.mjs';
+
+const skip = skipReason();
+
+// Few enough materials that the server's log (1000 entries) holds every request.
+const MATERIALS = ['KQvK', 'KRvK', 'KPvK', 'KBNvK', 'KPvKP', 'KQvKR', 'KRPvKR', 'KBvKP', 'KQvKN'];
+
+describe('load', { skip }, () => {
+  let servers;
+  let browser;
+  before(async () => {
+    servers = await startServers();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await servers?.close();
+  });
+
+  it('200 concurrent probes: all right, no byte range fetched twice', async () => {
+    const page = await openTablebase(await browser.newContext(), servers);
+    const fens = await legalPositions(page, MATERIALS, 200, 2024);
+    assert.equal(new Set(fens).size, 200);
+    const cli = cliProbe(fens);
+    servers.tables.reset();
+    const web = await probeAll(page, fens);
+    for (let i = 0; i < fens.length; i++) assert.deepStrictEqual(web[i], cli[i], fens[i]);
+
+    const srv = servers.tables.stats();
+    assert.equal(srv.log.length, srv.requests, 'the log lost entries');
+    const stats = await tbStats(page);
+    assert.equal(stats.requests, srv.requests);
+    assert.equal(stats.retries, 0);
+    const byPath = new Map();
+    for (const e of srv.log) {
+      assert.equal(e.status, 206, `${e.path} ${e.range}`);
+      const m = /^bytes=(\d+)-(\d+)$/.exec(e.range);
+      assert.ok(m, `${e.path}: range ${e.range}`);
+      if (!byPath.has(e.path)) byPath.set(e.path, []);
+      byPath.get(e.path).push([Number(m[1]), Number(m[2])]);
+    }
+    for (const [path, ranges] of byPath) {
+      ranges.sort((a, b) => a[0] - b[0]);
+      for (let i = 1; i < ranges.length; i++) {
+        assert.ok(ranges[i][0] > ranges[i - 1][1], `${path}: bytes ${ranges[i - 1].join('-')} and ${ranges[i].join('-')} overlap`);
+      }
+    }
+    console.log(
+      `200 probes: ${srv.requests} requests, ${srv.bytes} bytes, ${byPath.size} files, ${stats.rounds} rounds in all`,
+    );
+  });
+});
