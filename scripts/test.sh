@@ -14,6 +14,7 @@ scripts/setup.sh
 step "format and lints"
 cargo fmt --check
 cargo clippy --release --all-targets -- -D warnings
+cargo clippy --release --target wasm32-unknown-unknown --lib --test web -- -D warnings
 
 step "Rust tests (differential, rounds, remote, bad input)"
 cargo build --release
@@ -25,7 +26,8 @@ scripts/build-wasm.sh
 step "test server self-test"
 node --test tests/server/
 
-step "wasm package in headless Chromium"
+step "wasm package in headless Chromium (wasm-bindgen-test, then the fault matrix)"
+scripts/wasm-test.sh
 node --test --test-concurrency=1 tests/browser/
 
 step "front-end build and end-to-end tests"

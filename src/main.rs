@@ -1,100 +1,113 @@
 //! `syzygy-web probe`: answers FENs from local or remote tables.
 
-use std::io::{self, BufRead, Write};
-use std::path::PathBuf;
-use std::process::ExitCode;
+/// The CLI is native only; the wasm build of this target is empty.
+#[cfg(target_arch = "wasm32")]
+fn main() {}
 
-use syzygy_web::cli::{self, Options};
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> std::process::ExitCode {
+    native::main()
+}
 
-const USAGE: &str = "usage: syzygy-web probe [--path DIR]... [--url BASE_URL]... [--cache-dir DIR] [--json] [FEN]...
-  Probes each FEN (or each line of standard input) in Syzygy tables.
-  --path DIR       a folder of .rtbw/.rtbz files (repeatable)
-  --url BASE_URL   a folder of tables over HTTP(S) with Range support (repeatable)
-  --cache-dir DIR  keep fetched pages on disk between runs (with --url)
-  --json           one JSON object per line
-exit status: 0 all answered, 1 some line had an error, 2 usage error";
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut opts = Options::default();
-    let mut fens = Vec::new();
-    let mut it = args.into_iter();
-    match it.next().as_deref() {
-        Some("probe") => {}
-        Some("-h") | Some("--help") | Some("help") => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        _ => {
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
-    }
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--json" => opts.json = true,
-            "--path" | "--url" | "--cache-dir" => {
-                let Some(v) = it.next() else {
-                    eprintln!("{a} needs a value\n{USAGE}");
-                    return ExitCode::from(2);
-                };
-                match a.as_str() {
-                    "--path" => opts.paths.push(PathBuf::from(v)),
-                    "--url" => opts.urls.push(v),
-                    _ => opts.cache_dir = Some(PathBuf::from(v)),
-                }
-            }
-            "-h" | "--help" => {
+    use std::io::{self, BufRead, Write};
+    use std::path::PathBuf;
+    use std::process::ExitCode;
+
+    use syzygy_web::cli::{self, Options};
+
+    const USAGE: &str = "usage: syzygy-web probe [--path DIR]... [--url BASE_URL]... [--cache-dir DIR] [--json] [FEN]...
+      Probes each FEN (or each line of standard input) in Syzygy tables.
+      --path DIR       a folder of .rtbw/.rtbz files (repeatable)
+      --url BASE_URL   a folder of tables over HTTP(S) with Range support (repeatable)
+      --cache-dir DIR  keep fetched pages on disk between runs (with --url)
+      --json           one JSON object per line
+    exit status: 0 all answered, 1 some line had an error, 2 usage error";
+
+    pub fn main() -> ExitCode {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let mut opts = Options::default();
+        let mut fens = Vec::new();
+        let mut it = args.into_iter();
+        match it.next().as_deref() {
+            Some("probe") => {}
+            Some("-h") | Some("--help") | Some("help") => {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
             }
-            s if s.starts_with("--") => {
-                eprintln!("unknown option {s}\n{USAGE}");
+            _ => {
+                eprintln!("{USAGE}");
                 return ExitCode::from(2);
             }
-            _ => fens.push(a),
         }
-    }
-    if opts.paths.is_empty() && opts.urls.is_empty() {
-        eprintln!("give at least one --path or --url\n{USAGE}");
-        return ExitCode::from(2);
-    }
-    let mut prober = match cli::Prober::new(&opts) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("{e}");
+        while let Some(a) = it.next() {
+            match a.as_str() {
+                "--json" => opts.json = true,
+                "--path" | "--url" | "--cache-dir" => {
+                    let Some(v) = it.next() else {
+                        eprintln!("{a} needs a value\n{USAGE}");
+                        return ExitCode::from(2);
+                    };
+                    match a.as_str() {
+                        "--path" => opts.paths.push(PathBuf::from(v)),
+                        "--url" => opts.urls.push(v),
+                        _ => opts.cache_dir = Some(PathBuf::from(v)),
+                    }
+                }
+                "-h" | "--help" => {
+                    println!("{USAGE}");
+                    return ExitCode::SUCCESS;
+                }
+                s if s.starts_with("--") => {
+                    eprintln!("unknown option {s}\n{USAGE}");
+                    return ExitCode::from(2);
+                }
+                _ => fens.push(a),
+            }
+        }
+        if opts.paths.is_empty() && opts.urls.is_empty() {
+            eprintln!("give at least one --path or --url\n{USAGE}");
             return ExitCode::from(2);
         }
-    };
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    let mut failed = false;
-    let mut answer = |fen: &str, out: &mut dyn Write| -> io::Result<()> {
-        let (text, ok) = prober.answer(fen, opts.json);
-        failed |= !ok;
-        writeln!(out, "{text}")?;
-        out.flush()
-    };
-    let result = if fens.is_empty() {
-        io::stdin().lock().lines().try_for_each(|line| {
-            let line = line?;
-            if line.trim().is_empty() {
-                return Ok(());
+        let mut prober = match cli::Prober::new(&opts) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
             }
-            answer(&line, &mut out)
-        })
-    } else {
-        fens.iter().try_for_each(|f| answer(f, &mut out))
-    };
-    if let Err(e) = result {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("{e}");
-            return ExitCode::from(1);
+        };
+        let stdout = io::stdout();
+        let mut out = stdout.lock();
+        let mut failed = false;
+        let mut answer = |fen: &str, out: &mut dyn Write| -> io::Result<()> {
+            let (text, ok) = prober.answer(fen, opts.json);
+            failed |= !ok;
+            writeln!(out, "{text}")?;
+            out.flush()
+        };
+        let result = if fens.is_empty() {
+            io::stdin().lock().lines().try_for_each(|line| {
+                let line = line?;
+                if line.trim().is_empty() {
+                    return Ok(());
+                }
+                answer(&line, &mut out)
+            })
+        } else {
+            fens.iter().try_for_each(|f| answer(f, &mut out))
+        };
+        if let Err(e) = result {
+            if e.kind() != io::ErrorKind::BrokenPipe {
+                eprintln!("{e}");
+                return ExitCode::from(1);
+            }
         }
-    }
-    if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
+        if failed {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        }
     }
 }
