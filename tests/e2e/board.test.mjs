@@ -2,12 +2,12 @@
 // history navigation, the editor, shared URLs and error messages.
 import { describe, it as baseIt, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, dragMove, dragMouse, squareCenter, cliProbe, expectedHeadline } from './helpers.mjs';
+import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, dragMove, dragMouse, squareCenter, cliProbe, expectedHeadline, deadUrl } from './helpers.mjs';
 import { applyUci } from '../../www/src/chess.js';
 
 const skip = skipReason({ needCli: true });
 // Without the prerequisites every test is reported as skipped, with the reason.
-const it = skip ? (name, ...rest) => baseIt(name, { skip }, rest[rest.length - 1]) : baseIt;
+const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 180_000 }, fn);
 
 describe('app page', () => {
   let site;
@@ -52,7 +52,7 @@ describe('app page', () => {
     await expectFen(page, afterDrag);
     const v1 = await waitVerdict(page, afterDrag);
     assert.equal(v1.headline, 'White wins');
-    assert.equal(await page.textContent('syzygy-board .sb-history [aria-current="true"]'), 'Rh7');
+    assert.equal(await page.textContent('syzygy-board .sb-history [aria-current="true"]'), '1.Rh7');
 
     // Click-click move for Black: king e8 -> f8.
     await page.mouse.click(...Object.values(await squareCenter(page, 'e8')));
@@ -95,6 +95,7 @@ describe('app page', () => {
     // Keyboard: focus the list, go to the second move, play it with Enter.
     const [cli2] = cliProbe([after1]);
     await page.focus('syzygy-board [role="listbox"]');
+    await page.keyboard.press('Home');
     await page.keyboard.press('ArrowDown');
     const active = await page.$eval('syzygy-board [role="listbox"]', (l) => l.getAttribute('aria-activedescendant'));
     assert.ok(active && active.endsWith(cli2.moves[1].uci), `active option ${active}`);
@@ -250,7 +251,7 @@ describe('app page', () => {
     await expectFen(page, '4k3/pppppppp/8/8/8/8/8/3K4 b - - 1 1');
 
     // Network failure: tables served by a server that is gone.
-    await page.goto(appUrl(site.url, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1', '?tables=http://127.0.0.1:9/tables/'));
+    await page.goto(appUrl(site.url, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1', `?tables=${encodeURIComponent(await deadUrl())}`));
     await page.waitForFunction(() => document.querySelector('syzygy-board .sb-verdict').dataset.error === 'network', null, { timeout: 30000 });
     assert.equal(await page.textContent('syzygy-board .sb-verdict .sb-headline'), 'Network problem');
     noErrors(page);

@@ -8,7 +8,7 @@ import { skipReason, ensureBuilt, startSite, launch, newPage, cliProbe, expected
 
 const skip = skipReason({ needCli: true });
 // Without the prerequisites every test is reported as skipped, with the reason.
-const it = skip ? (name, ...rest) => baseIt(name, { skip }, rest[rest.length - 1]) : baseIt;
+const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 180_000 }, fn);
 
 const FEN_A = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
 const FEN_B = '8/8/8/8/8/2k5/1p6/4K3 w - - 0 1';

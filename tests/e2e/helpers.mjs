@@ -86,6 +86,16 @@ export async function startSite({ staticDir = DIST, tables = [TABLES] } = {}) {
   return { url, close: async () => child.kill('SIGTERM') };
 }
 
+/** A loopback URL where nothing listens (a port that was free a moment ago). */
+export async function deadUrl() {
+  const net = await import('node:net');
+  const srv = net.createServer();
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address();
+  await new Promise((r) => srv.close(r));
+  return `http://127.0.0.1:${port}/tables/`;
+}
+
 /** Launches the system Chromium through playwright-core. */
 export async function launch() {
   const { chromium } = await import('playwright-core');

@@ -9,7 +9,7 @@ import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdic
 
 const skip = skipReason({ needCli: true });
 // Without the prerequisites every test is reported as skipped, with the reason.
-const it = skip ? (name, ...rest) => baseIt(name, { skip }, rest[rest.length - 1]) : baseIt;
+const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 180_000 }, fn);
 const FEN = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
 
 describe('screenshots', () => {

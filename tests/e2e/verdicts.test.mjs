@@ -7,7 +7,7 @@ import { makeFen, inCheck, squareName } from '../../www/src/chess.js';
 
 const skip = skipReason({ needCli: true });
 // Without the prerequisites every test is reported as skipped, with the reason.
-const it = skip ? (name, ...rest) => baseIt(name, { skip }, rest[rest.length - 1]) : baseIt;
+const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 180_000 }, fn);
 const SEED = Number(process.env.E2E_SEED || 20240531);
 const COUNT = Number(process.env.E2E_POSITIONS || 30);
 

@@ -76,9 +76,16 @@ export function createApp(host, options) {
     spellcheck: false,
     autocomplete: 'off',
     'aria-label': 'FEN',
+    oninput: () => {
+      state.fenDirty = true;
+    },
     onchange: (e) => loadFromInput(e.target.value),
     onkeydown: (e) => {
       if (e.key === 'Enter') loadFromInput(e.target.value);
+      if (e.key === 'Escape') {
+        state.fenDirty = false;
+        fenInput.value = currentFen();
+      }
       e.stopPropagation();
     },
   });
@@ -198,6 +205,7 @@ export function createApp(host, options) {
   }
 
   function loadFromInput(value) {
+    state.fenDirty = false;
     if (!value.trim() || value.trim() === currentFen()) return;
     if (load(value.trim()) && state.editing) editor.setState(parseFen(currentFen()));
   }
@@ -316,7 +324,7 @@ export function createApp(host, options) {
         moves: state.editing ? [] : legalFor(fen).map((m) => m.uci),
       });
     }
-    if (document.activeElement !== fenInput) fenInput.value = fen;
+    if (!state.fenDirty) fenInput.value = fen;
     fenInput.removeAttribute('aria-invalid');
     turnBtn.querySelector('.sb-turn-side').textContent = sideName(pos.turn);
     turnBtn.setAttribute('aria-label', `${sideName(pos.turn)} to move: switch`);
@@ -328,10 +336,12 @@ export function createApp(host, options) {
     if (options.urlSync && !fromUrl) writeUrl(fen);
     host.dispatchEvent(new CustomEvent('syzygy-position', { detail: { fen }, bubbles: true }));
     clearTimeout(state.editTimer);
+    // A new token at once: answers for earlier positions still in flight are dropped.
+    const token = ++state.token;
     if (debounce) {
       markLoading(fen);
-      state.editTimer = setTimeout(() => analyse(fen), debounce);
-    } else analyse(fen);
+      state.editTimer = setTimeout(() => analyse(fen, token), debounce);
+    } else analyse(fen, token);
   }
 
   function legalFor(fen) {
@@ -362,8 +372,7 @@ export function createApp(host, options) {
     }
   };
 
-  async function analyse(fen) {
-    const token = ++state.token;
+  async function analyse(fen, token) {
     const stale = () => token !== state.token || state.destroyed;
     const cached = state.results.get(fen);
     if (cached) {

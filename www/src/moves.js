@@ -89,6 +89,8 @@ export function createMoveList(callbacks) {
       replace(list, nodes);
       list.hidden = !options.length;
       empty.hidden = true;
+      // Keyboard users keep an active option after the list changes.
+      if (document.activeElement === list && options.length) setActive(0, false);
     },
     /** Shows a message instead of moves (e.g. game over, no table). */
     message(text) {
