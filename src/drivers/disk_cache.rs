@@ -55,21 +55,14 @@ impl DiskCache {
         })
     }
 
-    /// Stores whole pieces of a response; a fresh request (`checked`) with a
-    /// new identity first drops what was kept for the old one.
-    pub fn put(
-        &self,
-        name: &str,
-        size: u64,
-        validator: &str,
-        start: u64,
-        bytes: &[u8],
-        checked: bool,
-    ) {
+    /// Stores whole pieces of a network response. Every response states the
+    /// file's current identity, so a new one first drops what was kept for
+    /// the old: pieces are never served under an identity the server no
+    /// longer reports.
+    pub fn put(&self, name: &str, size: u64, validator: &str, start: u64, bytes: &[u8]) {
         let folder = self.folder(name);
         match self.identity(name) {
             Some((s, v)) if s == size && v == validator => {}
-            Some(_) if !checked => return,
             _ => {
                 let _ = fs::remove_dir_all(&folder);
                 if fs::create_dir_all(&folder).is_err() {

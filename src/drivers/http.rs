@@ -78,7 +78,7 @@ impl HttpFetcher {
                             },
                         ) = (&self.cache, &r)
                         {
-                            cache.put(&req.name, *size, validator, req.start, bytes, req.open);
+                            cache.put(&req.name, *size, validator, req.start, bytes);
                         }
                         return r;
                     }

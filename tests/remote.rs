@@ -1,0 +1,692 @@
+//! The native `--url` driver against the project's own Range server
+//! (tests/server/range-server.mjs): the CLI answers exactly as with local
+//! files, every fault mode the server can inject ends in a correct answer or
+//! a clear error (never a wrong answer), and the disk cache saves transfers
+//! and never outlives a change of file identity.
+//!
+//! Each test starts its own server, so faults never leak between tests.
+//! Without `node` the tests print why they are skipped and return.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdout, Command, Stdio};
+
+use common::*;
+use shakmaty::{Chess, Position};
+use syzygy_web::drivers::http::HttpFetcher;
+use syzygy_web::drivers::Tablebase;
+use syzygy_web::probe::Analysis;
+use syzygy_web::{Config, ProbeError};
+
+// ---------------------------------------------------------------------------
+// The server and its control endpoints.
+
+struct Server {
+    child: Child,
+    _stdout: BufReader<ChildStdout>,
+    /// `http://127.0.0.1:PORT/`
+    base: String,
+}
+
+impl Server {
+    /// Starts a server over the test tables, or None (with a printed
+    /// reason) when node is not installed.
+    fn start(test: &str) -> Option<Server> {
+        if Command::new("node").arg("--version").output().is_err() {
+            println!("SKIPPED {test}: `node` is not installed, so the Range server cannot run");
+            return None;
+        }
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/server/range-server.mjs");
+        let mut child = Command::new("node")
+            .arg(script)
+            .args(["--port", "0", "--tables"])
+            .arg(syzygy_path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn node");
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut line = String::new();
+        stdout.read_line(&mut line).expect("server banner");
+        let Some(base) = line.trim().strip_prefix("listening on ") else {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("unexpected server banner {line:?}");
+        };
+        Some(Server {
+            base: base.to_string(),
+            child,
+            _stdout: stdout,
+        })
+    }
+
+    /// The `--url` of the merged table dirs.
+    fn tables(&self) -> String {
+        format!("{}tables/", self.base)
+    }
+
+    fn post(&self, what: &str, json: &str) {
+        let url = format!("{}{what}", self.base);
+        ureq::post(&url)
+            .header("Content-Type", "application/json")
+            .send(json)
+            .unwrap_or_else(|e| panic!("POST {url} {json}: {e}"));
+    }
+
+    /// Replaces the fault list.
+    fn faults(&self, json: &str) {
+        self.post("__faults", json);
+    }
+
+    /// Zeroes counters, clears faults and ETag generations.
+    fn reset(&self) {
+        self.post("__reset", "");
+    }
+
+    fn stats(&self) -> Stats {
+        let url = format!("{}__stats", self.base);
+        let text = ureq::get(&url)
+            .call()
+            .expect("GET __stats")
+            .body_mut()
+            .read_to_string()
+            .expect("stats body");
+        Stats(text)
+    }
+
+    /// A driver over this server, without a disk cache.
+    fn driver(&self) -> Tablebase<HttpFetcher> {
+        self.driver_with(None)
+    }
+
+    fn driver_with(&self, cache: Option<PathBuf>) -> Tablebase<HttpFetcher> {
+        Tablebase::new(
+            HttpFetcher::new(vec![self.tables()], cache).expect("fetcher"),
+            Config::default(),
+        )
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // Only the child this test started, by its handle.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The server's counters as JSON text, read with a few string searches
+/// (the layout is JSON.stringify of {requests, bytes, byPath, log}).
+struct Stats(String);
+
+/// One request in the server's log.
+#[derive(Debug)]
+struct Logged {
+    path: String,
+    range: Option<String>,
+    status: u64,
+    bytes: u64,
+    fault: Option<String>,
+}
+
+fn number_after(text: &str, key: &str) -> Option<u64> {
+    let at = text.find(key)? + key.len();
+    let digits: String = text[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    digits.parse().ok()
+}
+
+fn string_after(text: &str, key: &str) -> Option<String> {
+    let at = text.find(key)? + key.len();
+    let rest = text[at..].strip_prefix('"')?;
+    Some(rest[..rest.find('"')?].to_string())
+}
+
+impl Stats {
+    /// Requests counted (the log keeps only the last thousand).
+    fn requests(&self) -> u64 {
+        number_after(&self.0, "\"requests\":").expect("stats requests")
+    }
+
+    /// Body bytes sent for every counted request.
+    fn bytes(&self) -> u64 {
+        number_after(&self.0, "\"bytes\":").expect("stats bytes")
+    }
+
+    /// Body bytes sent for one table file (e.g. `KRPvKR.rtbw`).
+    fn file_bytes(&self, file: &str) -> u64 {
+        let key = format!("\"/tables/{file}\":{{");
+        match self.0.find(&key) {
+            Some(at) => number_after(&self.0[at..], "\"bytes\":").unwrap_or(0),
+            None => 0,
+        }
+    }
+
+    /// The request log, oldest first (entries are flat objects).
+    fn log(&self) -> Vec<Logged> {
+        let Some(at) = self.0.find("\"log\":[") else {
+            return Vec::new();
+        };
+        self.0[at + 7..]
+            .split('}')
+            .filter(|e| e.contains("\"path\":"))
+            .map(|e| Logged {
+                path: string_after(e, "\"path\":").unwrap_or_default(),
+                range: string_after(e, "\"range\":"),
+                status: number_after(e, "\"status\":").unwrap_or(0),
+                bytes: number_after(e, "\"bytes\":").unwrap_or(0),
+                fault: string_after(e, "\"fault\":"),
+            })
+            .collect()
+    }
+
+    /// How many requests the fault `mode` hit.
+    fn faulted(&self, mode: &str) -> usize {
+        self.log()
+            .iter()
+            .filter(|l| l.fault.as_deref() == Some(mode))
+            .count()
+    }
+
+    fn log_of(&self, file: &str) -> Vec<Logged> {
+        self.log()
+            .into_iter()
+            .filter(|l| l.path.ends_with(&format!("/tables/{file}")))
+            .collect()
+    }
+}
+
+macro_rules! server {
+    ($name:expr) => {
+        match Server::start($name) {
+            Some(s) => s,
+            None => return,
+        }
+    };
+}
+
+// ---------------------------------------------------------------------------
+// Expected answers, from the local driver (itself checked against the
+// reference by tests/differential.rs).
+
+fn expected(positions: &[Chess]) -> Vec<Analysis> {
+    let mut local = ours();
+    positions
+        .iter()
+        .map(|p| local.analyse(p).expect("local answer"))
+        .collect()
+}
+
+/// Analyses every position remotely and checks each answer.
+fn check_all(t: &mut Tablebase<HttpFetcher>, positions: &[Chess], want: &[Analysis]) {
+    for (p, w) in positions.iter().zip(want) {
+        match t.analyse(p) {
+            Ok(a) => assert_eq!(&a, w, "{}: remote answer differs", fen(p)),
+            Err(e) => panic!("{}: {e}", fen(p)),
+        }
+    }
+}
+
+/// Either the right answer or a clear network error naming the file; never
+/// a wrong answer.
+fn right_or_network_error(t: &mut Tablebase<HttpFetcher>, p: &Chess, want: &Analysis, file: &str) {
+    match t.analyse(p) {
+        Ok(a) => assert_eq!(&a, want, "{}: wrong answer under a fault", fen(p)),
+        Err(ProbeError::Network(name, _)) => assert_eq!(name, file, "{}", fen(p)),
+        Err(e) => panic!("{}: unexpected error {e}", fen(p)),
+    }
+}
+
+fn krpvkr(n: usize, seed: u64) -> Vec<Chess> {
+    sample("KRPvKR", n, seed)
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("syzygy-web-remote-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+// ---------------------------------------------------------------------------
+// (a) The CLI over HTTP answers byte for byte as over local files.
+
+/// Runs the CLI with `args` on `input` (one FEN a line); (stdout, exit code).
+fn cli(args: &[&str], input: &str) -> (String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_syzygy-web"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn CLI");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write FENs");
+    let out = child.wait_with_output().expect("CLI output");
+    (
+        String::from_utf8(out.stdout).expect("utf-8"),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// About 300 FENs: five of every 3-, 4- and 5-piece table, and lines that
+/// must be errors.
+fn cli_fens() -> String {
+    let mut fens: Vec<String> = table_names()
+        .iter()
+        .flat_map(|t| sample(t, 5, 77))
+        .map(|p| fen(&p))
+        .collect();
+    fens.extend(
+        [
+            "not a fen",
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+            "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+            "4k3/8/8/8/8/8/8/QQQQK3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/n2BNK2 w - - 0 1",
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "6k1/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        ]
+        .map(String::from),
+    );
+    fens.join("\n") + "\n"
+}
+
+#[test]
+fn cli_url_answers_exactly_as_cli_path() {
+    let srv = server!("cli_url_answers_exactly_as_cli_path");
+    let input = cli_fens();
+    let path = syzygy_path();
+    let (local, local_code) = cli(
+        &["probe", "--json", "--path", path.to_str().unwrap()],
+        &input,
+    );
+    let url = srv.tables();
+    let (remote, remote_code) = cli(&["probe", "--json", "--url", &url], &input);
+    assert_eq!(local.lines().count(), input.lines().count());
+    for (i, (a, b)) in local.lines().zip(remote.lines()).enumerate() {
+        assert_eq!(a, b, "line {i} differs");
+    }
+    assert_eq!(local, remote);
+    assert_eq!((local_code, remote_code), (1, 1), "error lines exit 1");
+    for code in [
+        "invalid-fen",
+        "illegal-position",
+        "castling",
+        "too-many-pieces",
+        "missing-table",
+    ] {
+        assert!(local.contains(code), "no {code} line in\n{local}");
+    }
+    assert!(local.contains("KQQQQvK.rtbw") && local.contains("KBNvKN.rtbw"));
+    let stats = srv.stats();
+    println!(
+        "{} FENs over HTTP: {} requests, {:.1} MiB",
+        input.lines().count(),
+        stats.requests(),
+        stats.bytes() as f64 / (1 << 20) as f64
+    );
+}
+
+// ---------------------------------------------------------------------------
+// (b) Fault modes against the driver.
+
+#[test]
+fn status_500_is_retried_then_answers() {
+    let srv = server!("status_500_is_retried_then_answers");
+    let ps = krpvkr(3, 1);
+    let want = expected(&ps);
+    // The head request fails twice, then a page request once.
+    srv.faults(
+        r#"[{"match":"KRPvKR.rtbw","mode":"status","status":500,"count":2},
+            {"match":"KRPvKR.rtbz","mode":"status","status":503,"count":1,"skip":1}]"#,
+    );
+    let mut t = srv.driver();
+    check_all(&mut t, &ps, &want);
+    let log = srv.stats().log_of("KRPvKR.rtbw");
+    let statuses: Vec<u64> = log.iter().map(|l| l.status).collect();
+    assert_eq!(&statuses[..3], &[500, 500, 206], "{log:?}");
+    assert!(srv
+        .stats()
+        .log_of("KRPvKR.rtbz")
+        .iter()
+        .any(|l| l.status == 503));
+}
+
+#[test]
+fn persistent_5xx_is_a_network_error_naming_the_file() {
+    let srv = server!("persistent_5xx_is_a_network_error_naming_the_file");
+    srv.faults(r#"{"match":"KRvK.rtbw","mode":"status","status":503}"#);
+    let mut t = srv.driver();
+    let p = sample("KRvK", 1, 3).remove(0);
+    match t.probe_wdl(&p) {
+        Err(ProbeError::Network(name, why)) => {
+            assert_eq!(name, "KRvK.rtbw");
+            assert!(why.contains("503"), "{why}");
+        }
+        other => panic!("expected a network error, got {other:?}"),
+    }
+    // Retried a bounded number of times.
+    let tries = srv.stats().log_of("KRvK.rtbw").len();
+    assert!((2..=5).contains(&tries), "{tries} tries");
+    // Once the server recovers, the same driver answers.
+    srv.reset();
+    let want = expected(std::slice::from_ref(&p));
+    check_all(&mut t, &[p], &want);
+}
+
+#[test]
+fn status_404_is_a_missing_table_naming_the_file() {
+    let srv = server!("status_404_is_a_missing_table_naming_the_file");
+    srv.faults(r#"{"match":"KRvK.rtbz","mode":"status","status":404}"#);
+    let mut t = srv.driver();
+    // A win for the side to move, so that DTZ needs the table.
+    let p = sample("KRvK", 20, 4)
+        .into_iter()
+        .find(|p| p.turn() == shakmaty::Color::White)
+        .expect("white to move");
+    assert_eq!(ours().probe_wdl(&p), Ok(2), "{}", fen(&p));
+    // WDL needs only the .rtbw file.
+    assert_eq!(t.probe_wdl(&p), Ok(2));
+    let e = t.probe_dtz(&p).expect_err("no DTZ table");
+    assert_eq!(e, ProbeError::MissingTable("KRvK.rtbz".into()));
+    assert_eq!(e.code(), "missing-table");
+    assert!(e.to_string().contains("KRvK.rtbz"), "{e}");
+    // A 404 is not retried.
+    assert_eq!(srv.stats().log_of("KRvK.rtbz").len(), 1);
+}
+
+#[test]
+fn ignored_range_reads_only_what_is_needed() {
+    let srv = server!("ignored_range_reads_only_what_is_needed");
+    let size = std::fs::metadata(syzygy_path().join("KRPvKR.rtbw"))
+        .expect("KRPvKR.rtbw")
+        .len();
+    let ps = krpvkr(4, 5);
+    let mut local = ours();
+    let want: Vec<i8> = ps.iter().map(|p| local.probe_wdl(p).unwrap()).collect();
+    srv.faults(r#"{"match":"KRPvKR.rtbw","mode":"ignore-range"}"#);
+    let mut t = srv.driver();
+    for (p, w) in ps.iter().zip(&want) {
+        assert_eq!(t.probe_wdl(p).as_ref(), Ok(w), "{}", fen(p));
+    }
+    let ours_bytes = t.stats().bytes;
+    let log = srv.stats().log_of("KRPvKR.rtbw");
+    assert!(log.iter().all(|l| l.status == 200), "{log:?}");
+    println!(
+        "KRPvKR.rtbw ({size} B) with Range ignored: driver kept {ours_bytes} B; server sent {} B, per request {:?}",
+        srv.stats().file_bytes("KRPvKR.rtbw"),
+        log.iter().map(|l| l.bytes).collect::<Vec<_>>()
+    );
+    // The driver keeps only the bytes it asked for...
+    assert!(ours_bytes < 2 << 20, "{ours_bytes} bytes kept");
+    // ...and stops reading: the head request (the first bytes of the file)
+    // costs far less than the whole file even counting socket buffers.
+    let head = &log[0];
+    assert!(
+        head.bytes < size / 2,
+        "head request streamed {} of {size} bytes",
+        head.bytes
+    );
+}
+
+#[test]
+fn truncated_bodies_are_retried_or_a_clear_error() {
+    let srv = server!("truncated_bodies_are_retried_or_a_clear_error");
+    let ps = krpvkr(3, 6);
+    let want = expected(&ps);
+    // Transient: two truncated responses, then normal service.
+    srv.faults(r#"{"match":"KRPvKR","mode":"truncate","count":2}"#);
+    let mut t = srv.driver();
+    check_all(&mut t, &ps, &want);
+    assert_eq!(srv.stats().faulted("truncate"), 2);
+    // Persistent: a clear error, and no wrong answer afterwards.
+    srv.reset();
+    srv.faults(r#"{"match":"KRPvKR.rtbz","mode":"truncate"}"#);
+    let fresh = krpvkr(2, 66);
+    let want_fresh = expected(&fresh);
+    let mut t = srv.driver();
+    for (p, w) in fresh.iter().zip(&want_fresh) {
+        right_or_network_error(&mut t, p, w, "KRPvKR.rtbz");
+    }
+    srv.reset();
+    check_all(&mut t, &fresh, &want_fresh);
+}
+
+#[test]
+fn reset_connections_are_retried_or_a_clear_error() {
+    let srv = server!("reset_connections_are_retried_or_a_clear_error");
+    let ps = krpvkr(3, 7);
+    let want = expected(&ps);
+    srv.faults(r#"{"match":"KRPvKR","mode":"reset","count":2}"#);
+    let mut t = srv.driver();
+    check_all(&mut t, &ps, &want);
+    assert_eq!(srv.stats().faulted("reset"), 2);
+    srv.reset();
+    srv.faults(r#"{"match":"KRPvKR.rtbw","mode":"reset"}"#);
+    let mut t = srv.driver();
+    let p = krpvkr(1, 77).remove(0);
+    let w = expected(std::slice::from_ref(&p)).remove(0);
+    match t.analyse(&p) {
+        Err(ProbeError::Network(name, _)) => assert_eq!(name, "KRPvKR.rtbw"),
+        other => panic!("expected a network error, got {other:?}"),
+    }
+    srv.reset();
+    check_all(&mut t, &[p], &[w]);
+}
+
+#[test]
+fn wrong_content_range_is_never_trusted() {
+    let srv = server!("wrong_content_range_is_never_trusted");
+    let cache = temp_dir("wrong-range");
+    let ps = krpvkr(3, 8);
+    let want = expected(&ps);
+    // Transient: the start is off by one once, then correct.
+    srv.faults(r#"{"match":"KRPvKR.rtbw","mode":"wrong-range","count":1}"#);
+    let mut t = srv.driver_with(Some(cache.clone()));
+    check_all(&mut t, &ps, &want);
+    assert_eq!(srv.stats().faulted("wrong-range"), 1);
+
+    // Persistent, on pages of a fresh table: a clear error; nothing of the
+    // bad responses is kept in memory or on disk.
+    srv.reset();
+    srv.faults(r#"{"match":"KQPvKQ.rtbw","mode":"wrong-range","shift":4096,"skip":1}"#);
+    let qs = sample("KQPvKQ", 2, 8);
+    let want_q = expected(&qs);
+    let mut t = srv.driver_with(Some(cache.clone()));
+    let mut errors = 0;
+    for (p, w) in qs.iter().zip(&want_q) {
+        match t.analyse(p) {
+            Ok(a) => assert_eq!(&a, w, "{}: wrong answer", fen(p)),
+            Err(ProbeError::Network(name, why)) => {
+                assert_eq!(name, "KQPvKQ.rtbw");
+                assert!(why.contains("Content-Range"), "{why}");
+                errors += 1;
+            }
+            Err(e) => panic!("{}: unexpected error {e}", fen(p)),
+        }
+    }
+    assert!(errors > 0, "a shifted Content-Range was accepted");
+    srv.reset();
+    check_all(&mut t, &qs, &want_q);
+    let mut again = srv.driver_with(Some(cache.clone()));
+    check_all(&mut again, &qs, &want_q);
+
+    // A Content-Range that claims another file size, once on the head
+    // request: answers stay right and the disk cache recovers.
+    srv.reset();
+    srv.faults(r#"{"match":"KQRvKR.rtbw","mode":"wrong-range","sizeDelta":64,"count":1}"#);
+    let rs = sample("KQRvKR", 3, 8);
+    let want_r = expected(&rs);
+    let mut t = srv.driver_with(Some(cache.clone()));
+    for (p, w) in rs.iter().zip(&want_r) {
+        right_or_network_error(&mut t, p, w, "KQRvKR.rtbw");
+    }
+    srv.reset();
+    let mut again = srv.driver_with(Some(cache.clone()));
+    check_all(&mut again, &rs, &want_r);
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+#[test]
+fn gzip_on_a_range_is_a_clear_error() {
+    let srv = server!("gzip_on_a_range_is_a_clear_error");
+    srv.faults(r#"{"match":"KQvK.rtbw","mode":"gzip"}"#);
+    let mut t = srv.driver();
+    let p = sample("KQvK", 1, 9).remove(0);
+    match t.probe_wdl(&p) {
+        Err(ProbeError::Network(name, why)) => {
+            assert_eq!(name, "KQvK.rtbw");
+            assert!(why.contains("gzip"), "{why}");
+        }
+        other => panic!("expected a network error, got {other:?}"),
+    }
+    // Not retried: the server will not change its mind.
+    assert_eq!(srv.stats().log_of("KQvK.rtbw").len(), 1);
+}
+
+#[test]
+fn redirects_are_followed_with_the_range() {
+    let srv = server!("redirects_are_followed_with_the_range");
+    let ps = krpvkr(3, 10);
+    let want = expected(&ps);
+    srv.faults(r#"{"mode":"redirect"}"#);
+    let mut t = srv.driver();
+    check_all(&mut t, &ps, &want);
+    let log = srv.stats().log();
+    let redirected: Vec<&Logged> = log
+        .iter()
+        .filter(|l| l.path.starts_with("/redirected/"))
+        .collect();
+    assert!(!redirected.is_empty(), "no redirect followed");
+    assert!(
+        redirected
+            .iter()
+            .all(|l| l.status == 206 && l.range.is_some()),
+        "{redirected:?}"
+    );
+}
+
+#[test]
+fn slow_and_dripping_responses_answer() {
+    let srv = server!("slow_and_dripping_responses_answer");
+    let ps = krpvkr(2, 11);
+    let want = expected(&ps);
+    srv.faults(r#"{"mode":"slow","delayMs":300,"count":4}"#);
+    let mut t = srv.driver();
+    check_all(&mut t, &ps, &want);
+    srv.reset();
+    srv.faults(r#"{"match":"KRPvKR","mode":"drip","chunk":2048,"intervalMs":2}"#);
+    let mut t = srv.driver();
+    check_all(&mut t, &ps, &want);
+    assert!(srv
+        .stats()
+        .log_of("KRPvKR.rtbw")
+        .iter()
+        .all(|l| l.status == 206));
+}
+
+#[test]
+fn etag_change_mid_run_drops_the_files_pages() {
+    let srv = server!("etag_change_mid_run_drops_the_files_pages");
+    let ps = krpvkr(12, 12);
+    let want = expected(&ps);
+    let mut t = srv.driver();
+    check_all(&mut t, &ps[..6], &want[..6]);
+    let before = srv.stats().log_of("KRPvKR.rtbw").len();
+    // The next request for the file sees a new ETag.
+    srv.faults(r#"{"match":"KRPvKR.rtbw","mode":"etag-change","count":1}"#);
+    check_all(&mut t, &ps[6..], &want[6..]);
+    let log = srv.stats().log_of("KRPvKR.rtbw");
+    assert!(log.len() > before + 1, "no request after the change");
+    // Its pages were dropped: the head is fetched again after the change.
+    let refetched_head = log[before + 1..].iter().any(|l| {
+        l.range
+            .as_deref()
+            .is_some_and(|r| r.starts_with("bytes=0-"))
+    });
+    assert!(refetched_head, "{:?}", &log[before..]);
+    // And the earlier positions, whose pages were dropped, still answer.
+    check_all(&mut t, &ps[..6], &want[..6]);
+}
+
+// ---------------------------------------------------------------------------
+// (c) The disk cache of the CLI.
+
+fn piece_count(dir: &Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |d| {
+        d.filter_map(Result::ok)
+            .filter(|e| e.file_name() != "identity")
+            .count()
+    })
+}
+
+#[test]
+fn cache_dir_second_run_answers_the_same_with_fewer_bytes() {
+    let srv = server!("cache_dir_second_run_answers_the_same_with_fewer_bytes");
+    let cache = temp_dir("second-run");
+    let input: String = ["KRPvKR", "KQRvKR", "KBBBvK"]
+        .iter()
+        .flat_map(|t| sample(t, 4, 13))
+        .map(|p| fen(&p) + "\n")
+        .collect();
+    let url = srv.tables();
+    let args = ["probe", "--json", "--url", &url, "--cache-dir"];
+    let args: Vec<&str> = args.into_iter().chain([cache.to_str().unwrap()]).collect();
+    let (first, code) = cli(&args, &input);
+    assert_eq!(code, 0, "{first}");
+    let first_bytes = srv.stats().bytes();
+    srv.reset();
+    let (second, code) = cli(&args, &input);
+    assert_eq!(code, 0);
+    assert_eq!(first, second);
+    let second_bytes = srv.stats().bytes();
+    println!("cache dir: first run {first_bytes} B, second run {second_bytes} B");
+    assert!(
+        second_bytes * 2 < first_bytes,
+        "second run {second_bytes} B vs first {first_bytes} B"
+    );
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+#[test]
+fn cache_dir_is_purged_when_the_etag_changes_between_runs() {
+    let srv = server!("cache_dir_is_purged_when_the_etag_changes_between_runs");
+    let cache = temp_dir("etag");
+    let many: String = krpvkr(10, 14).iter().map(|p| fen(p) + "\n").collect();
+    let one = fen(&krpvkr(1, 15)[0]) + "\n";
+    let url = srv.tables();
+    let args = ["probe", "--json", "--url", &url, "--cache-dir"];
+    let args: Vec<&str> = args.into_iter().chain([cache.to_str().unwrap()]).collect();
+    let (first, code) = cli(&args, &many);
+    assert_eq!(code, 0);
+    let folder = cache.join("KRPvKR.rtbw");
+    let identity = std::fs::read_to_string(folder.join("identity")).expect("identity kept");
+    let pieces_before = piece_count(&folder);
+
+    // The file changes identity before the second run.
+    srv.faults(r#"{"match":"KRPvKR.rtbw","mode":"etag-change","count":1}"#);
+    let (_, code) = cli(&args, &one);
+    assert_eq!(code, 0);
+    let identity_after = std::fs::read_to_string(folder.join("identity")).expect("identity");
+    assert_ne!(identity, identity_after, "identity not updated");
+    let pieces_after = piece_count(&folder);
+    assert!(
+        pieces_after < pieces_before,
+        "old pieces kept: {pieces_after} of {pieces_before}"
+    );
+    // A third run under the new identity answers as the first.
+    let (third, _) = cli(&args, &many);
+    assert_eq!(first, third);
+    let _ = std::fs::remove_dir_all(&cache);
+}
