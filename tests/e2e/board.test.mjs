@@ -243,17 +243,30 @@ describe('app page', () => {
       const message = await page.textContent('syzygy-board .sb-verdict .sb-summary');
       assert.ok(message.length > 5, message);
     }
-    // Outside the tables, moves can still be played (legal moves from the package).
-    await page.fill('syzygy-board .sb-fen', '4k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1');
-    await page.press('syzygy-board .sb-fen', 'Enter');
-    await page.waitForSelector('syzygy-board .sb-group[data-group="unknown"] [role="option"]');
-    await dragMove(page, 'e1', 'd1');
-    await expectFen(page, '4k3/pppppppp/8/8/8/8/8/3K4 b - - 1 1');
 
     // Network failure: tables served by a server that is gone.
     await page.goto(appUrl(site.url, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1', `?tables=${encodeURIComponent(await deadUrl())}`));
     await page.waitForFunction(() => document.querySelector('syzygy-board .sb-verdict').dataset.error === 'network', null, { timeout: 30000 });
     assert.equal(await page.textContent('syzygy-board .sb-verdict .sb-headline'), 'Network problem');
+    noErrors(page);
+    await page.close();
+  });
+
+  it('plays moves outside the tables: too many pieces, castling rights (tb.legalMoves)', async () => {
+    const page = await open('4k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1');
+    await waitVerdict(page, '4k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1');
+    await page.waitForSelector('syzygy-board .sb-group[data-group="unknown"] [role="option"]', { timeout: 5000 });
+    await dragMove(page, 'e1', 'd1');
+    await expectFen(page, '4k3/pppppppp/8/8/8/8/8/3K4 b - - 1 1');
+
+    // Castling is a legal move even though the tables hold no such positions.
+    const castle = 'r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1';
+    await page.goto(appUrl(site.url, castle));
+    const v = await waitVerdict(page, castle);
+    assert.equal(v.error, 'castling');
+    await page.waitForSelector('syzygy-board [role="option"][data-uci="e1g1"]', { timeout: 5000 });
+    await dragMove(page, 'e1', 'g1');
+    await expectFen(page, 'r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1');
     noErrors(page);
     await page.close();
   });

@@ -37,9 +37,10 @@ describe('offline', () => {
     const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
     const [cli] = cliProbe([fen]);
     const page = await newPage(browser);
+    let online;
     try {
       await page.goto(appUrl(site.url, fen));
-      const online = await waitVerdict(page, fen);
+      online = await waitVerdict(page, fen);
       assert.equal(online.headline, expectedHeadline(cli));
       await controlled(page);
     } finally {
