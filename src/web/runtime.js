@@ -9,8 +9,14 @@ const MAX_ROUNDS = 256;
 const RETRIES = 3;
 // From a server that ignores Range, never stream further into a file than this.
 const WHOLE_BODY_LIMIT = 32 * 1048576;
-// An idle whole-file stream is closed (and its bytes freed) after this long.
-const WHOLE_BODY_IDLE_MS = 30000;
+// An idle whole-file stream is closed, and forgotten with its bytes, after
+// this long. Short, because a paused body is not quite paused: Chromium keeps
+// downloading ~10 MiB ahead of the reader (all of it with DevTools attached).
+const WHOLE_BODY_IDLE_MS = 5000;
+// Whole-file streams open at once (each holds a connection to the host; the
+// browser allows ~6), and the bytes all of them may hold.
+const WHOLE_BODY_STREAMS = 4;
+const WHOLE_BODY_BYTES = 64 * 1048576;
 // A table found missing (404) is asked for again by probes starting this much later.
 const ABSENT_TTL_MS = 1000;
 const DB_NAME = 'syzygy-web';
@@ -55,11 +61,14 @@ class Gate {
 /**
  * The body of a 200 answer to a Range request, from a server that ignores
  * Range. Rather than download from byte 0 again for every later request, it
- * stays open, paused by backpressure, and is read only as far as a request
- * needs: one stream per file, never past WHOLE_BODY_LIMIT, closed when idle.
+ * stays open (paused: the browser buffers some megabytes ahead, then TCP
+ * backpressure stops the server) and is read only as far as a request needs:
+ * one stream per file, never past the limit. A stream read to the end, or
+ * closed to free its connection, still serves the bytes it read; the runtime
+ * forgets it when idle or over its byte budget.
  */
 class WholeBody {
-  constructor(url, res, controller, size, validator, counters, limit, onClose) {
+  constructor(url, res, controller, size, validator, counters, limit, onEvict) {
     this.url = url;
     this.limit = limit;
     this.reader = res.body ? res.body.getReader() : null;
@@ -67,19 +76,24 @@ class WholeBody {
     this.size = size;
     this.validator = validator;
     this.counters = counters;
-    this.onClose = onClose;
+    this.onEvict = onEvict;
     this.buf = new Uint8Array(Math.min(size, 65536));
     this.have = 0;
-    this.dead = false;
+    // Whether the connection is still open and can be read further.
+    this.live = !!this.reader;
+    this.lastUse = Date.now();
     this.chain = Promise.resolve();
     this.timer = null;
+    this.touch();
   }
 
-  /** {size, validator, bytes} of [start, end), or null when the stream broke first. */
+  /** {size, validator, bytes} of [start, end), or null when the stream cannot reach `end`. */
   get(start, end) {
     const want = Math.min(end, this.size);
+    this.lastUse = Date.now();
+    this.touch();
     if (want > this.limit) {
-      this.close();
+      this.evict();
       return Promise.reject(
         fatal(
           `${this.url}: the server ignores Range requests (it answers 200 with the whole file), and the bytes needed end at ` +
@@ -93,7 +107,7 @@ class WholeBody {
   }
 
   async fill(n) {
-    while (this.have < n && !this.dead && this.reader) {
+    while (this.have < n && this.live) {
       let r;
       try {
         r = await this.reader.read();
@@ -114,23 +128,27 @@ class WholeBody {
       this.have += take;
       this.counters.bytes += take;
     }
-    const ok = this.have >= n;
-    if (!ok || this.have >= this.size) this.close();
-    else this.touch();
-    return ok;
+    if (this.have < n || this.have >= this.size) this.close();
+    return this.have >= n;
   }
 
   touch() {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.close(), WHOLE_BODY_IDLE_MS);
+    this.timer = setTimeout(() => this.evict(), WHOLE_BODY_IDLE_MS);
   }
 
+  /** Ends the download (frees the connection); the bytes read stay usable. */
   close() {
-    if (this.dead) return;
-    this.dead = true;
-    clearTimeout(this.timer);
+    if (!this.live) return;
+    this.live = false;
     this.controller.abort();
-    this.onClose(this);
+  }
+
+  /** Closes and forgets it. */
+  evict() {
+    this.close();
+    clearTimeout(this.timer);
+    this.onEvict(this);
   }
 }
 
@@ -627,6 +645,7 @@ export class Runtime {
     const body = this.bodies.get(url);
     if (body) {
       const v = await body.get(start, end);
+      this.trimBodies(body);
       if (v) return v;
     }
     let lastError = null;
@@ -716,16 +735,18 @@ export class Runtime {
         throw fatal(`${url}: the server ignored the Range header and sent no length (or a compressed body); it must support Range requests`);
       }
       let body = this.bodies.get(url);
-      if (body && body.size === size && body.validator === validator) {
+      if (body && body.live && body.size === size && body.validator === validator) {
         controller.abort(); // a request that raced the first 200: use that stream
       } else {
-        if (body) body.close();
+        if (body) body.evict();
         body = new WholeBody(url, res, controller, size, validator, this.counters, this.wholeBodyLimit, (b) => {
           if (this.bodies.get(url) === b) this.bodies.delete(url);
         });
         this.bodies.set(url, body);
+        this.trimBodies(body);
       }
       const v = await body.get(start, end);
+      this.trimBodies(body);
       return v ? { value: v } : { retry: 'truncated body' };
     }
     controller.abort();
@@ -763,8 +784,25 @@ export class Runtime {
     return have >= n ? out : out.subarray(0, have);
   }
 
+  /**
+   * Keeps at most WHOLE_BODY_STREAMS whole-file downloads open (closing the
+   * least recently used) and WHOLE_BODY_BYTES in their buffers (forgetting
+   * the least recently used); `keep` is never touched.
+   */
+  trimBodies(keep) {
+    const lru = () => [...this.bodies.values()].filter((b) => b !== keep).sort((a, b) => a.lastUse - b.lastUse);
+    const live = lru().filter((b) => b.live);
+    for (let i = 0; i < live.length - (WHOLE_BODY_STREAMS - 1); i++) live[i].close();
+    let bytes = [...this.bodies.values()].reduce((s, b) => s + b.buf.length, 0);
+    for (const b of lru()) {
+      if (bytes <= WHOLE_BODY_BYTES) break;
+      bytes -= b.buf.length;
+      b.evict();
+    }
+  }
+
   async clearCache() {
-    for (const b of [...this.bodies.values()]) b.close();
+    for (const b of [...this.bodies.values()]) b.evict();
     this.core.clear();
     this.files.clear();
     this.absent.clear();

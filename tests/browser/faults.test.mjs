@@ -164,6 +164,26 @@ describe('fault matrix', { skip }, () => {
     }
   });
 
+  it('server ignores Range for every file: right answer, no stall on connections', async () => {
+    // 26 files, several large: paused streams must not hold all of the
+    // browser's connections to the host (a stall until the idle timeout).
+    const fen = '1q6/3P4/8/4k3/8/8/8/1Q2K3 w - - 0 1';
+    const { context, page } = await faulted({ mode: 'ignore-range' });
+    try {
+      const t = Date.now();
+      const got = await probe(page, fen);
+      const ms = Date.now() - t;
+      expected[fen] ??= cliProbe([fen])[0];
+      assert.deepStrictEqual(got, expected[fen]);
+      assert.ok(ms < 20000, `${ms} ms`);
+      const srv = servers.tables.stats();
+      assert.ok(srv.log.length > 20 && srv.log.every((e) => e.status === 200));
+      await recovers(page, fen);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('server ignores Range for a deep read past the streaming limit: clear error', async () => {
     // KQPvKQ.rtbw is 20 MB; with a 1 MiB test limit its data is out of reach.
     const { context, page } = await faulted({ match: 'KQPvKQ.rtbw', mode: 'ignore-range' });
