@@ -125,7 +125,10 @@ fn regions(name: &str, kind: Kind, bytes: &[u8]) -> Vec<(&'static str, std::ops:
         ("piece order", 5..(5 + 8).min(h.header_len as usize)),
     ];
     // Grown from empty (start above end) to cover each region.
-    let empty = || std::ops::Range { start: usize::MAX, end: 0 };
+    let empty = || std::ops::Range {
+        start: usize::MAX,
+        end: 0,
+    };
     let (mut sparse, mut lengths, mut data) = (empty(), empty(), empty());
     for sub in h.files.iter().flatten() {
         if let Body::Huffman(hh) = &sub.pairs.body {
