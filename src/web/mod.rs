@@ -31,6 +31,8 @@ export interface TablebaseOptions {
   concurrency?: number;
   /** Called whenever network activity changes. */
   onProgress?: (p: Progress) => void;
+  /** How far into a file to stream from a server that ignores Range (default 32 MiB). */
+  wholeBodyLimit?: number;
 }
 export interface Progress { requestsInFlight: number; requests: number; bytes: number; rounds: number; }
 export type Category = 'win' | 'maybe-win' | 'cursed-win' | 'draw' | 'blessed-loss' | 'maybe-loss' | 'loss';
@@ -49,7 +51,7 @@ export interface Stats {
   requests: number; bytes: number; rounds: number; retries: number;
   pagesFromMemory: number; pagesFromIndexedDb: number; pagesFromNetwork: number;
   cacheBytes: number; memoryBytes: number; indexedDb: 'ok' | 'memory-only' | 'opening';
-  requestsInFlight: number;
+  requestsInFlight: number; identityChanges: number;
 }
 "#;
 
