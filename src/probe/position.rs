@@ -23,13 +23,11 @@ pub fn parse_fen(fen: &str) -> Result<Chess, ProbeError> {
     let parsed: Fen = fen
         .parse()
         .map_err(|e| ProbeError::InvalidFen(format!("{e}")))?;
-    let pos: Chess = parsed
-        .into_position(CastlingMode::Standard)
-        .map_err(|e| {
-            // shakmaty's message already starts with "illegal position".
-            let why = e.to_string();
-            ProbeError::IllegalPosition(why.trim_start_matches("illegal position: ").to_string())
-        })?;
+    let pos: Chess = parsed.into_position(CastlingMode::Standard).map_err(|e| {
+        // shakmaty's message already starts with "illegal position".
+        let why = e.to_string();
+        ProbeError::IllegalPosition(why.trim_start_matches("illegal position: ").to_string())
+    })?;
     if pos.castles().any() {
         return Err(ProbeError::Castling);
     }
