@@ -43,6 +43,8 @@ impl Server {
             .arg(script)
             .args(["--port", "0", "--tables"])
             .arg(syzygy_path())
+            // Keep every request of the load test in the log.
+            .env("RANGE_SERVER_LOG_LIMIT", "100000")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -689,4 +691,52 @@ fn cache_dir_is_purged_when_the_etag_changes_between_runs() {
     let (third, _) = cli(&args, &many);
     assert_eq!(first, third);
     let _ = std::fs::remove_dir_all(&cache);
+}
+
+// ---------------------------------------------------------------------------
+// Load: a thousand FENs through one CLI process over --url.
+
+#[test]
+fn a_thousand_fens_over_url_all_answered_no_range_fetched_twice() {
+    let srv = server!("a_thousand_fens_over_url_all_answered_no_range_fetched_twice");
+    let names: Vec<String> = table_names().into_iter().filter(|n| n.len() >= 5).collect();
+    let per = 1000usize.div_ceil(names.len());
+    let fens: Vec<String> = names
+        .iter()
+        .flat_map(|t| sample(t, per, 4242))
+        .map(|p| fen(&p))
+        .take(1000)
+        .collect();
+    assert_eq!(fens.len(), 1000);
+    let url = srv.tables();
+    let (out, code) = cli(
+        &["probe", "--json", "--url", &url],
+        &(fens.join("\n") + "\n"),
+    );
+    assert_eq!(code, 0, "every FEN answered");
+    assert_eq!(out.lines().count(), 1000);
+    assert!(out.lines().all(|l| l.contains("\"wdl\":")));
+    let stats = srv.stats();
+    let log = stats.log();
+    assert_eq!(
+        log.len() as u64,
+        stats.requests(),
+        "the server's log holds every request"
+    );
+    let mut seen = std::collections::HashSet::new();
+    for l in &log {
+        if let Some(r) = &l.range {
+            assert!(
+                seen.insert((l.path.clone(), r.clone())),
+                "{} {r} fetched twice",
+                l.path
+            );
+        }
+    }
+    println!(
+        "1000 FENs over HTTP: {} requests ({} logged), {:.1} MiB",
+        stats.requests(),
+        log.len(),
+        stats.bytes() as f64 / (1 << 20) as f64
+    );
 }

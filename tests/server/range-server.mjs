@@ -55,7 +55,8 @@ const gzip = promisify(zlib.gzip);
 
 const SCRIPT_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(SCRIPT_DIR, '..', '..');
-const LOG_LIMIT = 1000;
+// Requests kept in the log; RANGE_SERVER_LOG_LIMIT raises it for load tests.
+const LOG_LIMIT = Number(process.env.RANGE_SERVER_LOG_LIMIT) > 0 ? Number(process.env.RANGE_SERVER_LOG_LIMIT) : 1000;
 const CHUNK = 64 * 1024;
 const GZIP_BUFFER_LIMIT = 8 * 1024 * 1024; // larger gzip bodies are streamed chunked
 const CONTROL_BODY_LIMIT = 1024 * 1024;
