@@ -3,7 +3,7 @@
 import { describe, it as baseIt, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, cliProbe, expectedHeadline, expectedDtzLabel, rng } from './helpers.mjs';
-import { makeFen, inCheck, squareName } from '../../www/src/chess.js';
+import { makeFen, inCheck, squareName, applyUci } from '../../www/src/chess.js';
 
 const skip = skipReason({ needCli: true });
 // Without the prerequisites every test is reported as skipped, with the reason.
@@ -54,11 +54,18 @@ function seededPositions() {
   const picked = [];
   const order = [...byKey.keys()].sort((a, b) => byKey.get(a).length - byKey.get(b).length);
   for (let i = 0; picked.length < COUNT && i < 400; i++) for (const k of order) if (byKey.get(k)[i] && picked.length < COUNT) picked.push(byKey.get(k)[i]);
+  const blessed = 'K7/P5Q1/8/2q3k1/8/8/8/8 b - - 0 1';
   const special = cliProbe([
     'k7/1Q6/1K6/8/8/8/8/8 b - - 0 1', // checkmate
     '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1', // stalemate
     '4k3/8/8/8/8/8/8/4KB2 w - - 0 1', // insufficient material
     '8/8/8/8/8/2k5/1p6/4K3 w - - 0 1', // black wins
+    blessed, // blessed loss (DTZ beyond 100)
+    applyUci(blessed, 'g5h4'), // and the cursed win after Black's best move
+    '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 60 1', // a win that still fits the halfmove clock
+    '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 85 1', // too close to call: maybe-win
+    '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 90 1', // the clock turns the win into a draw
+    '8/8/8/8/8/2k5/1p6/4K3 w - - 99 1', // the clock saves the loser
   ]);
   return [...special, ...picked];
 }
@@ -92,6 +99,10 @@ describe('verdicts equal the CLI', () => {
       assert.equal(v.dtz, expectedDtzLabel(cli), `${cli.fen}: DTZ`);
       if (cli.checkmate) assert.equal(v.tag, 'Checkmate');
       if (cli.stalemate) assert.equal(v.tag, 'Stalemate');
+      if (cli.halfmoveClock > 0 && cli.wdl !== 0) {
+        const notes = await page.$eval('syzygy-board .sb-verdict', (c) => c.textContent);
+        assert.match(notes, new RegExp(`halfmove clock (already )?stands at ${cli.halfmoveClock}`), `${cli.fen}: clock note`);
+      }
       const shown = await page.$$eval('syzygy-board [role="option"]', (els) =>
         els.map((e) => ({ uci: e.dataset.uci, dtz: (e.querySelector('.sb-badge-dtz') || {}).textContent || null, group: e.dataset.group })),
       );

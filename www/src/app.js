@@ -117,11 +117,10 @@ export function createApp(host, options) {
   let detachEditor = null;
 
   const boardCol = h('div.sb-board-col', spareTopSlot, boardBox, spareBottomSlot, controls);
-  const side = full
-    ? h('div.sb-side', verdictCard, editor.panel, movesCard, mainlineCard, positionCard, network.el)
-    : h('div.sb-side', verdictCard, movesCard);
+  const side = full ? h('div.sb-side', verdictCard, editor.panel, movesCard, mainlineCard) : h('div.sb-side', verdictCard, movesCard);
+  const under = full ? h('div.sb-under', positionCard, network.el) : null;
   editor.panel.hidden = true;
-  const root = h(`div.sb-root.${full ? 'sb-full' : 'sb-compact'}`, boardCol, side);
+  const root = h(`div.sb-root.${full ? 'sb-full' : 'sb-compact'}`, boardCol, side, under);
   replace(host, root);
 
   // ---- keyboard -----------------------------------------------------------------
@@ -236,7 +235,7 @@ export function createApp(host, options) {
 
   /** Plays a legal move (UCI) from the current position. */
   function play(uci) {
-    if (state.editing) return;
+    if (state.editing) setEditing(false);
     const fen = currentFen();
     const known = state.result && state.result.fen === fen && state.result.moves ? state.result.moves : state.legal || [];
     const move = known.find((m) => m.uci === uci) || (state.legal || []).find((m) => m.uci === uci);
@@ -257,7 +256,8 @@ export function createApp(host, options) {
   function playMainline(index) {
     const fen = currentFen();
     const line = state.mainlines.get(fen);
-    if (!line || state.editing) return;
+    if (!line) return;
+    if (state.editing) setEditing(false);
     state.line = state.line.slice(0, state.ply + 1);
     for (const m of line.moves.slice(0, index + 1)) state.line.push({ fen: normalizeFen(m.fen), uci: m.uci, san: m.san });
     state.ply = state.line.length - 1;

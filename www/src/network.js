@@ -39,6 +39,7 @@ export function createNetworkPanel(callbacks) {
       el.classList.toggle('sb-busy', inFlight);
       bar.setAttribute('aria-busy', String(inFlight));
       if (inFlight) status.textContent = `Fetching table pages: ${p.requestsInFlight} request${p.requestsInFlight === 1 ? '' : 's'} in flight`;
+      else if (p) status.textContent = 'Idle';
     },
     /** A probe is running (true) or done (false). */
     working(on) {
@@ -54,7 +55,7 @@ export function createNetworkPanel(callbacks) {
       last.value.textContent = requests
         ? `${requests} request${requests === 1 ? '' : 's'}, ${formatBytes(bytes)}, ${rounds} round${rounds === 1 ? '' : 's'}`
         : 'no network (cached)';
-      status.textContent = requests ? 'Done' : 'Answered from cache';
+      if (!busy) status.textContent = requests ? 'Idle' : 'Idle: answered from cache';
     },
     /** Totals from tb.stats(). */
     stats(s) {

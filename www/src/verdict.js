@@ -27,6 +27,7 @@ export function categoryOfWdl(wdl) {
 }
 
 export const plies = (n) => `${n} ${n === 1 ? 'ply' : 'plies'}`;
+const remain = (n) => (n === 1 ? 'remains' : 'remain');
 
 /**
  * Who wins a position of this category with `turn` to move, once the 50-move
@@ -72,6 +73,8 @@ export function describe(r) {
   }
 
   const approx = r.precise === false ? '~' : '';
+  // A decisive wdl that the halfmove clock turns into a (possible) draw.
+  const byClock = Math.abs(r.wdl) === 2 && category !== categoryOfWdl(r.wdl);
   switch (category) {
     case 'win':
       v.headline = `${stm} wins`;
@@ -90,12 +93,16 @@ export function describe(r) {
     case 'cursed-win':
       v.tone = 'cursed';
       v.headline = `Cursed win for ${stm}`;
-      v.summary = `${stm} can force checkmate, but not before 50 moves pass without a capture or pawn move: ${opp} can claim a draw under the 50-move rule.`;
+      v.summary = byClock
+        ? `${stm} can force checkmate, but the halfmove clock leaves too little time: ${opp} can claim a draw under the 50-move rule before the next capture or pawn move.`
+        : `${stm} can force checkmate, but not before 50 moves pass without a capture or pawn move: ${opp} can claim a draw under the 50-move rule.`;
       break;
     case 'blessed-loss':
       v.tone = 'cursed';
       v.headline = `Blessed loss for ${stm}`;
-      v.summary = `${opp} can force checkmate, but not within the 50-move rule: ${stm} can claim a draw before it happens.`;
+      v.summary = byClock
+        ? `${opp} can force checkmate, but the halfmove clock leaves too little time: ${stm} can claim a draw under the 50-move rule first.`
+        : `${opp} can force checkmate, but not within the 50-move rule: ${stm} can claim a draw before it happens.`;
       break;
     case 'maybe-win':
       v.headline = `Win for ${stm} or 50-move draw`;
@@ -132,11 +139,11 @@ export function describe(r) {
     const left = Math.max(0, 100 - h);
     const winner = rawWdl > 0 ? stm : opp;
     if (category === categoryOfWdl(rawWdl)) {
-      v.notes.push(`The halfmove clock stands at ${h}: ${plies(left)} remain before the 50-move rule, enough for the ${plies(n)} ${winner} needs.`);
+      v.notes.push(`The halfmove clock stands at ${h}: ${plies(left)} ${remain(left)} before the 50-move rule, enough for the ${plies(n)} ${winner} needs.`);
     } else if (category === 'maybe-win' || category === 'maybe-loss') {
-      v.notes.push(`The halfmove clock stands at ${h}: ${plies(left)} remain before the 50-move rule and ${winner} needs about ${plies(n)}, so it may or may not be enough. With a fresh clock this would be a clear win.`);
+      v.notes.push(`The halfmove clock stands at ${h}: ${plies(left)} ${remain(left)} before the 50-move rule and ${winner} needs about ${plies(n)}, so it may or may not be enough. With a fresh clock ${winner} would clearly win.`);
     } else {
-      v.notes.push(`The halfmove clock already stands at ${h}: ${winner} needs ${plies(n)} before the next capture or pawn move, but only ${plies(left)} remain, so the 50-move rule draws it. With a fresh clock this would be a win.`);
+      v.notes.push(`The halfmove clock already stands at ${h}: ${winner} needs ${plies(n)} before the next capture or pawn move, but only ${plies(left)} ${remain(left)}, so the 50-move rule draws it. With a fresh clock ${winner} would win.`);
     }
   } else if (h > 0 && rawWdl !== 0) {
     v.notes.push(`The halfmove clock stands at ${h}; the 50-move rule already draws this result whatever the clock says.`);
