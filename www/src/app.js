@@ -499,6 +499,7 @@ export function createApp(host, options) {
       h('div.sb-verdict-head', h('span.sb-verdict-icon.sb-alert'), h('h2.sb-headline', over ? over.split(':')[0] : e.title)),
       h('p.sb-summary', over || e.message),
       h('p.sb-hint', over ? e.message : e.hint),
+      fixFor(e.code, fen),
     );
     if (legal.length) moveList.renderUnknown(legal);
     else moveList.message(e.code === 'invalid-fen' ? '' : 'No moves to show.');
@@ -506,6 +507,17 @@ export function createApp(host, options) {
     mainlineCard.classList.remove('sb-stale');
     network.setMaterial(safeMaterial(fen), false);
     host.dispatchEvent(new CustomEvent('syzygy-error', { detail: { fen, error: err, code: e.code }, bubbles: true }));
+  }
+
+  /** A one-click way out of some errors. */
+  function fixFor(code, fen) {
+    if (code === 'castling') {
+      return h('button.sb-btn.sb-fix', { type: 'button', onclick: () => load(makeFen({ ...parseFen(fen), castling: '-' })) }, 'Probe without castling rights');
+    }
+    if (code === 'too-many-pieces' && full && !state.editing) {
+      return h('button.sb-btn.sb-fix', { type: 'button', onclick: () => setEditing(true) }, icon(ICONS.edit), 'Remove pieces in the editor');
+    }
+    return null;
   }
 
   function showError(err, fen) {

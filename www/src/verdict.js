@@ -224,7 +224,7 @@ export function describeError(err, context = {}) {
   return {
     code: code || 'error',
     title: titles[code] || 'Something went wrong',
-    message,
+    message: message.charAt(0).toUpperCase() + message.slice(1),
     hint: hints[code] || '',
   };
 }
