@@ -34,7 +34,7 @@ export function createBoard(container, handlers) {
 
   const cg = Chessground(wrap, {
     coordinates: true,
-    animation: { enabled: true, duration: 180 },
+    animation: { enabled: !(window.matchMedia && matchMedia('(prefers-reduced-motion: reduce)').matches), duration: 180 },
     highlight: { lastMove: true, check: true },
     movable: { free: false, color: undefined, showDests: true, events: { after: onAfterMove } },
     draggable: { enabled: true, showGhost: true, deleteOnDropOff: false },
