@@ -5,7 +5,8 @@ import { describe, it as baseIt, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, RESULTS } from './helpers.mjs';
+import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, squareCenter, RESULTS } from './helpers.mjs';
+import { applyUci } from '../../www/src/chess.js';
 
 const skip = skipReason({ needCli: true });
 // Without the prerequisites every test is reported as skipped, with the reason.
@@ -58,6 +59,15 @@ describe('screenshots', () => {
         await page.click('syzygy-board button[aria-label="Edit position"]');
         await layoutChecks(page, opts.width);
         await page.screenshot({ path: path.join(RESULTS, `${name}-editor.png`), fullPage: true });
+      }
+      if (opts.mobile) {
+        // Tap, tap: a move on a touch screen.
+        if (name.endsWith('dark')) await page.click('syzygy-board button[aria-label="Done editing"]');
+        for (const sq of ['c1', 'c4']) {
+          const p = await squareCenter(page, sq);
+          await page.touchscreen.tap(p.x, p.y);
+        }
+        await waitVerdict(page, applyUci(FEN, 'c1c4'));
       }
       assert.deepEqual(page.errors.map(String), []);
       await page.close();

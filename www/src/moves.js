@@ -137,7 +137,7 @@ export function createMainline(callbacks) {
         );
       });
       const last = line.moves[line.moves.length - 1];
-      const end = last && last.san.endsWith('#') ? 'Checkmate' : last && last.zeroing ? 'resets the 50-move count' : '';
+      const end = last && last.san.endsWith('#') ? 'checkmate' : last && last.zeroing ? 'then the 50-move count restarts' : '';
       replace(body, items, end ? h('span.sb-muted.sb-line-end', end) : null);
     },
     message(text) {
