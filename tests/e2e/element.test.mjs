@@ -15,6 +15,7 @@ const FEN_B = '8/8/8/8/8/2k5/1p6/4K3 w - - 0 1';
 
 describe('<syzygy-board> custom element', () => {
   let site;
+  let tablesSite;
   let browser;
   let dir;
   before(async () => {
@@ -34,15 +35,20 @@ describe('<syzygy-board> custom element', () => {
 <p>The rook wins easily:</p>
 <syzygy-board id="a" fen="${FEN_A}" tables="/tables/"></syzygy-board>
 <p>A pawn about to promote:</p>
-<syzygy-board id="b" fen="${FEN_B}" tables="/tables/" orientation="black"></syzygy-board>
+<syzygy-board id="b" fen="${FEN_B}" tables="TABLES_B" orientation="black"></syzygy-board>
 </body></html>`,
     );
+    // Board b reads its tables from another origin (a second server): CORS and Range.
+    tablesSite = await startSite({ staticDir: dir });
+    const page = path.join(dir, 'blog', 'post', 'index.html');
+    fs.writeFileSync(page, fs.readFileSync(page, 'utf8').replace('TABLES_B', `${tablesSite.url}tables/`));
     site = await startSite({ staticDir: dir });
     browser = await launch();
   });
   after(async () => {
     if (browser) await browser.close();
     if (site) await site.close();
+    if (tablesSite) await tablesSite.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -79,6 +85,9 @@ describe('<syzygy-board> custom element', () => {
     // The wasm was fetched next to the script, not next to the page.
     const wasm = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.wasm')));
     assert.ok(wasm.length >= 1 && wasm.every((u) => new URL(u).pathname.startsWith('/lib/')), JSON.stringify(wasm));
+    // Board b's table bytes came from the other origin.
+    const cross = await page.evaluate((origin) => performance.getEntriesByType('resource').filter((e) => e.name.startsWith(origin) && /\.rtb[wz]$/.test(e.name)).length, new URL(tablesSite.url).origin);
+    assert.ok(cross > 0, 'no table requests to the second origin');
     // No service worker is registered by an embed.
     assert.equal(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), 0);
     assert.deepEqual(page.errors.map(String), []);

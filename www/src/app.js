@@ -456,7 +456,10 @@ export function createApp(host, options) {
     verdictCard.dataset.tone = v.tone;
     verdictCard.dataset.category = v.category || '';
     verdictCard.dataset.outcome = v.outcome;
-    const winnerIcon = v.tone === 'white' || v.tone === 'black' ? h(`span.sb-verdict-icon.sb-${v.tone}`) : h('span.sb-verdict-icon.sb-neutral');
+    const winnerIcon =
+      v.tone === 'white' || v.tone === 'black'
+        ? h('span.sb-verdict-piece.cg-wrap', { title: `${sideName(v.tone)} wins` }, h('piece', { class: `king ${v.tone}` }))
+        : h('span.sb-verdict-icon.sb-neutral', { 'aria-hidden': 'true' }, '½');
     replace(
       verdictBody,
       h('div.sb-verdict-head', winnerIcon, h('h2.sb-headline', v.headline), v.tag ? h('span.sb-tag', v.tag) : null),

@@ -124,7 +124,7 @@ export function describe(r) {
     if (n > 100) {
       v.dtz = {
         label: `DTZ ${approx}${n}`,
-        text: `A DTZ above 100 marks a cursed result: somewhere on the way to mate ${winner} needs more than 100 plies (50 moves) without a capture or pawn move.`,
+        text: `A DTZ above 100 means the 50-move rule decides: somewhere on the way to mate ${winner} needs more than 100 plies (50 moves) without a capture or pawn move.`,
       };
     } else if (n > 0) {
       v.dtz = {
