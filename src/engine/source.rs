@@ -61,9 +61,15 @@ impl<'e> Ctx<'e> {
                         Ok((id, h))
                     }
                     Err(FormatError::NeedMore(n)) if n <= size && n > prefix.len() as u64 => {
-                        // Ask generously: each shortfall costs a round.
+                        // Ask generously: each shortfall costs a round. Ask
+                        // at least for the head an open fetch brings (the
+                        // whole header and, for small tables, their indexes),
+                        // so that a short or missing head (a cut response, a
+                        // page that arrived unasked) costs one round.
                         let have = prefix.len() as u64;
-                        let upto = n.max(4 * have).min(size);
+                        let head = self.engine.files.borrow().head(id);
+                        let head = head.max(self.engine.config.head_bytes);
+                        let upto = n.max(4 * have).max(head).min(size);
                         self.want(id, have, upto - have);
                         Err(ProbeError::Missing)
                     }

@@ -1,0 +1,158 @@
+//! Inputs the fuzz targets (fuzz/, see RELIABILITY.md) found failing, kept
+//! as small tests. Each names the target and the input that found it.
+
+mod common;
+
+use common::*;
+use syzygy_web::drivers::{Fetcher, FsFetcher, Request, Response, Tablebase};
+use syzygy_web::engine::{Attempt, Engine, Supply};
+use syzygy_web::format::{header, Kind};
+use syzygy_web::material::Material;
+use syzygy_web::probe::{self, parse_fen, Analysis};
+use syzygy_web::store::Fetch;
+use syzygy_web::Config;
+
+/// Serves the tables, but answers the first request of the first round with
+/// no bytes (a cut body: the size comes back, the data does not).
+struct FirstEmpty {
+    inner: FsFetcher,
+    done: bool,
+}
+
+impl Fetcher for FirstEmpty {
+    fn fetch(&mut self, batch: &[Request]) -> Vec<Response> {
+        let mut out = self.inner.fetch(batch);
+        if !std::mem::replace(&mut self.done, true) {
+            if let Some(Response::Bytes { bytes, .. }) = out.first_mut() {
+                bytes.clear();
+            }
+        }
+        out
+    }
+}
+
+fn clean(fen: &str, config: Config) -> (Analysis, u64) {
+    let mut tb = Tablebase::new(FsFetcher::new(vec![syzygy_path()]), config);
+    let a = tb.analyse(&parse_fen(fen).unwrap()).expect("clean answer");
+    (a, tb.stats().rounds)
+}
+
+fn first_head_empty(fen: &str, config: Config) {
+    let (want, clean_rounds) = clean(fen, config);
+    let fetcher = FirstEmpty {
+        inner: FsFetcher::new(vec![syzygy_path()]),
+        done: false,
+    };
+    let mut tb = Tablebase::new(fetcher, config);
+    let got = tb.analyse(&parse_fen(fen).unwrap()).expect("answer");
+    assert_eq!(got, want, "{fen}");
+    let rounds = tb.stats().rounds;
+    assert!(
+        rounds <= clean_rounds + 1,
+        "{fen}: {rounds} rounds after one empty head, clean {clean_rounds}"
+    );
+}
+
+/// page_store, input `4d 00 ff a6`: the head of KRPvK.rtbw came back empty
+/// with 512-byte pages; the header was then fetched 512 B, 2 KiB, 8 KiB at
+/// a time (4 rounds where a clean probe takes 1). A short head now costs one
+/// round: the engine asks again for the whole head.
+#[test]
+fn empty_head_costs_one_round_small_pages() {
+    let config = Config {
+        page_log2: 9,
+        head_bytes: 0,
+        ..Config::default()
+    };
+    first_head_empty("8/5k2/8/8/2P5/8/8/R3K3 w - - 0 1", config);
+}
+
+/// page_store, input `67 b8 64 26 0f`: as above with a 64 KiB configured
+/// head; the repeated request fetched only the header's bound, not the
+/// configured head, and the indexes the head holds cost another round.
+#[test]
+fn empty_head_costs_one_round_large_head() {
+    let config = Config {
+        page_log2: 9,
+        head_bytes: 64 << 10,
+        memory_budget: 128 << 10,
+    };
+    first_head_empty("7r/8/8/4k3/8/8/8/R2RK3 b - - 0 1", config);
+}
+
+/// page_store (own driver): a page nobody asked for, far from the start of
+/// a file not yet opened, makes the file known without its head; the header
+/// must still arrive in the round that would have opened the file (it took
+/// three more for this pawnful header, fetched 512 B, 2 KiB, 8 KiB at a time).
+#[test]
+fn unasked_page_of_an_unopened_file_costs_no_round() {
+    let fen = "8/8/3k4/8/2r5/8/4P3/R3K3 w - - 0 1";
+    let config = Config {
+        page_log2: 9,
+        ..Config::default()
+    };
+    let (want, clean_rounds) = clean(fen, config);
+    let pos = parse_fen(fen).unwrap();
+    let mut engine = Engine::new(config);
+    let mut files = FsFetcher::new(vec![syzygy_path()]);
+    let mat = Material::of(&shakmaty::Position::board(&pos).material());
+    let id = engine.file_id(&mat.name, Kind::Wdl, header::max_len(Kind::Wdl, &mat.shape));
+    let name = engine.file_name(id);
+    let size = std::fs::metadata(syzygy_path().join(&name)).unwrap().len();
+    let page = 512;
+    let start = (size / 2) / page * page;
+    let fetch = Fetch {
+        file: id,
+        start,
+        end: start + page,
+        open: false,
+    };
+    supply(&mut engine, &mut files, &name, &fetch);
+
+    let tick = engine.begin();
+    let mut rounds = 0;
+    let got = loop {
+        let wants = match engine.attempt(|ctx| probe::analyse(ctx, &pos)) {
+            Ok(a) => break a,
+            Err(Attempt::Failed(e)) => panic!("{e}"),
+            Err(Attempt::Need(w)) => w,
+        };
+        rounds += 1;
+        assert!(rounds <= 16, "no answer");
+        for f in engine.fetches(&wants) {
+            let name = engine.file_name(f.file);
+            supply(&mut engine, &mut files, &name, &f);
+        }
+    };
+    engine.end(tick);
+    assert_eq!(got, want);
+    assert!(
+        rounds <= clean_rounds,
+        "{rounds} rounds, clean {clean_rounds}"
+    );
+}
+
+fn supply(engine: &mut Engine, files: &mut FsFetcher, name: &str, f: &Fetch) {
+    let req = Request {
+        name: name.to_string(),
+        start: f.start,
+        end: f.end,
+        open: f.open,
+    };
+    match files.fetch(&[req]).remove(0) {
+        Response::Bytes {
+            size,
+            validator,
+            bytes,
+        } => engine.supply(
+            f,
+            Supply::Bytes {
+                size,
+                validator: &validator,
+                bytes: &bytes,
+            },
+        ),
+        Response::Absent => engine.supply(f, Supply::Absent),
+        Response::Failed(why) => panic!("{name}: {why}"),
+    }
+}
