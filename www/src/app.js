@@ -7,7 +7,9 @@ import { createBoard } from './board.js';
 import { createEditor } from './editor.js';
 import { createMoveList, createMainline, createHistory } from './moves.js';
 import { createNetworkPanel } from './network.js';
-import { describe, describeError, sideName, plies } from './verdict.js';
+import { describe, describeError, sideName } from './verdict.js';
+import { createVerdictCard } from './verdict-view.js';
+import { readUrlFen, shareUrl, writeUrl } from './url.js';
 import { openTablebase, parseTableUrls, asError, loadWasm } from './tablebase.js';
 import { applyUci, inCheck, materialKey, normalizeFen, parseFen, pieceCount, withHalfmove, withTurn, makeFen } from './chess.js';
 
@@ -60,9 +62,8 @@ export function createApp(host, options) {
     h('div.sb-ctl-right', turnBtn, flipBtn, full ? editBtn : null),
   );
 
-  const progress = h('div.sb-verdict-progress', { 'aria-hidden': 'true' });
-  const verdictBody = h('div.sb-verdict-body');
-  const verdictCard = h('section.sb-card.sb-verdict', { 'aria-live': 'polite', 'aria-label': 'Tablebase verdict', dataset: { tone: 'loading' } }, progress, verdictBody);
+  const verdict = createVerdictCard({ explain: full });
+  const verdictCard = verdict.el;
 
   const moveList = createMoveList({ play: (uci) => play(uci), preview: (uci) => board.showArrow(uci) });
   const movesCard = h('section.sb-card.sb-moves-card', { 'aria-label': 'Moves' }, h('h2.sb-card-title', 'Moves'), moveList.el);
@@ -163,7 +164,7 @@ export function createApp(host, options) {
 
   function onProgress(p) {
     const busy = p && p.requestsInFlight > 0;
-    verdictCard.classList.toggle('sb-fetching', busy);
+    verdict.fetching(busy);
     if (full) {
       network.progress(p);
       refreshStats();
@@ -358,7 +359,7 @@ export function createApp(host, options) {
 
   function markLoading(fen) {
     state.result = null;
-    verdictCard.classList.add('sb-stale');
+    verdict.stale(true);
     movesCard.classList.add('sb-stale');
     mainlineCard.classList.add('sb-stale');
     network.setMaterial(safeMaterial(fen), false);
@@ -382,7 +383,7 @@ export function createApp(host, options) {
       return;
     }
     markLoading(fen);
-    if (!state.handle) renderPending();
+    if (!state.handle) verdict.pending();
     let handle;
     try {
       handle = await state.handlePromise;
@@ -440,34 +441,14 @@ export function createApp(host, options) {
   }
 
   function unstale() {
-    verdictCard.classList.remove('sb-stale', 'sb-fetching');
     movesCard.classList.remove('sb-stale');
-  }
-
-  function renderPending() {
-    verdictCard.dataset.tone = 'loading';
-    replace(verdictBody, h('div.sb-verdict-head', h('span.sb-spinner'), h('h2.sb-headline', 'Loading tablebase…')), h('p.sb-summary', 'Fetching the decoder.'));
   }
 
   function renderResult(r, fen) {
     state.result = r;
     unstale();
     const v = describe(r);
-    verdictCard.dataset.tone = v.tone;
-    verdictCard.dataset.category = v.category || '';
-    verdictCard.dataset.outcome = v.outcome;
-    const winnerIcon =
-      v.tone === 'white' || v.tone === 'black'
-        ? h('span.sb-verdict-piece.cg-wrap', { title: `${sideName(v.tone)} wins` }, h('piece', { class: `king ${v.tone}` }))
-        : h('span.sb-verdict-icon.sb-neutral', { 'aria-hidden': 'true' }, '½');
-    replace(
-      verdictBody,
-      h('div.sb-verdict-head', winnerIcon, h('h2.sb-headline', v.headline), v.tag ? h('span.sb-tag', v.tag) : null),
-      h('p.sb-summary', v.summary),
-      v.dtz ? h('p.sb-dtz', h('span.sb-dtz-badge', v.dtz.label), ' ', v.dtz.text) : null,
-      v.notes.length ? h('ul.sb-notes', v.notes.map((n) => h('li', n))) : null,
-      full ? explainer() : null,
-    );
+    verdict.result(v);
     const material = safeMaterial(fen);
     network.setMaterial(material, true);
     if (r.checkmate || r.stalemate || (r.moves && !r.moves.length)) moveList.message(r.checkmate ? 'Checkmate: no moves.' : r.stalemate ? 'Stalemate: no moves.' : 'No legal moves.');
@@ -487,23 +468,13 @@ export function createApp(host, options) {
       pieces = 0;
     }
     const e = describeError(err, { pieces });
-    verdictCard.dataset.tone = 'error';
-    verdictCard.dataset.category = '';
-    verdictCard.dataset.outcome = '';
-    verdictCard.dataset.error = e.code;
     // Outside the tables the game can still be over: say so.
     const legal = state.legalFen === fen ? state.legal || [] : [];
     let over = null;
     if (state.handle && state.legalFen === fen && !legal.length && e.code !== 'invalid-fen' && e.code !== 'illegal-position') {
       over = inCheck(fen) ? `Checkmate: ${sideName(parseFen(fen).turn === 'white' ? 'black' : 'white')} wins.` : 'Stalemate: draw.';
     }
-    replace(
-      verdictBody,
-      h('div.sb-verdict-head', h('span.sb-verdict-icon.sb-alert'), h('h2.sb-headline', over ? over.split(':')[0] : e.title)),
-      h('p.sb-summary', over || e.message),
-      h('p.sb-hint', over ? e.message : e.hint),
-      fixFor(e.code, fen),
-    );
+    verdict.error(e, { over, fix: fixFor(e.code, fen) });
     if (legal.length) moveList.renderUnknown(legal);
     else moveList.message(e.code === 'invalid-fen' ? '' : 'No moves to show.');
     mainline.message('No best line for this position.');
@@ -556,16 +527,6 @@ export function createApp(host, options) {
     mainline.render(line);
   }
 
-  function explainer() {
-    return h(
-      'details.sb-explain',
-      h('summary', icon(ICONS.info), 'What do DTZ and the 50-move rule mean?'),
-      h('p', 'A game is drawn when 50 moves (100 plies) pass without a capture or pawn move. DTZ, the distance to zeroing, counts the plies until the next capture or pawn move (or mate) with best play.'),
-      h('p', 'A cursed win can be forced only by breaking that rule, so it is a draw in a real game. A blessed loss is the other side of it: lost without the rule, saved by it.'),
-      h('p', `The halfmove clock in the FEN counts plies already spent; a win needs its DTZ to fit in what is left of the ${plies(100)}.`),
-    );
-  }
-
   // ---- cache & offline -------------------------------------------------------------------
   async function clearCache() {
     if (!state.handle) return;
@@ -603,26 +564,6 @@ export function createApp(host, options) {
   const formatKB = (n) => (Number.isFinite(n) ? `${Math.round(n / 1024).toLocaleString('en')} KB` : '');
 
   // ---- URL sharing -------------------------------------------------------------------
-  function shareUrl(fen) {
-    const url = new URL(location.href);
-    url.searchParams.delete('fen');
-    url.hash = `fen=${fen.replace(/ /g, '_')}`;
-    return url.href;
-  }
-
-  function writeUrl(fen) {
-    const url = shareUrl(fen);
-    if (url !== location.href) replaceUrl(url);
-  }
-
-  function replaceUrl(url) {
-    try {
-      window.history.replaceState(null, '', url);
-    } catch {
-      /* sandboxed frames may refuse */
-    }
-  }
-
   async function share() {
     const url = options.urlSync ? shareUrl(currentFen()) : `${location.href.split('#')[0]}#fen=${currentFen().replace(/ /g, '_')}`;
     try {
@@ -672,12 +613,4 @@ export function createApp(host, options) {
       board.destroy();
     },
   };
-}
-
-/** The FEN in the page URL: #fen=... or ?fen=... ('_' or '+' stand for spaces). */
-export function readUrlFen() {
-  const fromHash = new URLSearchParams(location.hash.replace(/^#/, '')).get('fen');
-  const fromQuery = new URLSearchParams(location.search).get('fen');
-  const raw = fromHash || fromQuery;
-  return raw ? raw.replace(/_/g, ' ').trim() : null;
 }

@@ -1,0 +1,74 @@
+// The verdict card: a result, an error or "loading", with a thin progress bar
+// on top. Words come from verdict.js; this module only builds the DOM.
+import { h, icon, ICONS, replace } from './dom.js';
+import { sideName, plies } from './verdict.js';
+
+/** options: { explain } adds the "What do DTZ and the 50-move rule mean?" section. */
+export function createVerdictCard({ explain = false } = {}) {
+  const progress = h('div.sb-verdict-progress', { 'aria-hidden': 'true' });
+  const body = h('div.sb-verdict-body');
+  const el = h('section.sb-card.sb-verdict', { 'aria-live': 'polite', 'aria-label': 'Tablebase verdict', dataset: { tone: 'loading' } }, progress, body);
+
+  function setData(tone, category = '', outcome = '', error = '') {
+    Object.assign(el.dataset, { tone, category, outcome, error });
+    el.classList.remove('sb-stale', 'sb-fetching');
+  }
+
+  return {
+    el,
+    /** Dims the current content while the next answer is on its way. */
+    stale(on) {
+      el.classList.toggle('sb-stale', on);
+    },
+    /** Shows the progress bar while table pages arrive. */
+    fetching(on) {
+      el.classList.toggle('sb-fetching', on);
+    },
+    /** Before the decoder is ready. */
+    pending() {
+      el.dataset.tone = 'loading';
+      replace(body, h('div.sb-verdict-head', h('span.sb-spinner'), h('h2.sb-headline', 'Loading tablebase…')), h('p.sb-summary', 'Fetching the decoder.'));
+    },
+    /** A verdict from describe(). */
+    result(v) {
+      setData(v.tone, v.category || '', v.outcome);
+      const badge =
+        v.tone === 'white' || v.tone === 'black'
+          ? h('span.sb-verdict-piece.cg-wrap', { title: `${sideName(v.tone)} wins` }, h('piece', { class: `king ${v.tone}` }))
+          : h('span.sb-verdict-icon.sb-neutral', { 'aria-hidden': 'true' }, '½');
+      replace(
+        body,
+        h('div.sb-verdict-head', badge, h('h2.sb-headline', v.headline), v.tag ? h('span.sb-tag', v.tag) : null),
+        h('p.sb-summary', v.summary),
+        v.dtz ? h('p.sb-dtz', h('span.sb-dtz-badge', v.dtz.label), ' ', v.dtz.text) : null,
+        v.notes.length ? h('ul.sb-notes', v.notes.map((n) => h('li', n))) : null,
+        explain ? explainer() : null,
+      );
+    },
+    /**
+     * An error from describeError(); `over` replaces the headline when the game
+     * is over anyway (mate or stalemate outside the tables); `fix` is an
+     * optional button.
+     */
+    error(e, { over = null, fix = null } = {}) {
+      setData('error', '', '', e.code);
+      replace(
+        body,
+        h('div.sb-verdict-head', h('span.sb-verdict-icon.sb-alert'), h('h2.sb-headline', over ? over.split(':')[0] : e.title)),
+        h('p.sb-summary', over || e.message),
+        h('p.sb-hint', over ? e.message : e.hint),
+        fix,
+      );
+    },
+  };
+}
+
+function explainer() {
+  return h(
+    'details.sb-explain',
+    h('summary', icon(ICONS.info), 'What do DTZ and the 50-move rule mean?'),
+    h('p', 'A game is drawn when 50 moves (100 plies) pass without a capture or pawn move. DTZ, the distance to zeroing, counts the plies until the next capture or pawn move (or mate) with best play.'),
+    h('p', 'A cursed win can be forced only by breaking that rule, so it is a draw in a real game. A blessed loss is the other side of it: lost without the rule, saved by it.'),
+    h('p', `The halfmove clock in the FEN counts plies already spent; a win needs its DTZ to fit in what is left of the ${plies(100)}.`),
+  );
+}
