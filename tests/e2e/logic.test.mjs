@@ -1,0 +1,159 @@
+// The front-end's pure modules, without a browser: FEN handling and moves
+// (www/src/chess.js) and the words of the verdict (www/src/verdict.js).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseFen, normalizeFen, applyUci, inCheck, materialKey, withTurn, withHalfmove, moveNumber } from '../../www/src/chess.js';
+import { describe as describeResult, describeMove, groupMoves, describeError, flipCategory } from '../../www/src/verdict.js';
+
+describe('chess.js', () => {
+  it('parses and normalises FENs, filling missing fields', () => {
+    assert.equal(normalizeFen('8/8/8/4k3/8/8/8/R3K3'), '8/8/8/4k3/8/8/8/R3K3 w - - 0 1');
+    assert.equal(normalizeFen('8/8/8/4k3/8/8/8/R3K3_b_-_-_12_40'), '8/8/8/4k3/8/8/8/R3K3 b - - 12 40');
+    const pos = parseFen('4k3/8/8/8/8/8/8/4K2R w K - 3 7');
+    assert.deepEqual(pos.pieces.get('h1'), { role: 'rook', color: 'white' });
+    assert.equal(pos.castling, 'K');
+    assert.equal(pos.halfmove, 3);
+  });
+
+  it('rejects invalid FENs with code invalid-fen', () => {
+    for (const bad of ['', '8/8/8 w - - 0 1', '9/8/8/8/8/8/8/8 w - - 0 1', '8/8/8/8/8/8/8/7X w - - 0 1', '8/8/8/8/8/8/8/8 x - - 0 1', '8/8/8/8/8/8/8/8 w - z9 0 1', '8/8/8/8/8/8/8/8 w - - -1 1']) {
+      assert.throws(() => parseFen(bad), (e) => e.code === 'invalid-fen', bad);
+    }
+  });
+
+  it('applies quiet moves, captures and clocks', () => {
+    assert.equal(applyUci('4k3/8/8/8/8/8/8/4K2R w - - 0 1', 'h1h7'), '4k3/7R/8/8/8/8/8/4K3 b - - 1 1');
+    assert.equal(applyUci('4k3/7R/8/8/8/8/8/4K3 b - - 1 1', 'e8f8'), '5k2/7R/8/8/8/8/8/4K3 w - - 2 2');
+    assert.equal(applyUci('4k3/7r/8/8/8/8/8/4K2R w - - 9 5', 'h1h7'), '4k3/7R/8/8/8/8/8/4K3 b - - 0 5');
+  });
+
+  it('applies promotions, en passant and double steps', () => {
+    assert.equal(applyUci('8/1P6/8/8/8/8/k7/4K3 w - - 0 1', 'b7b8n'), '1N6/8/8/8/8/8/k7/4K3 b - - 0 1');
+    // A double step writes the en passant square only when a pawn can take.
+    assert.equal(applyUci('4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1', 'e2e4'), '4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1');
+    assert.equal(applyUci('4k3/8/8/8/8/8/4P3/4K3 w - - 0 1', 'e2e4'), '4k3/8/8/8/4P3/8/8/4K3 b - - 0 1');
+    assert.equal(applyUci('4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1', 'd4e3'), '4k3/8/8/8/8/4p3/8/4K3 w - - 0 2');
+  });
+
+  it('applies castling (standard and king-takes-rook notation) and updates rights', () => {
+    const fen = 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1';
+    assert.equal(applyUci(fen, 'e1g1'), 'r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1');
+    assert.equal(applyUci(fen, 'e1h1'), 'r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1');
+    assert.equal(applyUci(fen, 'e1c1'), 'r3k2r/8/8/8/8/8/8/2KR3R b kq - 1 1');
+    assert.equal(applyUci(fen, 'a1a8'), 'R3k2r/8/8/8/8/8/8/4K2R b Kk - 0 1');
+  });
+
+  it('detects check from every kind of piece', () => {
+    assert.equal(inCheck('k7/1Q6/1K6/8/8/8/8/8 b - - 0 1'), true);
+    assert.equal(inCheck('k7/8/1K6/8/8/8/8/1Q6 b - - 0 1'), false);
+    assert.equal(inCheck('k7/8/8/8/8/8/8/R3K3 b - - 0 1'), true);
+    assert.equal(inCheck('k7/8/8/8/8/8/N7/R3K3 b - - 0 1'), false); // the knight blocks the file
+    assert.equal(inCheck('k7/8/8/8/8/8/8/N3K2B b - - 0 1'), true); // bishop h1-a8
+    assert.equal(inCheck('k7/8/1N6/8/8/8/8/4K3 b - - 0 1'), true);
+    assert.equal(inCheck('k7/1P6/8/8/8/8/8/4K3 b - - 0 1'), true);
+    assert.equal(inCheck('k7/P7/8/8/8/8/8/4K3 b - - 0 1'), false);
+    assert.equal(inCheck('8/8/8/8/8/8/1p6/K6k w - - 0 1'), true);
+  });
+
+  it('names material and edits side to move and clock', () => {
+    assert.equal(materialKey('1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1'), 'KRPvKR');
+    assert.equal(materialKey('8/8/8/8/8/8/8/8 w - - 0 1'), 'v');
+    assert.equal(withTurn('4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1', 'white'), '4k3/8/8/8/3pP3/8/8/4K3 w - - 0 1');
+    assert.equal(withHalfmove('4k3/8/8/8/8/8/8/4K3 w - - 0 1', 57), '4k3/8/8/8/8/8/8/4K3 w - - 57 1');
+    assert.equal(moveNumber('4k3/8/8/8/8/8/8/4K3 w - - 0 12'), '12.');
+    assert.equal(moveNumber('4k3/8/8/8/8/8/8/4K3 b - - 0 12', true), '12…');
+  });
+});
+
+describe('verdict.js', () => {
+  const base = { checkmate: false, stalemate: false, insufficientMaterial: false, halfmoveClock: 0, precise: true, moves: [] };
+
+  it('headlines every category from the side to move', () => {
+    const cases = [
+      [{ turn: 'white', wdl: 2, dtz: 13, category: 'win' }, 'White wins', 'DTZ 13'],
+      [{ turn: 'black', wdl: 2, dtz: 13, category: 'win' }, 'Black wins', 'DTZ 13'],
+      [{ turn: 'white', wdl: -2, dtz: -8, category: 'loss' }, 'Black wins', 'DTZ 8'],
+      [{ turn: 'white', wdl: 0, dtz: 0, category: 'draw' }, 'Draw', null],
+      [{ turn: 'white', wdl: 1, dtz: 105, category: 'cursed-win' }, 'Cursed win for White', 'DTZ 105'],
+      [{ turn: 'black', wdl: -1, dtz: -125, category: 'blessed-loss', precise: false }, 'Blessed loss for Black', 'DTZ ~125'],
+      [{ turn: 'white', wdl: 2, dtz: 15, category: 'maybe-win', halfmoveClock: 85, precise: false }, 'Win for White or 50-move draw', 'DTZ ~15'],
+      [{ turn: 'white', wdl: -2, dtz: -15, category: 'maybe-loss', halfmoveClock: 85, precise: false }, 'Win for Black or 50-move draw', 'DTZ ~15'],
+    ];
+    for (const [r, headline, dtz] of cases) {
+      const v = describeResult({ ...base, ...r });
+      assert.equal(v.headline, headline, JSON.stringify(r));
+      assert.equal(v.dtz ? v.dtz.label : null, dtz, JSON.stringify(r));
+    }
+  });
+
+  it('explains the 50-move rule, the halfmove clock and imprecise DTZ in words', () => {
+    const cursed = describeResult({ ...base, turn: 'white', wdl: 1, dtz: 105, category: 'cursed-win' });
+    assert.match(cursed.summary, /50-move rule/);
+    assert.equal(cursed.outcome, 'draw');
+    const clock = describeResult({ ...base, turn: 'white', wdl: 2, dtz: 15, category: 'cursed-win', halfmoveClock: 90 });
+    assert.match(clock.summary, /halfmove clock/);
+    assert.match(clock.notes.join(' '), /stands at 90.*only 10 plies remain/);
+    const fits = describeResult({ ...base, turn: 'white', wdl: 2, dtz: 15, category: 'win', halfmoveClock: 60 });
+    assert.match(fits.notes.join(' '), /40 plies remain .* enough/);
+    const rounded = describeResult({ ...base, turn: 'white', wdl: 2, dtz: 15, category: 'win', precise: false });
+    assert.match(rounded.notes.join(' '), /DTZ may be off by one/);
+  });
+
+  it('shows checkmate, stalemate and insufficient material as such', () => {
+    const mate = describeResult({ ...base, turn: 'black', wdl: -2, dtz: -1, category: 'loss', checkmate: true });
+    assert.deepEqual([mate.headline, mate.tag], ['White wins', 'Checkmate']);
+    const stale = describeResult({ ...base, turn: 'black', wdl: 0, dtz: 0, category: 'draw', stalemate: true });
+    assert.deepEqual([stale.headline, stale.tag], ['Draw', 'Stalemate']);
+    const kk = describeResult({ ...base, turn: 'white', wdl: 0, dtz: 0, category: 'draw', insufficientMaterial: true });
+    assert.deepEqual([kk.headline, kk.tag], ['Draw', 'Insufficient material']);
+  });
+
+  it('groups moves from the mover\'s view with badges', () => {
+    assert.equal(flipCategory('loss'), 'win');
+    assert.equal(flipCategory('blessed-loss'), 'cursed-win');
+    const moves = [
+      { uci: 'a1a8', san: 'Ra8#', wdl: -2, dtz: -1, category: 'loss', checkmate: true, zeroing: false },
+      { uci: 'a1a2', san: 'Ra2', wdl: -2, dtz: -12, precise: false, category: 'loss', zeroing: false },
+      { uci: 'b7b8q', san: 'b8=Q', wdl: -1, dtz: -110, category: 'blessed-loss', zeroing: true },
+      { uci: 'e1e2', san: 'Ke2', wdl: 0, dtz: 0, category: 'draw', zeroing: false },
+      { uci: 'e1d1', san: 'Kd1', wdl: 1, dtz: 104, category: 'cursed-win', zeroing: false },
+      { uci: 'e1f1', san: 'Kf1', wdl: 2, dtz: 3, category: 'win', zeroing: false },
+      { uci: 'e1f2', san: 'Kf2' },
+    ];
+    const groups = groupMoves(moves);
+    assert.deepEqual(
+      groups.map((g) => [g.key, g.moves.map((m) => m.san)]),
+      [
+        ['win', ['Ra8#', 'Ra2']],
+        ['cursed', ['b8=Q']],
+        ['draw', ['Ke2']],
+        ['blessed', ['Kd1']],
+        ['loss', ['Kf1']],
+        ['unknown', ['Kf2']],
+      ],
+    );
+    assert.deepEqual(describeMove(moves[0]).badges.map((b) => b.text), ['Checkmate']);
+    assert.deepEqual(describeMove(moves[1]).badges.map((b) => b.text), ['DTZ ~12']);
+    assert.deepEqual(describeMove(moves[2]).badges.map((b) => b.text), ['Zeroing', 'DTZ 110']);
+  });
+
+  it('titles every error code of the package', () => {
+    const titles = {
+      'invalid-fen': 'Invalid FEN',
+      'illegal-position': 'Illegal position',
+      castling: 'Castling rights',
+      'too-many-pieces': 'Too many pieces',
+      'missing-table': 'Table not available',
+      network: 'Network problem',
+      'corrupt-table': 'Corrupt table',
+    };
+    for (const [code, title] of Object.entries(titles)) {
+      const e = Object.assign(new Error('lower case message'), { code });
+      const d = describeError(e, { pieces: 9 });
+      assert.equal(d.title, title);
+      assert.equal(d.message, 'Lower case message');
+      assert.ok(d.hint.length > 10);
+    }
+    assert.equal(describeError(new Error('boom')).title, 'Something went wrong');
+  });
+});
