@@ -79,3 +79,21 @@ async fn errors_reject_with_a_code() {
         assert_eq!(get(&e, "code").as_string().as_deref(), Some(code), "{fen}");
     }
 }
+
+#[wasm_bindgen_test]
+fn legal_moves_work_outside_the_tables() {
+    let tb = tablebase(0.0);
+    let start = tb
+        .legal_moves("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        .unwrap();
+    assert_eq!(Array::from(&start).length(), 20);
+    let castle = Array::from(
+        &tb.legal_moves("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+            .unwrap(),
+    );
+    assert!(castle
+        .iter()
+        .any(|m| get(&m, "uci").as_string().as_deref() == Some("e1g1")));
+    let e = tb.legal_moves("nonsense").unwrap_err();
+    assert_eq!(get(&e, "code").as_string().as_deref(), Some("invalid-fen"));
+}

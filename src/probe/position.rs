@@ -9,8 +9,23 @@ use crate::format::consts::MAX_PIECES;
 /// Longest FEN accepted; a real one is under 100 bytes.
 const MAX_FEN_LEN: usize = 256;
 
-/// Parses and validates a FEN for probing.
+/// Parses and validates a FEN for probing: a legal position without
+/// castling rights and with at most as many pieces as tables cover.
 pub fn parse_fen(fen: &str) -> Result<Chess, ProbeError> {
+    let pos = parse_position(fen)?;
+    if pos.castles().any() {
+        return Err(ProbeError::Castling);
+    }
+    let n = pos.board().occupied().count();
+    if n > MAX_PIECES {
+        return Err(ProbeError::TooManyPieces(n));
+    }
+    Ok(pos)
+}
+
+/// Parses a FEN into any legal position (castling rights and many pieces
+/// allowed), e.g. to list its moves.
+pub fn parse_position(fen: &str) -> Result<Chess, ProbeError> {
     let fen = fen.trim();
     if fen.len() > MAX_FEN_LEN {
         return Err(ProbeError::InvalidFen(format!(
@@ -28,13 +43,6 @@ pub fn parse_fen(fen: &str) -> Result<Chess, ProbeError> {
         let why = e.to_string();
         ProbeError::IllegalPosition(why.trim_start_matches("illegal position: ").to_string())
     })?;
-    if pos.castles().any() {
-        return Err(ProbeError::Castling);
-    }
-    let n = pos.board().occupied().count();
-    if n > MAX_PIECES {
-        return Err(ProbeError::TooManyPieces(n));
-    }
     Ok(pos)
 }
 

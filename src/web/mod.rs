@@ -210,6 +210,13 @@ impl Core {
     }
 }
 
+/// A JS `Error` with the error's message and its stable `code`.
+fn coded_error(e: &ProbeError) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    let _ = js_sys::Reflect::set(&err, &"code".into(), &e.code().into());
+    err.into()
+}
+
 /// Probes Syzygy tables on static hosts from the browser.
 #[wasm_bindgen]
 pub struct Tablebase {
@@ -262,8 +269,8 @@ impl Tablebase {
 
     /// Legal moves of a position (no tables needed); throws on a bad FEN.
     #[wasm_bindgen(js_name = legalMoves, unchecked_return_type = "Array<{uci: string, san: string}>")]
-    pub fn legal_moves(&self, fen: &str) -> Result<JsValue, JsError> {
-        let pos = probe::parse_fen(fen).map_err(|e| JsError::new(&e.to_string()))?;
+    pub fn legal_moves(&self, fen: &str) -> Result<JsValue, JsValue> {
+        let pos = probe::parse_position(fen).map_err(|e| coded_error(&e))?;
         let out = js_sys::Array::new();
         for (uci, san) in probe::legal_moves(&pos) {
             let o = js_sys::Object::new();
@@ -295,8 +302,8 @@ impl Tablebase {
         fen: &str,
         #[wasm_bindgen(js_name = onProgress, unchecked_param_type = "(p: {bytes: number, total: number, file: string}) => void")]
         on_progress: Option<Function>,
-    ) -> Result<Promise, JsError> {
-        let pos = probe::parse_fen(fen).map_err(|e| JsError::new(&e.to_string()))?;
+    ) -> Result<Promise, JsValue> {
+        let pos = probe::parse_fen(fen).map_err(|e| coded_error(&e))?;
         let mut files = Vec::new();
         for mat in probe::reachable_materials(&pos) {
             for kind in [Kind::Wdl, Kind::Dtz] {
