@@ -252,11 +252,7 @@ describe('app page', () => {
     await page.close();
   });
 
-  // Known gap in the wasm package: tb.legalMoves applies the probe's checks and
-  // throws for castling rights and too many pieces, so no moves can be played
-  // there. Reported as a todo (it runs, and passes once the package is fixed).
-  const legalMovesTodo = 'tb.legalMoves throws for castling rights / too many pieces (src/web legal_moves uses probe::parse_fen)';
-  baseIt('plays moves outside the tables: too many pieces, castling rights (tb.legalMoves)', skip ? { skip } : { timeout: 60_000, todo: legalMovesTodo }, async () => {
+  baseIt('plays moves outside the tables: too many pieces, castling rights (tb.legalMoves)', skip ? { skip } : { timeout: 60_000 }, async () => {
     const page = await open('4k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1');
     await waitVerdict(page, '4k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1');
     await page.waitForSelector('syzygy-board .sb-group[data-group="unknown"] [role="option"]', { timeout: 5000 });
