@@ -28,7 +28,7 @@ node --test tests/server/
 
 step "wasm package in headless Chromium (wasm-bindgen-test, then the fault matrix)"
 scripts/wasm-test.sh
-node --test --test-concurrency=1 tests/browser/
+RANGE_SERVER_LOG_LIMIT=100000 node --test --test-concurrency=1 tests/browser/
 
 step "front-end build and end-to-end tests"
 npm run build
