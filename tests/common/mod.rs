@@ -181,16 +181,41 @@ fn with_en_passant(pieces: &[Piece], rng: &mut Rng, turn: Color) -> Option<Chess
 }
 
 /// Every legal position of a material, both sides to move.
-pub fn all_positions(name: &str, mut f: impl FnMut(&Chess)) -> usize {
+pub fn all_positions(name: &str, f: impl FnMut(&Chess)) -> usize {
+    positions_where(name, |_| true, f)
+}
+
+/// Every legal position up to the board's symmetries: the white king
+/// (the first piece) only on a1-d1-d4 in pawnless tables and on files a-d
+/// in pawnful ones. Each position the tables distinguish appears at least once.
+pub fn positions_up_to_symmetry(name: &str, f: impl FnMut(&Chess)) -> usize {
+    let pawnful = name.contains('P');
+    positions_where(
+        name,
+        move |k| {
+            let (file, rank) = (k % 8, k / 8);
+            if pawnful {
+                file < 4
+            } else {
+                file < 4 && rank <= file
+            }
+        },
+        f,
+    )
+}
+
+fn positions_where(name: &str, first: impl Fn(u32) -> bool, mut f: impl FnMut(&Chess)) -> usize {
     let pieces = pieces_of(name);
     let n = pieces.len();
     let mut squares = vec![0u32; n];
     let mut count = 0;
     loop {
-        for turn in [Color::White, Color::Black] {
-            if let Some(p) = build(&pieces, &squares, turn, None) {
-                f(&p);
-                count += 1;
+        if first(squares[0]) {
+            for turn in [Color::White, Color::Black] {
+                if let Some(p) = build(&pieces, &squares, turn, None) {
+                    f(&p);
+                    count += 1;
+                }
             }
         }
         let mut i = 0;
