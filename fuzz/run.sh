@@ -85,15 +85,20 @@ for t in $TARGETS; do
     mkdir -p "$HERE/artifacts/$t"
     max_len=4096
     [ "$t" = table_bytes ] && max_len=65600
+    extra=()
+    [ "$t" = fen_probe ] && extra=(-dict="$HERE/fen.dict")
     echo "== $t: $MINUTES min" >&2
     set +e
     nice -n 15 cargo +nightly fuzz run -s "$SANITIZER" -a --release "$t" "corpus/$t" -- \
         -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -timeout=10 \
-        -max_len="$max_len" -print_final_stats=1 >"$log" 2>&1
+        -max_len="$max_len" -print_final_stats=1 "${extra[@]}" >"$log" 2>&1
     rc=$?
     set -e
-    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -n 1)
-    EXECS[$t]="${execs:-?} executions$([ $rc -ne 0 ] && echo ", FAILED (exit $rc, see $log)")"
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -n 1 || true)
+    EXECS[$t]="${execs:-?} executions"
+    if [ "$rc" -ne 0 ]; then
+        EXECS[$t]+=", FAILED (exit $rc): see $log and $HERE/artifacts/$t/"
+    fi
 done
 
 echo "executions per target (${MINUTES} min each):"

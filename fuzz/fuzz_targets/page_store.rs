@@ -143,6 +143,12 @@ impl Fetcher for Chaos<'_> {
             let bytes = real_file(&req.name).expect("real table");
             let size = bytes.len() as u64;
             let fault = Fault::read(&mut self.choices);
+            if std::env::var_os("PAGE_STORE_DEBUG").is_some() {
+                eprintln!(
+                    "{} {}..{} open {}: {fault:?}",
+                    req.name, req.start, req.end, req.open
+                );
+            }
             degraded |= fault.degrades();
             let (start, end) = (req.start.min(size), req.end.min(size));
             let (end, validator) = match fault {
@@ -195,6 +201,9 @@ fn own_driver(
         if rounds > cap {
             break None;
         }
+        if std::env::var_os("PAGE_STORE_DEBUG").is_some() {
+            eprintln!("-- round {}", rounds + 1);
+        }
         let wants = match engine.attempt(|ctx| ask(ctx, pos, q)) {
             Ok(a) => break Some(Ok(a)),
             Err(Attempt::Failed(e)) => break Some(Err(e)),
@@ -207,6 +216,10 @@ fn own_driver(
             let size = real_file(&engine.file_name(f.file)).map_or(0, |b| b.len() as u64);
             let (start, end) = (f.start.min(size), f.end.min(size));
             let fault = Fault::read(c);
+            if std::env::var_os("PAGE_STORE_DEBUG").is_some() {
+                let name = engine.file_name(f.file);
+                eprintln!("{name} {}..{} open {}: {fault:?}", f.start, f.end, f.open);
+            }
             bad |= fault.degrades();
             let mut piece = |s: u64, e: u64, validator| {
                 pieces.push(Piece {

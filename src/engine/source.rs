@@ -49,8 +49,20 @@ impl<'e> Ctx<'e> {
                 header: None,
             } => {
                 let prefix = self.prefix(id, size);
+                let have = prefix.len() as u64;
+                // What an open fetch brings: the whole header and, for
+                // small tables, their indexes.
+                let head = self.engine.files.borrow().head(id);
+                let head = head.max(self.engine.config.head_bytes).min(size);
                 match header::parse(&prefix, size, kind, shape) {
                     Ok(h) => {
+                        if have < head {
+                            // The head came short (a cut response, pages that
+                            // arrived unasked) but holds the header: fetch the
+                            // rest with whatever else this attempt misses, so
+                            // that the indexes it holds cost no extra round.
+                            self.want(id, have, head - have);
+                        }
                         let h = Arc::new(h);
                         let state = State::Open {
                             size,
@@ -60,15 +72,10 @@ impl<'e> Ctx<'e> {
                         self.engine.files.borrow_mut().set_state(id, state);
                         Ok((id, h))
                     }
-                    Err(FormatError::NeedMore(n)) if n <= size && n > prefix.len() as u64 => {
+                    Err(FormatError::NeedMore(n)) if n <= size && n > have => {
                         // Ask generously: each shortfall costs a round. Ask
-                        // at least for the head an open fetch brings (the
-                        // whole header and, for small tables, their indexes),
-                        // so that a short or missing head (a cut response, a
-                        // page that arrived unasked) costs one round.
-                        let have = prefix.len() as u64;
-                        let head = self.engine.files.borrow().head(id);
-                        let head = head.max(self.engine.config.head_bytes);
+                        // at least for the head, so that a short or missing
+                        // one costs one round.
                         let upto = n.max(4 * have).max(head).min(size);
                         self.want(id, have, upto - have);
                         Err(ProbeError::Missing)
