@@ -131,50 +131,32 @@ impl Files {
 
     /// Records size and validator; true when either changed.
     pub fn set_identity(&mut self, id: FileId, size: u64, validator: &str) -> bool {
-        match self.state(id) {
+        let (was_open, same, header, known) = match self.state(id) {
             State::Open {
                 size: s,
                 validator: v,
                 header,
             } => {
-                if s == size && (v == validator || v.is_empty() || validator.is_empty()) {
-                    let keep = if v.is_empty() {
-                        validator.to_string()
-                    } else {
-                        v
-                    };
-                    self.set_state(
-                        id,
-                        State::Open {
-                            size,
-                            validator: keep,
-                            header,
-                        },
-                    );
-                    false
-                } else {
-                    self.set_state(
-                        id,
-                        State::Open {
-                            size,
-                            validator: validator.to_string(),
-                            header: None,
-                        },
-                    );
-                    true
-                }
+                // An empty validator (a server that sends none) matches any.
+                let same = s == size && (v == validator || v.is_empty() || validator.is_empty());
+                (true, same, header, v)
             }
-            _ => {
-                self.set_state(
-                    id,
-                    State::Open {
-                        size,
-                        validator: validator.to_string(),
-                        header: None,
-                    },
-                );
-                false
-            }
-        }
+            _ => (false, false, None, String::new()),
+        };
+        let validator = if same && !known.is_empty() {
+            known
+        } else {
+            validator.to_string()
+        };
+        let header = if same { header } else { None };
+        self.set_state(
+            id,
+            State::Open {
+                size,
+                validator,
+                header,
+            },
+        );
+        was_open && !same
     }
 }

@@ -7,7 +7,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use super::category::Category;
 use super::position::PositionFacts;
-use super::search::{probe_dtz, Dtz};
+use super::search::{keep_going, probe_dtz, Dtz};
 use crate::engine::Ctx;
 use crate::error::ProbeError;
 
@@ -39,27 +39,15 @@ pub struct Analysis {
     pub moves: Vec<MoveInfo>,
 }
 
-/// Records missing pages and carries on with the next branch.
-fn gather<T>(r: Result<T, ProbeError>, missing: &mut bool) -> Result<Option<T>, ProbeError> {
-    match r {
-        Ok(v) => Ok(Some(v)),
-        Err(ProbeError::Missing) => {
-            *missing = true;
-            Ok(None)
-        }
-        Err(e) => Err(e),
-    }
-}
-
 /// The position's own result and, for every legal move, the result after it.
 pub fn analyse(ctx: &Ctx<'_>, pos: &Chess) -> Result<Analysis, ProbeError> {
     let mut missing = false;
-    let root = gather(probe_dtz(ctx, pos), &mut missing)?;
+    let root = keep_going(probe_dtz(ctx, pos), &mut missing)?;
     let mut moves = Vec::new();
     for m in pos.legal_moves().iter() {
         let mut child = pos.clone();
         child.play_unchecked(*m);
-        let Some((wdl, dtz)) = gather(probe_dtz(ctx, &child), &mut missing)? else {
+        let Some((wdl, dtz)) = keep_going(probe_dtz(ctx, &child), &mut missing)? else {
             continue;
         };
         moves.push(move_info(pos, m, &child, wdl, dtz));

@@ -23,7 +23,10 @@ pub struct Dtz {
 
 /// Records a child's error: missing pages are remembered and the search
 /// continues; anything else ends it.
-fn keep_going<T>(r: Result<T, ProbeError>, missing: &mut bool) -> Result<Option<T>, ProbeError> {
+pub(super) fn keep_going<T>(
+    r: Result<T, ProbeError>,
+    missing: &mut bool,
+) -> Result<Option<T>, ProbeError> {
     match r {
         Ok(v) => Ok(Some(v)),
         Err(ProbeError::Missing) => {
