@@ -13,15 +13,8 @@ export const TABLES = path.resolve(process.env.SYZYGY_PATH || path.join(REPO, '.
 export const CLI = path.join(REPO, 'target', 'release', 'syzygy-web');
 const PKG_JS = path.join(REPO, 'pkg', 'syzygy_web.js');
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
+export { CHROMIUM_ARGS } from '../chromium.mjs';
+import { CHROMIUM_ARGS } from '../chromium.mjs';
 
 /** Why these tests cannot run here (printed, so a skip never looks like a pass), or false. */
 export function skipReason() {

@@ -16,15 +16,8 @@ export const TABLES = path.resolve(process.env.SYZYGY_PATH || path.join(REPO, '.
 export const DIST = path.join(REPO, 'www', 'dist');
 export const RESULTS = path.join(REPO, 'test-results');
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
+export { CHROMIUM_ARGS } from '../chromium.mjs';
+import { CHROMIUM_ARGS } from '../chromium.mjs';
 
 /**
  * Why the browser tests cannot run here, or null. Only a missing wasm package,

@@ -1,0 +1,11 @@
+// Launch flags of Debian's headless Chromium for every browser test here:
+// root needs --no-sandbox, and this closed network wants no background traffic.
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
