@@ -157,3 +157,38 @@ describe('verdict.js', () => {
     assert.equal(describeError(new Error('boom')).title, 'Something went wrong');
   });
 });
+
+describe('dom.js: no markup from strings (defect 15)', () => {
+  it('h() never writes innerHTML, whatever the attributes say', async () => {
+    // A minimal document that records every innerHTML write.
+    const writes = [];
+    const fakeElement = () => {
+      const el = { className: '', dataset: {}, style: {}, attrs: {}, children: [] };
+      Object.defineProperty(el, 'innerHTML', { set: (v) => writes.push(v), get: () => '' });
+      el.setAttribute = (k, v) => (el.attrs[k] = v);
+      el.addEventListener = () => {};
+      el.append = (c) => el.children.push(c);
+      return el;
+    };
+    const saved = { document: globalThis.document, Node: globalThis.Node };
+    globalThis.Node = class {};
+    globalThis.document = { createElement: fakeElement, createTextNode: (t) => ({ text: t }) };
+    try {
+      const { h } = await import('../../www/src/dom.js');
+      const el = h('div', { html: '<img src=x onerror=alert(1)>', title: '<b>t</b>' }, '<i>text</i>');
+      assert.deepEqual(writes, []);
+      assert.deepEqual(el.children, [{ text: '<i>text</i>' }]);
+    } finally {
+      Object.assign(globalThis, saved);
+    }
+  });
+
+  it('no front-end source writes innerHTML, outerHTML or insertAdjacentHTML', async () => {
+    const fs = await import('node:fs');
+    const dir = new URL('../../www/src/', import.meta.url);
+    for (const name of fs.readdirSync(dir).filter((n) => n.endsWith('.js'))) {
+      const code = fs.readFileSync(new URL(name, dir), 'utf8').replace(/^\s*(\/\/|\*).*$/gm, '');
+      assert.doesNotMatch(code, /innerHTML|outerHTML|insertAdjacentHTML|document\.write/, name);
+    }
+  });
+});

@@ -3,6 +3,8 @@
 /**
  * Creates an element: h('button.sb-btn', { onclick, 'aria-label': 'Flip' }, 'text', child).
  * Attributes starting with "on" become listeners; `class`, `dataset`, `style` objects are merged.
+ * Text is always set as text: nothing here writes innerHTML, so no FEN, error
+ * message or server text can become markup.
  */
 export function h(spec, attrs, ...children) {
   const [tag, ...classes] = spec.split('.');
@@ -18,7 +20,6 @@ export function h(spec, attrs, ...children) {
     else if (k === 'class') el.className = [el.className, v].filter(Boolean).join(' ');
     else if (k === 'dataset') Object.assign(el.dataset, v);
     else if (k === 'style' && typeof v === 'object') Object.assign(el.style, v);
-    else if (k === 'html') el.innerHTML = v;
     else if (k in el && typeof v !== 'string') el[k] = v;
     else el.setAttribute(k, v === true ? '' : String(v));
   }

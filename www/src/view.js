@@ -1,0 +1,161 @@
+// The app's DOM: builds the board column, the cards and the controls once,
+// wired to the controller's actions, and renders the position-dependent parts
+// of the controls from the state. Answers are rendered by analysis.js.
+import { h, icon, ICONS, replace } from './dom.js';
+import { createBoard } from './board.js';
+import { createEditor } from './editor.js';
+import { createMoveList, createMainline, createHistory } from './moves.js';
+import { createNetworkPanel } from './network.js';
+import { sideName } from './verdict.js';
+import { createVerdictCard } from './verdict-view.js';
+import { currentFen } from './state.js';
+
+/**
+ * Builds the app inside `host`. `act` holds the controller's actions
+ * (called late, so it may be filled after this returns).
+ */
+export function createView(host, { full }, act) {
+  const boardBox = h('div.sb-board');
+  const spareTopSlot = h('div.sb-spare-slot');
+  const spareBottomSlot = h('div.sb-spare-slot');
+  const controlButton = (name, label, onclick, extra = {}) =>
+    h('button.sb-icon-btn', { type: 'button', title: label, 'aria-label': label, onclick, ...extra }, icon(ICONS[name]));
+  const firstBtn = controlButton('first', 'First position (Home)', () => act.jump(0));
+  const prevBtn = controlButton('prev', 'Previous move (←)', () => act.step(-1));
+  const nextBtn = controlButton('next', 'Next move (→)', () => act.step(1));
+  const lastBtn = controlButton('last', 'Last position (End)', () => act.jump(Infinity));
+  const flipBtn = controlButton('flip', 'Flip board (f)', () => act.flip());
+  const turnBtn = h(
+    'button.sb-turn-btn',
+    { type: 'button', title: 'Switch the side to move', onclick: () => act.toggleTurn() },
+    h('span.sb-turn-dot'),
+    h('span.sb-turn-label', h('span.sb-turn-side', 'White'), h('span.sb-turn-extra', ' to move')),
+  );
+  const editBtn = controlButton('edit', 'Edit position', () => act.toggleEditing(), { 'aria-pressed': 'false' });
+  const controls = h(
+    'div.sb-controls',
+    { role: 'toolbar', 'aria-label': 'Board controls' },
+    h('div.sb-nav', firstBtn, prevBtn, nextBtn, lastBtn),
+    h('div.sb-ctl-right', turnBtn, flipBtn, full ? editBtn : null),
+  );
+
+  const verdict = createVerdictCard({ explain: full });
+
+  const moveList = createMoveList({ play: (uci) => act.play(uci), preview: (uci) => board.showArrow(uci) });
+  const movesCard = h('section.sb-card.sb-moves-card', { 'aria-label': 'Moves' }, h('h2.sb-card-title', 'Moves'), moveList.el);
+
+  const mainline = createMainline({ play: (i) => act.playMainline(i) });
+  const mainlineCard = h(
+    'section.sb-card.sb-mainline-card',
+    { 'aria-label': 'Best line' },
+    h('h2.sb-card-title', 'Best line', h('small', ' to the next capture, pawn move or mate')),
+    mainline.el,
+  );
+
+  const history = createHistory({ jump: (ply) => act.jump(ply) });
+  const fenInput = h('input.sb-input.sb-fen', {
+    type: 'text',
+    spellcheck: false,
+    autocomplete: 'off',
+    'aria-label': 'FEN',
+    oninput: () => act.fenEdited(),
+    onchange: (e) => act.loadFromInput(e.target.value),
+    onkeydown: (e) => {
+      if (e.key === 'Enter') act.loadFromInput(e.target.value);
+      if (e.key === 'Escape') act.fenReset();
+      e.stopPropagation();
+    },
+  });
+  const shareStatus = h('span.sb-share-status', { 'aria-live': 'polite' });
+  const shareBtn = h('button.sb-btn', { type: 'button', onclick: () => act.share() }, icon(ICONS.link), 'Copy link');
+  const positionCard = h(
+    'section.sb-card.sb-position-card',
+    { 'aria-label': 'Position' },
+    h('h2.sb-card-title', 'Played line'),
+    history.el,
+    h('label.sb-fen-label', 'FEN', fenInput),
+    h('div.sb-row', shareBtn, shareStatus),
+  );
+
+  const network = createNetworkPanel({ clear: () => act.clearCache(), prefetch: () => act.prefetch() });
+
+  const board = createBoard(boardBox, {
+    onMove: (uci) => act.play(uci),
+    onCancel: () => act.redraw(),
+    onEdit: () => act.editedOnBoard(),
+  });
+  const editor = createEditor(board, {
+    changed: () => act.editedOnBoard(),
+    preset: (fen) => act.loadEdited(fen),
+    turn: (color) => act.setTurn(color),
+    halfmove: (n) => act.setHalfmove(n),
+    done: () => act.setEditing(false),
+  });
+  editor.panel.hidden = true;
+
+  const boardCol = h('div.sb-board-col', spareTopSlot, boardBox, spareBottomSlot, controls);
+  const side = full ? h('div.sb-side', verdict.el, editor.panel, movesCard, mainlineCard) : h('div.sb-side', verdict.el, movesCard);
+  const under = full ? h('div.sb-under', positionCard, network.el) : null;
+  const root = h(`div.sb-root.${full ? 'sb-full' : 'sb-compact'}`, boardCol, side, under);
+  replace(host, root);
+
+  return {
+    root,
+    boardBox,
+    spareTopSlot,
+    spareBottomSlot,
+    nav: { firstBtn, prevBtn, nextBtn, lastBtn },
+    turnBtn,
+    editBtn,
+    verdict,
+    moveList,
+    movesCard,
+    mainline,
+    mainlineCard,
+    history,
+    fenInput,
+    shareStatus,
+    network,
+    board,
+    editor,
+  };
+}
+
+/** Renders the parts of the controls that follow the position: side to move, navigation, history, FEN box. */
+export function renderControls(view, s, pos) {
+  const fen = currentFen(s);
+  if (!s.fenDirty) view.fenInput.value = fen;
+  view.fenInput.removeAttribute('aria-invalid');
+  const { turnBtn } = view;
+  turnBtn.querySelector('.sb-turn-side').textContent = sideName(pos.turn);
+  turnBtn.setAttribute('aria-label', `${sideName(pos.turn)} to move: switch`);
+  turnBtn.dataset.color = pos.turn;
+  if (s.editing) view.editor.setState(pos);
+  const { firstBtn, prevBtn, nextBtn, lastBtn } = view.nav;
+  firstBtn.disabled = prevBtn.disabled = s.ply === 0 || s.editing;
+  nextBtn.disabled = lastBtn.disabled = s.ply >= s.line.length - 1 || s.editing;
+  view.history.render(s.line, s.ply);
+}
+
+/** Shows the editing mode on the edit button and the panel. */
+export function renderEditing(view, on) {
+  const { editBtn } = view;
+  view.root.classList.toggle('sb-editing', on);
+  editBtn.setAttribute('aria-pressed', String(on));
+  editBtn.replaceChildren(icon(on ? ICONS.done : ICONS.edit));
+  editBtn.title = on ? 'Done editing' : 'Edit position';
+  editBtn.setAttribute('aria-label', editBtn.title);
+  view.editor.panel.hidden = !on;
+}
+
+/** Puts the spare-piece bars above and below the board, or removes them. */
+export function placeSpares(view, on) {
+  if (!on) {
+    view.spareTopSlot.replaceChildren();
+    view.spareBottomSlot.replaceChildren();
+    return;
+  }
+  const [top, bottom] = view.editor.setOrientation(view.board.orientation);
+  view.spareTopSlot.replaceChildren(top);
+  view.spareBottomSlot.replaceChildren(bottom);
+}
