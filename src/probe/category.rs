@@ -15,37 +15,32 @@ pub enum Category {
 }
 
 impl Category {
-    /// Category from DTZ50'' (with the 100 offset of cursed results) and the
-    /// halfmove clock. When the DTZ is rounded and the clock sits on the
-    /// boundary, the result is "maybe".
-    pub fn new(wdl: i8, dtz: i32, precise: bool, halfmoves: u32) -> Category {
-        let h = i64::from(halfmoves);
-        let d = i64::from(dtz).abs();
-        match wdl {
-            0 => Category::Draw,
-            1 => Category::CursedWin,
-            -1 => Category::BlessedLoss,
-            w => {
-                let win = w > 0;
-                let (sure, unsure, lost) = if win {
-                    (Category::Win, Category::MaybeWin, Category::CursedWin)
-                } else {
-                    (Category::Loss, Category::MaybeLoss, Category::BlessedLoss)
-                };
-                if precise {
-                    if d + h <= 100 {
-                        sure
-                    } else {
-                        lost
-                    }
-                } else if d + h <= 99 {
-                    sure
-                } else if d + h >= 102 {
-                    lost
-                } else {
-                    unsure
-                }
-            }
+    /// Category from DTZ50'' (with the 100 offset of cursed results), the
+    /// halfmove clock and whether the side to move is checkmated.
+    ///
+    /// A rounded DTZ `d` means the true value is `d` or `d + 1` plies, so
+    /// only `d + clock == 100` is in doubt ("maybe"); at clock 0 the
+    /// generator never rounds across the 100-ply edge, so the WDL decides.
+    /// Checkmate ends the game before the 50-move rule can be claimed
+    /// (FIDE Laws 9.3 and 9.6): a mated side has lost at any clock.
+    pub fn new(wdl: i8, dtz: i32, precise: bool, halfmoves: u32, checkmated: bool) -> Category {
+        if checkmated {
+            return Category::Loss;
+        }
+        let total = i64::from(dtz).abs() + i64::from(halfmoves);
+        let (sure, unsure, lost) = match wdl {
+            0 => return Category::Draw,
+            1 => return Category::CursedWin,
+            -1 => return Category::BlessedLoss,
+            w if w > 0 => (Category::Win, Category::MaybeWin, Category::CursedWin),
+            _ => (Category::Loss, Category::MaybeLoss, Category::BlessedLoss),
+        };
+        if halfmoves == 0 || total < 100 || (precise && total == 100) {
+            sure
+        } else if total == 100 {
+            unsure
+        } else {
+            lost
         }
     }
 

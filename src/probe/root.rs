@@ -58,12 +58,13 @@ pub fn analyse(ctx: &Ctx<'_>, pos: &Chess) -> Result<Analysis, ProbeError> {
     let (wdl, dtz) = root.ok_or(ProbeError::Missing)?;
     moves.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| a.uci.cmp(&b.uci)));
     let halfmoves = pos.halfmoves();
+    let facts = PositionFacts::of(pos);
     Ok(Analysis {
         wdl,
         dtz: dtz.plies,
         precise: dtz.precise,
-        category: Category::new(wdl, dtz.plies, dtz.precise, halfmoves),
-        facts: PositionFacts::of(pos),
+        category: Category::new(wdl, dtz.plies, dtz.precise, halfmoves, facts.checkmate),
+        facts,
         halfmoves,
         turn: pos.turn(),
         moves,
@@ -77,15 +78,16 @@ fn move_info(pos: &Chess, m: &Move, child: &Chess, wdl: i8, dtz: Dtz) -> MoveInf
     } else {
         pos.halfmoves().saturating_add(1)
     };
+    let facts = PositionFacts::of(child);
     MoveInfo {
         uci: m.to_uci(CastlingMode::Standard).to_string(),
         san: SanPlus::from_move(pos.clone(), *m).to_string(),
         wdl,
         dtz: dtz.plies,
         precise: dtz.precise,
-        category: Category::new(wdl, dtz.plies, dtz.precise, clock),
+        category: Category::new(wdl, dtz.plies, dtz.precise, clock, facts.checkmate),
         zeroing,
-        facts: PositionFacts::of(child),
+        facts,
     }
 }
 

@@ -1,0 +1,196 @@
+//! The 50-move categories: `Category::new` against shakmaty-syzygy's
+//! `AmbiguousWdl::from_dtz_and_halfmoves` over the whole grid of inputs,
+//! then end to end on sampled positions with halfmove clocks set around
+//! the 100-ply boundary (each position's own category and every move's).
+//! Checkmate is the one place we differ on purpose: a mated side has lost
+//! whatever the clock says (FIDE Laws 9.3 and 9.6), where the reference
+//! reads its DTZ of -1 plus the clock as a blessed loss.
+
+mod common;
+
+use common::*;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Position};
+use shakmaty_syzygy::{AmbiguousWdl, Dtz, MaybeRounded};
+use syzygy_web::probe::Category;
+
+fn category_of(a: AmbiguousWdl) -> Category {
+    match a {
+        AmbiguousWdl::Loss => Category::Loss,
+        AmbiguousWdl::MaybeLoss => Category::MaybeLoss,
+        AmbiguousWdl::BlessedLoss => Category::BlessedLoss,
+        AmbiguousWdl::Draw => Category::Draw,
+        AmbiguousWdl::CursedWin => Category::CursedWin,
+        AmbiguousWdl::MaybeWin => Category::MaybeWin,
+        AmbiguousWdl::Win => Category::Win,
+    }
+}
+
+fn reference(dtz: i32, precise: bool, clock: u32) -> Category {
+    let d = if precise {
+        MaybeRounded::Precise(Dtz(dtz))
+    } else {
+        MaybeRounded::Rounded(Dtz(dtz))
+    };
+    category_of(AmbiguousWdl::from_dtz_and_halfmoves(d, clock))
+}
+
+/// WDL as the tables give it for a DTZ50'' value (the clock ignored).
+fn wdl_of_dtz(dtz: i32) -> i8 {
+    match dtz {
+        d if d < -100 => -1,
+        d if d < 0 => -2,
+        0 => 0,
+        d if d <= 100 => 2,
+        _ => 1,
+    }
+}
+
+#[test]
+fn category_grid_matches_reference() {
+    let clocks: Vec<u32> = (0..=250).chain([1000, u32::MAX - 1, u32::MAX]).collect();
+    let mut cases = 0u64;
+    let mut bad = Vec::new();
+    for dtz in -1100..=1100 {
+        let wdl = wdl_of_dtz(dtz);
+        for precise in [true, false] {
+            for &clock in &clocks {
+                cases += 1;
+                let ours = Category::new(wdl, dtz, precise, clock, false);
+                let theirs = reference(dtz, precise, clock);
+                if ours != theirs && bad.len() < 10 {
+                    bad.push(format!(
+                        "wdl {wdl} dtz {dtz} precise {precise} clock {clock}: ours {ours}, reference {theirs}"
+                    ));
+                }
+            }
+        }
+    }
+    println!("category grid cases compared: {cases}");
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
+#[test]
+fn checkmated_is_a_loss_at_any_clock() {
+    for clock in [0, 1, 99, 100, 101, 150, u32::MAX] {
+        assert_eq!(Category::new(-2, -1, true, clock, true), Category::Loss);
+    }
+}
+
+/// The example: a rounded DTZ of 27 plus a clock of 74 is 101, a
+/// cursed win whether the true DTZ is 27 or 28.
+#[test]
+fn rounded_dtz_past_the_edge_is_certain() {
+    let mut tb = ours();
+    let pos = syzygy_web::probe::parse_fen("8/8/8/4k3/8/8/8/R3K3 w - - 74 80").expect("fen");
+    let a = tb.analyse(&pos).expect("answer");
+    let them = theirs();
+    let want = category_of(them.probe_wdl(&pos).expect("reference"));
+    assert_eq!(a.category, want, "dtz {} precise {}", a.dtz, a.precise);
+    assert_eq!(a.category, Category::CursedWin);
+}
+
+/// Checkmate on the 100th ply: the move list and the mated position both
+/// say loss for the mated side; `wdl`/`dtz` keep the reference's values.
+#[test]
+fn checkmate_on_the_hundredth_ply_is_a_loss() {
+    let mut tb = ours();
+    let them = theirs();
+    let pos = syzygy_web::probe::parse_fen("7k/8/6K1/8/8/8/8/1Q6 w - - 99 60").expect("fen");
+    let a = tb.analyse(&pos).expect("answer");
+    let mate = a.moves.iter().find(|m| m.uci == "b1b8").expect("Qb8#");
+    assert!(mate.facts.checkmate);
+    assert_eq!((mate.wdl, mate.dtz), (-2, -1));
+    assert_eq!(mate.category, Category::Loss);
+    assert_eq!(a.moves[0].uci, "b1b8", "mate ranks first");
+
+    let mated = syzygy_web::probe::parse_fen("Q6k/8/6K1/8/8/8/8/8 b - - 100 100").expect("fen");
+    let a = tb.analyse(&mated).expect("answer");
+    let (tw, td) = (
+        wdl_of(them.probe_wdl_after_zeroing(&mated).expect("reference")),
+        dtz_of(them.probe_dtz(&mated).expect("reference")),
+    );
+    assert_eq!((a.wdl, a.dtz), (tw, td.0), "wdl/dtz are the reference's");
+    assert!(a.facts.checkmate);
+    assert_eq!(a.category, Category::Loss);
+}
+
+/// `pos` with the halfmove clock set, or None where the FEN rules forbid it.
+fn with_clock(pos: &Chess, clock: u32) -> Option<Chess> {
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    setup.halfmoves = clock;
+    Chess::from_setup(setup, CastlingMode::Standard).ok()
+}
+
+/// Clocks that put |dtz| + clock on and around 100, plus 0.
+fn clocks_near_boundary(dtz: i32) -> Vec<u32> {
+    let d = dtz.unsigned_abs();
+    let mut out = vec![0];
+    for target in 98..=103u32 {
+        if target >= d && target - d > 0 {
+            out.push(target - d);
+        }
+    }
+    out
+}
+
+#[test]
+fn categories_match_reference_near_the_boundary() {
+    let (mut us, them) = (ours(), theirs());
+    let (mut positions, mut clocked, mut moves, mut skipped) = (0u64, 0u64, 0u64, 0u64);
+    let mut bad = Vec::new();
+    let check = |what: String, ours: Category, pos: &Chess, bad: &mut Vec<String>| {
+        let theirs = category_of(them.probe_wdl(pos).expect("reference"));
+        if ours != theirs && bad.len() < 10 {
+            bad.push(format!("{what}: ours {ours}, reference {theirs}"));
+        }
+    };
+    for name in table_names().into_iter().filter(|n| n.len() >= 5) {
+        for p in sample(&name, 120, 101) {
+            positions += 1;
+            let (w, d) = us.probe_dtz(&p).expect("answer");
+            if w.abs() != 2 {
+                continue;
+            }
+            for clock in clocks_near_boundary(d.plies) {
+                let Some(pc) = with_clock(&p, clock) else {
+                    continue;
+                };
+                clocked += 1;
+                let a = us.analyse(&pc).expect("answer");
+                // Where every move zeroes we know the DTZ exactly and the
+                // reference reads a rounded value: skip such comparisons.
+                if a.facts.checkmate || forced_zeroing_near(&pc) {
+                    skipped += 1;
+                } else {
+                    check(fen(&pc), a.category, &pc, &mut bad);
+                }
+                for m in pc.legal_moves() {
+                    let mut child = pc.clone();
+                    child.play_unchecked(m);
+                    let uci = m.to_uci(CastlingMode::Standard).to_string();
+                    let ours_m = a.moves.iter().find(|x| x.uci == uci).expect("listed");
+                    moves += 1;
+                    if child.is_checkmate() {
+                        assert_eq!(ours_m.category, Category::Loss, "{} {uci}", fen(&pc));
+                        continue;
+                    }
+                    if forced_zeroing_near(&child) {
+                        skipped += 1;
+                        continue;
+                    }
+                    check(
+                        format!("{} after {uci}", fen(&pc)),
+                        ours_m.category,
+                        &child,
+                        &mut bad,
+                    );
+                }
+            }
+        }
+    }
+    println!(
+        "positions sampled: {positions}, with clocks near 100: {clocked}, moves: {moves}, skipped (forced zeroing, mate): {skipped}"
+    );
+    assert!(clocked > 1000);
+    assert!(bad.is_empty(), "{bad:#?}");
+}
