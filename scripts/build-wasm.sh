@@ -14,6 +14,6 @@ if [[ -x node_modules/.bin/wasm-opt ]]; then
     pkg/syzygy_web_bg.wasm -o pkg/syzygy_web_bg.wasm
 fi
 wasm=$(stat -c %s pkg/syzygy_web_bg.wasm)
-js=$(cat pkg/syzygy_web.js pkg/snippets/*/src/web/runtime.js | wc -c)
-gz=$(cat pkg/syzygy_web_bg.wasm pkg/syzygy_web.js pkg/snippets/*/src/web/runtime.js | gzip -9 | wc -c)
+js=$(cat pkg/syzygy_web.js pkg/snippets/*/src/web/*.js | wc -c)
+gz=$(cat pkg/syzygy_web_bg.wasm pkg/syzygy_web.js pkg/snippets/*/src/web/*.js | gzip -9 | wc -c)
 echo "pkg: wasm $wasm bytes, js $js bytes, gzipped together $gz bytes"

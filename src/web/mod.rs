@@ -55,6 +55,35 @@ export interface Stats {
 }
 "#;
 
+// runtime.js imports the other modules of src/web by relative path;
+// wasm-bindgen copies a JS file into the package only when an `extern`
+// block names it, so each is named here once (by a type, which costs
+// nothing at run time).
+#[wasm_bindgen(module = "/src/web/errors.js")]
+extern "C" {
+    type ErrorsModule;
+}
+#[wasm_bindgen(module = "/src/web/gate.js")]
+extern "C" {
+    type Gate;
+}
+#[wasm_bindgen(module = "/src/web/whole-body.js")]
+extern "C" {
+    type WholeBody;
+}
+#[wasm_bindgen(module = "/src/web/http.js")]
+extern "C" {
+    type RangeClient;
+}
+#[wasm_bindgen(module = "/src/web/page-db.js")]
+extern "C" {
+    type PageDb;
+}
+#[wasm_bindgen(module = "/src/web/prefetch.js")]
+extern "C" {
+    type PrefetchModule;
+}
+
 #[wasm_bindgen(module = "/src/web/runtime.js")]
 extern "C" {
     type Runtime;

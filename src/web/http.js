@@ -1,0 +1,186 @@
+// HTTP Range requests from the browser: one GET per range with bounded
+// retries, a concurrency gate, checks of what the server answered (status,
+// Content-Range, encoding), and whole-file streams for servers that ignore
+// Range.
+
+import { fail, fatal } from './errors.js';
+import { Gate } from './gate.js';
+import { WholeBody, trimBodies } from './whole-body.js';
+
+const RETRIES = 3;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** `bytes a-b/size` to {start, end (inclusive), size}, or null. */
+function contentRange(v) {
+  const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec((v || '').trim());
+  return m ? { start: +m[1], end: +m[2], size: +m[3] } : null;
+}
+
+export class RangeClient {
+  /**
+   * `counters` (requests, bytes, retries, requestsInFlight) are updated in
+   * place; `onActivity` is called whenever a request starts or ends; `limit`
+   * is how far into a file a server that ignores Range may be streamed.
+   */
+  constructor(counters, concurrency, limit, onActivity) {
+    this.counters = counters;
+    this.gate = new Gate(concurrency);
+    this.limit = limit;
+    this.onActivity = onActivity;
+    // url -> WholeBody, for servers that ignored Range.
+    this.bodies = new Map();
+  }
+
+  /**
+   * GET bytes [start, end) of a URL with retries. Resolves {size, validator,
+   * bytes}, or null when the file is not there (404/410).
+   */
+  async request(url, start, end, label) {
+    const body = this.bodies.get(url);
+    if (body) {
+      const v = await body.get(start, end);
+      trimBodies(this.bodies, body);
+      if (v) return v;
+    }
+    let lastError = null;
+    for (let attempt = 0; attempt <= RETRIES; attempt++) {
+      if (attempt > 0) {
+        this.counters.retries++;
+        await sleep(100 * 4 ** (attempt - 1));
+      }
+      await this.gate.enter();
+      this.counters.requests++;
+      this.counters.requestsInFlight++;
+      this.onActivity();
+      try {
+        const r = await this.requestOnce(url, start, end);
+        if (r.retry) {
+          lastError = r.retry;
+          continue;
+        }
+        return r.value;
+      } catch (e) {
+        if (e && ((e.code && e.code !== 'network') || e.fatal)) throw e;
+        lastError = e && e.message ? e.message : String(e);
+      } finally {
+        this.counters.requestsInFlight--;
+        this.gate.leave();
+        this.onActivity();
+      }
+    }
+    throw fail(`could not fetch ${label}: ${lastError} (after ${RETRIES} retries)`, 'network');
+  }
+
+  async requestOnce(url, start, end) {
+    const controller = new AbortController();
+    let res;
+    try {
+      res = await fetch(url, {
+        headers: { Range: `bytes=${start}-${end - 1}` },
+        cache: 'no-store',
+        signal: controller.signal,
+      });
+    } catch (e) {
+      // The browser does not say why (by design): name every likely cause.
+      return {
+        retry:
+          `the request failed (${e && e.message}): the host is unreachable, refused CORS (it must send ` +
+          `Access-Control-Allow-Origin for this page and expose Content-Range, ETag), or sent a compressed ` +
+          `body (Content-Encoding: gzip...), which browsers refuse on a Range request: serve tables uncompressed`,
+      };
+    }
+    const validator = res.headers.get('ETag') || res.headers.get('Last-Modified') || '';
+    const encoding = res.headers.get('Content-Encoding');
+    if (res.status === 404 || res.status === 410) {
+      controller.abort();
+      return { value: null };
+    }
+    if (encoding && encoding !== 'identity') {
+      controller.abort();
+      throw fatal(`${url}: the server compressed a range response (Content-Encoding: ${encoding}); serve tables without compression`);
+    }
+    if (res.status === 206) {
+      const cr = contentRange(res.headers.get('Content-Range'));
+      if (!cr) {
+        controller.abort();
+        throw fatal(`${url}: 206 without a readable Content-Range; the server must send Access-Control-Expose-Headers: Content-Range, ETag`);
+      }
+      // Content-Length is always readable; a length that differs from the
+      // range's means the body was encoded (compressed) on the way.
+      const length = res.headers.get('Content-Length');
+      if (length !== null && Number(length) !== cr.end - cr.start + 1) {
+        controller.abort();
+        throw fatal(`${url}: the body of a range response is ${length} bytes for a ${cr.end - cr.start + 1}-byte range, so the server compressed it; serve tables without compression (no Content-Encoding)`);
+      }
+      const wantEnd = Math.min(end, cr.size);
+      if (cr.start !== start || cr.end + 1 < wantEnd || cr.end >= cr.size) {
+        controller.abort();
+        return { retry: `Content-Range ${res.headers.get('Content-Range')} does not match bytes=${start}-${end - 1}` };
+      }
+      const bytes = await this.read(res, wantEnd - start, controller);
+      if (bytes === null || bytes.length < wantEnd - start) return { retry: 'truncated body' };
+      return { value: { size: cr.size, validator, bytes } };
+    }
+    if (res.status === 200) {
+      // The server ignored Range: keep the stream, read only as far as needed.
+      const size = Number(res.headers.get('Content-Length'));
+      if (!Number.isFinite(size) || size <= 0 || !res.headers.get('Content-Length')) {
+        controller.abort();
+        throw fatal(`${url}: the server ignored the Range header and sent no length (or a compressed body); it must support Range requests`);
+      }
+      let body = this.bodies.get(url);
+      if (body && body.live && body.size === size && body.validator === validator) {
+        controller.abort(); // a request that raced the first 200: use that stream
+      } else {
+        if (body) body.evict();
+        body = new WholeBody(url, res, controller, size, validator, this.counters, this.limit, (b) => {
+          if (this.bodies.get(url) === b) this.bodies.delete(url);
+        });
+        this.bodies.set(url, body);
+        trimBodies(this.bodies, body);
+      }
+      const v = await body.get(start, end);
+      trimBodies(this.bodies, body);
+      return v ? { value: v } : { retry: 'truncated body' };
+    }
+    controller.abort();
+    if (res.status === 416 || res.status === 429 || res.status === 408 || res.status >= 500) {
+      return { retry: `HTTP ${res.status}` };
+    }
+    throw fail(`${url}: HTTP ${res.status}`, 'network');
+  }
+
+  /** Reads the first `n` bytes of a body, aborting the rest; null on a broken stream. */
+  async read(res, n, controller) {
+    const out = new Uint8Array(n);
+    let have = 0;
+    if (!res.body) {
+      const all = new Uint8Array(await res.arrayBuffer());
+      out.set(all.subarray(0, n));
+      return all.length >= n ? out : out.subarray(0, all.length);
+    }
+    const reader = res.body.getReader();
+    try {
+      while (have < n) {
+        const { done: end, value } = await reader.read();
+        if (end) break;
+        const take = Math.min(value.length, n - have);
+        out.set(value.subarray(0, take), have);
+        have += take;
+        this.counters.bytes += take;
+      }
+    } catch (e) {
+      return null;
+    } finally {
+      if (have >= n) controller.abort();
+      reader.releaseLock?.();
+    }
+    return have >= n ? out : out.subarray(0, have);
+  }
+
+  /** Ends and forgets every whole-file stream. */
+  clear() {
+    for (const b of [...this.bodies.values()]) b.evict();
+  }
+}

@@ -1,0 +1,262 @@
+// The IndexedDB page cache: pages keyed by URL and page number, the identity
+// of the file version they belong to, an LRU byte budget, and a fallback to
+// memory-only whenever IndexedDB is missing, blocked or failing.
+
+const DB_NAME = 'syzygy-web';
+const DB_VERSION = 1;
+
+function promisify(req) {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+/** Whether a recorded identity {size, validator} is the version (size, validator). */
+function sameIdentity(old, size, validator) {
+  return old.size === size && (old.validator === validator || !validator || !old.validator);
+}
+
+function done(tx) {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onabort = tx.onerror = () => reject(tx.error || new Error('transaction aborted'));
+  });
+}
+
+/**
+ * Pages in IndexedDB. Keys are `url|pageSize|page`; `pages` holds bytes,
+ * `lru` small {at, size} records (so recency updates never rewrite bytes),
+ * `files` the identity {size, validator} each URL's pages belong to.
+ */
+export class PageDb {
+  constructor(budget, pageSize) {
+    this.budget = budget;
+    this.pageSize = pageSize;
+    this.bytes = 0;
+    this.state = 'opening';
+    this.ready = this.open();
+  }
+
+  async open() {
+    if (!this.budget || typeof indexedDB === 'undefined') {
+      this.state = 'memory-only';
+      return;
+    }
+    try {
+      this.db = await new Promise((resolve, reject) => {
+        const req = indexedDB.open(DB_NAME, DB_VERSION);
+        req.onupgradeneeded = () => {
+          const db = req.result;
+          db.createObjectStore('pages');
+          db.createObjectStore('lru').createIndex('at', 'at');
+          db.createObjectStore('files');
+        };
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+        req.onblocked = () => reject(new Error('IndexedDB blocked'));
+      });
+      // Another tab upgrading the schema: step aside rather than block it.
+      this.db.onversionchange = () => {
+        this.db.close();
+        this.db = null;
+        this.state = 'memory-only';
+      };
+      this.bytes = await this.total();
+      this.state = 'ok';
+    } catch (e) {
+      this.db = null;
+      this.state = 'memory-only';
+    }
+  }
+
+  key(url, page) {
+    return `${url}|${this.pageSize}|${page}`;
+  }
+
+  /** Bytes of all pages, counted in `tx` (or a new transaction). */
+  async total(tx = this.db.transaction('lru', 'readonly')) {
+    let sum = 0;
+    await new Promise((resolve, reject) => {
+      const req = tx.objectStore('lru').openCursor();
+      req.onsuccess = () => {
+        const c = req.result;
+        if (!c) return resolve();
+        sum += c.value.size;
+        c.continue();
+      };
+      req.onerror = () => reject(req.error);
+    });
+    return sum;
+  }
+
+  /** Runs an IndexedDB operation; any failure degrades to memory-only. */
+  async guard(fn, fallback) {
+    await this.ready;
+    if (!this.db) return fallback;
+    try {
+      return await fn(this.db);
+    } catch (e) {
+      if (e && e.name === 'QuotaExceededError') {
+        await this.evict(this.bytes / 2).catch(() => {});
+      } else {
+        this.state = 'memory-only';
+        this.db = null;
+      }
+      return fallback;
+    }
+  }
+
+  identity(url) {
+    return this.guard(async (db) => {
+      const tx = db.transaction('files', 'readonly');
+      return (await promisify(tx.objectStore('files').get(url))) || null;
+    }, null);
+  }
+
+  /**
+   * Records a URL's identity; on a change, its old pages go first. One
+   * transaction, so that two probes (or tabs) recording different versions
+   * cannot interleave a read, a purge and a write. Resolves true on a change.
+   */
+  setIdentity(url, size, validator) {
+    return this.guard(async (db) => {
+      const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
+      const files = tx.objectStore('files');
+      const old = (await promisify(files.get(url))) || null;
+      let changed = false;
+      if (old && sameIdentity(old, size, validator)) {
+        if (!old.validator && validator) files.put({ size, validator }, url);
+      } else {
+        if (old) {
+          this.bytes = Math.max(0, this.bytes - (await this.dropPages(tx, url)));
+          changed = true;
+        }
+        files.put({ size, validator }, url);
+      }
+      await done(tx);
+      return changed;
+    }, false);
+  }
+
+  /** Deletes a URL's pages inside `tx` (pages, lru); resolves the bytes freed. */
+  async dropPages(tx, url) {
+    const range = IDBKeyRange.bound(`${url}|`, `${url}|\uffff`);
+    const lru = tx.objectStore('lru');
+    let freed = 0;
+    await new Promise((resolve, reject) => {
+      const req = lru.openCursor(range);
+      req.onsuccess = () => {
+        const c = req.result;
+        if (!c) return resolve();
+        freed += c.value.size;
+        c.continue();
+      };
+      req.onerror = () => reject(req.error);
+    });
+    lru.delete(range);
+    tx.objectStore('pages').delete(range);
+    return freed;
+  }
+
+  /** Drops every page of a URL. */
+  purge(url) {
+    return this.guard(async (db) => {
+      const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
+      const freed = await this.dropPages(tx, url);
+      tx.objectStore('files').delete(url);
+      await done(tx);
+      this.bytes = Math.max(0, this.bytes - freed);
+    }, undefined);
+  }
+
+  /** Pages of a URL present in the database, as Map(page -> Uint8Array). */
+  get(url, pages) {
+    return this.guard(async (db) => {
+      const tx = db.transaction(['pages', 'lru'], 'readwrite');
+      const store = tx.objectStore('pages');
+      const lru = tx.objectStore('lru');
+      const now = Date.now();
+      const found = new Map();
+      await Promise.all(
+        pages.map(async (p) => {
+          const k = this.key(url, p);
+          const v = await promisify(store.get(k));
+          if (v) {
+            found.set(p, new Uint8Array(v));
+            lru.put({ at: now, size: v.byteLength }, k);
+          }
+        }),
+      );
+      await done(tx);
+      return found;
+    }, new Map());
+  }
+
+  /**
+   * Stores pages (Map page -> Uint8Array) of the file version {size,
+   * validator}, then evicts down to the budget. Pages of a version that is no
+   * longer the recorded one (another response changed it meanwhile) are not
+   * stored: the database never mixes two versions of a file.
+   */
+  put(url, identity, pages) {
+    return this.guard(async (db) => {
+      const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
+      const store = tx.objectStore('pages');
+      const lru = tx.objectStore('lru');
+      const current = await promisify(tx.objectStore('files').get(url));
+      if (!current || !sameIdentity(current, identity.size, identity.validator)) {
+        await done(tx);
+        return;
+      }
+      const now = Date.now();
+      let added = 0;
+      for (const [p, bytes] of pages) {
+        const k = this.key(url, p);
+        store.put(bytes.slice().buffer, k);
+        lru.put({ at: now, size: bytes.byteLength }, k);
+        added += bytes.byteLength;
+      }
+      await done(tx);
+      this.bytes += added;
+      if (this.bytes > this.budget) await this.evict(this.budget * 0.875);
+    }, undefined);
+  }
+
+  /** Removes least recently used pages until at most `target` bytes remain. */
+  evict(target) {
+    return this.guard(async (db) => {
+      // Count and delete in one transaction: other probes and tabs write
+      // too, and a count taken outside it could miss their pages.
+      const tx = db.transaction(['pages', 'lru'], 'readwrite');
+      let bytes = await this.total(tx);
+      if (bytes > target) {
+        const pages = tx.objectStore('pages');
+        const index = tx.objectStore('lru').index('at');
+        await new Promise((resolve, reject) => {
+          const req = index.openCursor();
+          req.onsuccess = () => {
+            const c = req.result;
+            if (!c || bytes <= target) return resolve();
+            bytes -= c.value.size;
+            pages.delete(c.primaryKey);
+            c.delete();
+            c.continue();
+          };
+          req.onerror = () => reject(req.error);
+        });
+      }
+      await done(tx);
+      this.bytes = bytes;
+    }, undefined);
+  }
+
+  clear() {
+    return this.guard(async (db) => {
+      const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
+      for (const s of ['pages', 'lru', 'files']) tx.objectStore(s).clear();
+      await done(tx);
+      this.bytes = 0;
+    }, undefined);
+  }
+}

@@ -1,0 +1,53 @@
+// Whole table files into the IndexedDB cache, for offline use.
+
+import { fail } from './errors.js';
+
+/**
+ * Stores whole files (names, looked up at the runtime's locations) in
+ * IndexedDB in 1 MiB requests, within its budget. Resolves {bytes, files}.
+ */
+export async function prefetchFiles(rt, names, onProgress) {
+  const chunk = 1048576;
+  let bytes = 0;
+  const fetched = [];
+  const report = (file, total) => {
+    if (typeof onProgress === 'function') {
+      try {
+        onProgress({ bytes, total, file });
+      } catch (e) {
+        // ignore
+      }
+    }
+  };
+  await rt.db.ready;
+  for (const name of names) {
+    let done = false;
+    for (const base of rt.candidates(name)) {
+      const url = base + name;
+      const head = await rt.http.request(url, 0, Math.min(chunk, 1 << 30), url);
+      if (head === null) continue;
+      if (rt.db.state === 'ok' && rt.db.bytes + head.size > rt.db.budget) {
+        throw fail(`${name} (${head.size} bytes) does not fit the IndexedDB budget`, 'budget');
+      }
+      await rt.db.setIdentity(url, head.size, head.validator);
+      const store = async (start, r) => {
+        const pages = new Map();
+        for (let off = 0; off < r.bytes.length; off += rt.pageSize) pages.set((start + off) / rt.pageSize, r.bytes.subarray(off, off + rt.pageSize));
+        await rt.db.put(url, head, pages);
+        bytes += r.bytes.length;
+        report(name, head.size);
+      };
+      await store(0, head);
+      for (let start = chunk; start < head.size; start += chunk) {
+        const r = await rt.http.request(url, start, Math.min(start + chunk, head.size), url);
+        if (r === null || r.size !== head.size || r.validator !== head.validator) throw fail(`${name} changed while prefetching`, 'network');
+        await store(start, r);
+      }
+      fetched.push(name);
+      done = true;
+      break;
+    }
+    if (!done) report(name, 0);
+  }
+  return { bytes, files: fetched };
+}

@@ -1,0 +1,124 @@
+// Reading a server that ignores Range: one paused whole-file stream per URL,
+// read only as far as requests need, within a count and a byte budget.
+
+import { fatal } from './errors.js';
+
+// An idle whole-file stream is closed, and forgotten with its bytes, after
+// this long. Short, because a paused body is not quite paused: Chromium keeps
+// downloading ~10 MiB ahead of the reader (all of it with DevTools attached).
+const WHOLE_BODY_IDLE_MS = 5000;
+// Whole-file streams open at once (each holds a connection to the host; the
+// browser allows ~6), and the bytes all of them may hold.
+const WHOLE_BODY_STREAMS = 4;
+const WHOLE_BODY_BYTES = 64 * 1048576;
+
+/**
+ * The body of a 200 answer to a Range request, from a server that ignores
+ * Range. Rather than download from byte 0 again for every later request, it
+ * stays open (paused: the browser buffers some megabytes ahead, then TCP
+ * backpressure stops the server) and is read only as far as a request needs:
+ * one stream per file, never past the limit. A stream read to the end, or
+ * closed to free its connection, still serves the bytes it read; the runtime
+ * forgets it when idle or over its byte budget.
+ */
+export class WholeBody {
+  constructor(url, res, controller, size, validator, counters, limit, onEvict) {
+    this.url = url;
+    this.limit = limit;
+    this.reader = res.body ? res.body.getReader() : null;
+    this.controller = controller;
+    this.size = size;
+    this.validator = validator;
+    this.counters = counters;
+    this.onEvict = onEvict;
+    this.buf = new Uint8Array(Math.min(size, 65536));
+    this.have = 0;
+    // Whether the connection is still open and can be read further.
+    this.live = !!this.reader;
+    this.lastUse = Date.now();
+    this.chain = Promise.resolve();
+    this.timer = null;
+    this.touch();
+  }
+
+  /** {size, validator, bytes} of [start, end), or null when the stream cannot reach `end`. */
+  get(start, end) {
+    const want = Math.min(end, this.size);
+    this.lastUse = Date.now();
+    this.touch();
+    if (want > this.limit) {
+      this.evict();
+      return Promise.reject(
+        fatal(
+          `${this.url}: the server ignores Range requests (it answers 200 with the whole file), and the bytes needed end at ` +
+            `${want}, past the ${this.limit} bytes this driver will stream from such a server; serve tables from a host with Range support`,
+        ),
+      );
+    }
+    const p = this.chain.then(() => this.fill(want));
+    this.chain = p.catch(() => {});
+    return p.then((ok) => (ok ? { size: this.size, validator: this.validator, bytes: this.buf.slice(start, want) } : null));
+  }
+
+  async fill(n) {
+    while (this.have < n && this.live) {
+      let r;
+      try {
+        r = await this.reader.read();
+      } catch (e) {
+        break;
+      }
+      if (r.done) break;
+      const v = r.value;
+      const take = Math.min(v.length, this.size - this.have);
+      if (this.have + take > this.buf.length) {
+        let cap = this.buf.length * 2;
+        while (cap < this.have + take) cap *= 2;
+        const bigger = new Uint8Array(Math.min(cap, this.size));
+        bigger.set(this.buf.subarray(0, this.have));
+        this.buf = bigger;
+      }
+      this.buf.set(v.subarray(0, take), this.have);
+      this.have += take;
+      this.counters.bytes += take;
+    }
+    if (this.have < n || this.have >= this.size) this.close();
+    return this.have >= n;
+  }
+
+  touch() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.evict(), WHOLE_BODY_IDLE_MS);
+  }
+
+  /** Ends the download (frees the connection); the bytes read stay usable. */
+  close() {
+    if (!this.live) return;
+    this.live = false;
+    this.controller.abort();
+  }
+
+  /** Closes and forgets it. */
+  evict() {
+    this.close();
+    clearTimeout(this.timer);
+    this.onEvict(this);
+  }
+}
+
+/**
+ * Keeps at most WHOLE_BODY_STREAMS whole-file downloads of `bodies` (url ->
+ * WholeBody) open, closing the least recently used, and WHOLE_BODY_BYTES in
+ * their buffers, forgetting the least recently used; `keep` is never touched.
+ */
+export function trimBodies(bodies, keep) {
+  const lru = () => [...bodies.values()].filter((b) => b !== keep).sort((a, b) => a.lastUse - b.lastUse);
+  const live = lru().filter((b) => b.live);
+  for (let i = 0; i < live.length - (WHOLE_BODY_STREAMS - 1); i++) live[i].close();
+  let bytes = [...bodies.values()].reduce((s, b) => s + b.buf.length, 0);
+  for (const b of lru()) {
+    if (bytes <= WHOLE_BODY_BYTES) break;
+    bytes -= b.buf.length;
+    b.evict();
+  }
+}
