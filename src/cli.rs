@@ -108,6 +108,10 @@ fn text(fen: &str, a: &Analysis) -> String {
         a.halfmoves
     );
     for m in &a.moves {
+        if let Some(e) = &m.error {
+            let _ = writeln!(s, "  {:<8} {:<8} error: {e}", m.san, m.uci);
+            continue;
+        }
         let mark = if m.facts.checkmate {
             "mate"
         } else if m.zeroing {

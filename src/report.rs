@@ -50,10 +50,16 @@ fn move_json(out: &mut String, m: &MoveInfo) {
     out.push('{');
     field_str(out, "uci", &m.uci);
     field_str(out, "san", &m.san);
-    field(out, "wdl", m.wdl);
-    field(out, "dtz", m.dtz);
-    field(out, "precise", m.precise);
-    field_str(out, "category", m.category.as_str());
+    // A move without a result says why instead of giving placeholder values.
+    if let Some(e) = &m.error {
+        field_str(out, "error", &e.to_string());
+        field_str(out, "code", e.code());
+    } else {
+        field(out, "wdl", m.wdl);
+        field(out, "dtz", m.dtz);
+        field(out, "precise", m.precise);
+        field_str(out, "category", m.category.as_str());
+    }
     field(out, "zeroing", m.zeroing);
     field(out, "checkmate", m.facts.checkmate);
     field(out, "stalemate", m.facts.stalemate);

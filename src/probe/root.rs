@@ -23,6 +23,9 @@ pub struct MoveInfo {
     /// A capture or pawn move: resets the 50-move counter.
     pub zeroing: bool,
     pub facts: PositionFacts,
+    /// Why this move has no result (its table is missing); then `wdl`,
+    /// `dtz`, `precise` and `category` are placeholders (0, draw).
+    pub error: Option<ProbeError>,
 }
 
 /// A position's result and its ranked moves.
@@ -47,10 +50,18 @@ pub fn analyse(ctx: &Ctx<'_>, pos: &Chess) -> Result<Analysis, ProbeError> {
     for m in pos.legal_moves().iter() {
         let mut child = pos.clone();
         child.play_unchecked(*m);
-        let Some((wdl, dtz)) = keep_going(probe_dtz(ctx, &child), &mut missing)? else {
-            continue;
+        // A move whose table is absent gets its own error; the others are answered.
+        let (wdl, dtz, error) = match probe_dtz(ctx, &child) {
+            Err(e @ ProbeError::MissingTable(_)) => (0, Dtz::DRAW, Some(e)),
+            r => match keep_going(r, &mut missing)? {
+                Some((wdl, dtz)) => (wdl, dtz, None),
+                None => continue,
+            },
         };
-        moves.push(move_info(pos, m, &child, wdl, dtz));
+        moves.push(MoveInfo {
+            error,
+            ..move_info(pos, m, &child, wdl, dtz)
+        });
     }
     if missing {
         return Err(ProbeError::Missing);
@@ -88,13 +99,18 @@ fn move_info(pos: &Chess, m: &Move, child: &Chess, wdl: i8, dtz: Dtz) -> MoveInf
         category: Category::new(wdl, dtz.plies, dtz.precise, clock, facts.checkmate),
         zeroing,
         facts,
+        error: None,
     }
 }
 
 /// Sort key, best first: mates; wins by fewest plies to zeroing (a zeroing
 /// move counts as one ply), zeroing moves first among equals; cursed wins
-/// likewise; draws; blessed losses and losses by most plies to zeroing.
+/// likewise; draws; blessed losses and losses by most plies to zeroing;
+/// moves without a result last.
 fn rank(m: &MoveInfo) -> (u8, i64, bool, i64) {
+    if m.error.is_some() {
+        return (6, 0, false, 0);
+    }
     if m.facts.checkmate {
         return (0, 0, false, 0);
     }
@@ -150,6 +166,9 @@ pub fn mainline(ctx: &Ctx<'_>, pos: &Chess) -> Result<Mainline, ProbeError> {
     while line.moves.len() < MAX_MAINLINE {
         let a = analyse(ctx, &at)?;
         let Some(best) = a.moves.first() else { break };
+        if let Some(e) = &best.error {
+            return Err(e.clone());
+        }
         let Some(m) = at
             .legal_moves()
             .iter()

@@ -21,6 +21,14 @@ pub struct Dtz {
     pub precise: bool,
 }
 
+impl Dtz {
+    /// The DTZ of a draw.
+    pub const DRAW: Dtz = Dtz {
+        plies: 0,
+        precise: true,
+    };
+}
+
 /// Records a child's error: missing pages are remembered and the search
 /// continues; anything else ends it.
 pub(super) fn keep_going<T>(
@@ -34,6 +42,40 @@ pub(super) fn keep_going<T>(
             Ok(None)
         }
         Err(e) => Err(e),
+    }
+}
+
+/// What the children of a search could not answer yet: pages still to
+/// fetch, or a table that is absent. An absent table ends the search only
+/// if the value is not decided without it (a winning capture decides).
+#[derive(Default)]
+struct Pending {
+    missing: bool,
+    absent: Option<ProbeError>,
+}
+
+impl Pending {
+    fn take<T>(&mut self, r: Result<T, ProbeError>) -> Result<Option<T>, ProbeError> {
+        match r {
+            Err(e @ ProbeError::MissingTable(_)) => {
+                self.absent.get_or_insert(e);
+                Ok(None)
+            }
+            r => keep_going(r, &mut self.missing),
+        }
+    }
+
+    /// The value is not decided: fetch what is missing, else name the absent table.
+    fn undecided(self) -> ProbeError {
+        if self.missing {
+            ProbeError::Missing
+        } else {
+            self.absent.unwrap_or(ProbeError::Missing)
+        }
+    }
+
+    fn unresolved(&self) -> bool {
+        self.missing || self.absent.is_some()
     }
 }
 
@@ -51,15 +93,23 @@ fn search(ctx: &Ctx<'_>, pos: &Chess, zeroing_moves: bool) -> Result<(i8, bool),
         return Ok((0, false));
     }
     let moves = pos.legal_moves();
+    // Mate and stalemate are decided by the rules, whatever the tables hold.
+    if moves.is_empty() {
+        return Ok(if pos.is_check() {
+            (-2, true)
+        } else {
+            (0, false)
+        });
+    }
     let mut best: i8 = -3;
     let mut searched = 0;
-    let mut missing = false;
+    let mut pending = Pending::default();
     for m in moves.iter() {
         if !(m.is_capture() || (zeroing_moves && m.role() == shakmaty::Role::Pawn)) {
             continue;
         }
         searched += 1;
-        if let Some((v, _)) = keep_going(search(ctx, &after(pos, m), false), &mut missing)? {
+        if let Some((v, _)) = pending.take(search(ctx, &after(pos, m), false))? {
             let v = -v;
             if v > best {
                 best = v;
@@ -71,15 +121,17 @@ fn search(ctx: &Ctx<'_>, pos: &Chess, zeroing_moves: bool) -> Result<(i8, bool),
     }
     // When every legal move was searched (only captures, or only en passant
     // left), the table's value is not needed and may even be wrong.
-    let all_searched = searched > 0 && searched == moves.len();
+    let all_searched = searched == moves.len();
     let table = if all_searched {
         None
     } else {
         let mat = Material::of(&pos.board().material());
-        keep_going(wdl_table(ctx, pos, &mat), &mut missing)?
+        pending.take(wdl_table(ctx, pos, &mat))?
     };
-    if missing {
-        return Err(ProbeError::Missing);
+    // An unanswered capture could beat the table's value, or (for DTZ)
+    // make the best move a zeroing one: undecided.
+    if pending.unresolved() {
+        return Err(pending.undecided());
     }
     match table {
         Some(v) if v > best => Ok((v, false)),
@@ -113,13 +165,7 @@ pub fn probe_dtz(ctx: &Ctx<'_>, pos: &Chess) -> Result<(i8, Dtz), ProbeError> {
 
 fn dtz_at(ctx: &Ctx<'_>, pos: &Chess, depth: u32) -> Result<(i8, Dtz), ProbeError> {
     match search(ctx, pos, true) {
-        Ok((0, _)) => Ok((
-            0,
-            Dtz {
-                plies: 0,
-                precise: true,
-            },
-        )),
+        Ok((0, _)) => Ok((0, Dtz::DRAW)),
         Ok((wdl, true)) => Ok((wdl, before_zeroing(wdl))),
         Ok((wdl, false)) => from_table(ctx, pos, Some(wdl), depth).map(|d| (wdl, d)),
         Err(ProbeError::Missing) => {
@@ -152,13 +198,13 @@ fn from_table(ctx: &Ctx<'_>, pos: &Chess, wdl: Option<i8>, depth: u32) -> Result
                     "neither side to move stored".into(),
                 ));
             }
-            let mut missing = false;
+            let mut pending = Pending::default();
             let mut best: Option<Dtz> = None;
             let mut mate = false;
             for m in pos.legal_moves().iter() {
                 let child = after(pos, m);
                 let d = if m.is_zeroing() {
-                    keep_going(search(ctx, &child, false), &mut missing)?.map(|(v, _)| {
+                    pending.take(search(ctx, &child, false))?.map(|(v, _)| {
                         let b = before_zeroing(v);
                         Dtz {
                             plies: -b.plies,
@@ -166,7 +212,7 @@ fn from_table(ctx: &Ctx<'_>, pos: &Chess, wdl: Option<i8>, depth: u32) -> Result
                         }
                     })
                 } else {
-                    keep_going(dtz_at(ctx, &child, depth + 1), &mut missing)?.map(|(_, c)| {
+                    pending.take(dtz_at(ctx, &child, depth + 1))?.map(|(_, c)| {
                         let p = -c.plies;
                         Dtz {
                             plies: p + p.signum(),
@@ -187,14 +233,18 @@ fn from_table(ctx: &Ctx<'_>, pos: &Chess, wdl: Option<i8>, depth: u32) -> Result
                     best = Some(d);
                 }
             }
-            if missing || wdl.is_none() {
+            if pending.missing || wdl.is_none() {
                 return Err(ProbeError::Missing);
             }
+            // A mate in one is the shortest win, whatever the unanswered moves hold.
             if mate {
                 return Ok(Dtz {
                     plies: 1,
                     precise: true,
                 });
+            }
+            if pending.unresolved() {
+                return Err(pending.undecided());
             }
             Ok(best.unwrap_or(Dtz {
                 plies: -1,

@@ -40,10 +40,15 @@ export interface MoveResult {
   uci: string; san: string; wdl: number; dtz: number; precise: boolean; category: Category;
   zeroing: boolean; checkmate: boolean; stalemate: boolean; insufficientMaterial: boolean;
 }
+/** A move whose result needs an absent table: why, instead of the values. Listed last. */
+export interface MoveError {
+  uci: string; san: string; error: string; code: 'missing-table';
+  zeroing: boolean; checkmate: boolean; stalemate: boolean; insufficientMaterial: boolean;
+}
 export interface ProbeResult {
   fen: string; wdl: number; dtz: number; precise: boolean; category: Category;
   checkmate: boolean; stalemate: boolean; insufficientMaterial: boolean;
-  halfmoveClock: number; turn: 'white' | 'black'; moves: MoveResult[];
+  halfmoveClock: number; turn: 'white' | 'black'; moves: (MoveResult | MoveError)[];
 }
 export interface MainlineStep { uci: string; san: string; fen: string; wdl: number; dtz: number; precise: boolean; zeroing: boolean; }
 export interface Mainline { fen: string; wdl: number; dtz: number; precise: boolean; moves: MainlineStep[]; }

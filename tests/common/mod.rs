@@ -290,13 +290,14 @@ pub fn compare(
     Ok(())
 }
 
-/// Where every legal move zeroes, DTZ is exactly one ply to zeroing; we say
-/// so (precise) where the reference reads the rounded table value, here or
-/// in a 1-ply search that reaches such a position. The values still agree.
+/// Where every legal move zeroes, DTZ is exactly one ply to zeroing, and a
+/// mated position's -1 is exact too; we say so (precise) where the
+/// reference reads the rounded table value, here or in a 1-ply search that
+/// reaches such a position. The values still agree.
 pub fn forced_zeroing_near(pos: &Chess) -> bool {
     let all_zeroing = |p: &Chess| {
         let moves = p.legal_moves();
-        !moves.is_empty() && moves.iter().all(|m| m.is_zeroing())
+        p.is_checkmate() || (!moves.is_empty() && moves.iter().all(|m| m.is_zeroing()))
     };
     all_zeroing(pos)
         || pos.legal_moves().iter().any(|m| {

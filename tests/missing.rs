@@ -1,0 +1,175 @@
+//! Answers that do not need a missing table: with one table file taken
+//! away, every value we still give must equal the full set's, and the
+//! values decided without it (a winning capture, a mate) must be given.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::*;
+use shakmaty::{CastlingMode, Position};
+use syzygy_web::drivers::{FsFetcher, Tablebase};
+use syzygy_web::probe::{parse_fen, Analysis};
+use syzygy_web::{Config, ProbeError};
+
+/// A folder of links to every official table except `without`'s files.
+fn tables_without(without: &str) -> PathBuf {
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "syzygy-web-without-{without}-{}-{n}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let src = std::fs::canonicalize(syzygy_path()).expect("tables");
+    for e in std::fs::read_dir(&src).expect("tables").flatten() {
+        let name = e.file_name().into_string().expect("name");
+        if name.starts_with(&format!("{without}.")) {
+            continue;
+        }
+        std::os::unix::fs::symlink(e.path(), dir.join(&name)).expect("link");
+    }
+    dir
+}
+
+fn prober(dir: PathBuf) -> Tablebase<FsFetcher> {
+    Tablebase::new(FsFetcher::new(vec![dir]), Config::default())
+}
+
+fn missing(e: &Option<ProbeError>, name: &str) -> bool {
+    matches!(e, Some(ProbeError::MissingTable(n)) if n.starts_with(name))
+}
+
+/// The issue's example. The test tables lack KBPvKP, as the reference
+/// prober sees them too: bxa6 e.p. wins at once, so the position has a
+/// value (the reference's), and so has every move that does not lead into
+/// KBPvKP; the others carry their own missing-table error.
+#[test]
+fn a_winning_en_passant_capture_needs_no_table() {
+    assert!(!syzygy_path().join("KBPvKP.rtbw").exists());
+    let pos = parse_fen("1kB5/3K4/8/pP6/8/8/8/8 w - a6 0 1").expect("fen");
+    let a = ours().analyse(&pos).expect("answered without KBPvKP");
+    let them = theirs();
+    let reference = |p: &shakmaty::Chess| {
+        Some((
+            wdl_of(them.probe_wdl_after_zeroing(p).ok()?),
+            dtz_of(them.probe_dtz(p).ok()?),
+        ))
+    };
+    let (tw, (td, tp)) = reference(&pos).expect("the reference answers");
+    assert_eq!((a.wdl, a.dtz, a.precise), (tw, td, tp));
+    assert_eq!((a.wdl, a.dtz), (2, 1));
+    assert_eq!(a.moves.len(), pos.legal_moves().len());
+    assert_eq!(a.moves[0].uci, "b5a6");
+    let mut errors = 0;
+    for m in pos.legal_moves() {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        let uci = m.to_uci(CastlingMode::Standard).to_string();
+        let ours_m = a.moves.iter().find(|x| x.uci == uci).expect("listed");
+        match reference(&child) {
+            Some((w, (d, _))) => assert_eq!((ours_m.wdl, ours_m.dtz, &ours_m.error), (w, d, &None)),
+            None => {
+                assert!(
+                    missing(&ours_m.error, "KBPvKP"),
+                    "{uci}: {:?}",
+                    ours_m.error
+                );
+                errors += 1;
+            }
+        }
+    }
+    assert!(errors > 0, "moves into KBPvKP say what is missing");
+    let json = syzygy_web::report::analysis("x", &a);
+    assert!(json.contains(r#""code":"missing-table""#), "{json}");
+    // Errors sort after every answered move.
+    let first_error = a.moves.iter().position(|m| m.error.is_some()).expect("one");
+    assert!(a.moves[first_error..].iter().all(|m| m.error.is_some()));
+}
+
+/// A mate or a stalemate is decided by the rules alone.
+#[test]
+fn mate_and_stalemate_need_no_table() {
+    let mut all = ours();
+    let empty = std::env::temp_dir().join(format!("syzygy-web-no-tables-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).expect("temp dir");
+    let mut empty = prober(empty);
+    for (fen, wdl, dtz) in [
+        ("Q6k/8/6K1/8/8/8/8/8 b - - 0 1", -2, -1),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 0, 0),
+    ] {
+        let pos = parse_fen(fen).expect("fen");
+        let a = empty.analyse(&pos).expect("answered with no tables");
+        let full = all.analyse(&pos).expect("answer");
+        assert_eq!((a.wdl, a.dtz), (wdl, dtz), "{fen}");
+        assert_eq!(a, full, "{fen}");
+    }
+}
+
+/// Whatever is answered without a table equals the full set's answer.
+fn compare_without(without: &str, materials: &[&str], per: usize) -> (u64, u64, u64, u64) {
+    let mut part = prober(tables_without(without));
+    let mut full = ours();
+    let (mut roots, mut answered, mut moves, mut move_errors) = (0, 0, 0, 0);
+    for name in materials {
+        for p in sample(name, per, 13) {
+            roots += 1;
+            let f: Analysis = full.analyse(&p).expect("full answer");
+            let a = match part.analyse(&p) {
+                Ok(a) => a,
+                Err(ProbeError::MissingTable(n)) if n.starts_with(without) => continue,
+                Err(e) => panic!("{}: {e}", fen(&p)),
+            };
+            answered += 1;
+            assert_eq!(
+                (a.wdl, a.dtz, a.precise, a.category),
+                (f.wdl, f.dtz, f.precise, f.category),
+                "{}",
+                fen(&p)
+            );
+            assert_eq!(a.moves.len(), f.moves.len());
+            for m in &a.moves {
+                moves += 1;
+                let fm = f.moves.iter().find(|x| x.uci == m.uci).expect("listed");
+                if m.error.is_some() {
+                    assert!(missing(&m.error, without), "{} {}", fen(&p), m.uci);
+                    move_errors += 1;
+                } else {
+                    assert_eq!(m, fm, "{}", fen(&p));
+                }
+            }
+        }
+    }
+    (roots, answered, moves, move_errors)
+}
+
+#[test]
+fn answers_without_a_table_equal_the_full_sets() {
+    let (roots, answered, moves, errors) = compare_without("KPvK", &["KPvKP", "KPPvK"], 1500);
+    println!(
+        "without KPvK: {roots} positions, {answered} answered, {moves} moves listed, {errors} with a per-move error"
+    );
+    assert!(answered > 100 && errors > 100);
+    let (roots, answered, moves, errors) =
+        compare_without("KQvK", &["KQvKP", "KQvKR", "KPvK"], 500);
+    println!(
+        "without KQvK: {roots} positions, {answered} answered, {moves} moves listed, {errors} with a per-move error"
+    );
+    assert!(answered > 100 && errors > 0);
+}
+
+/// Every legal move is listed even when its table is absent.
+#[test]
+fn every_move_is_listed() {
+    let mut part = prober(tables_without("KPvK"));
+    for p in sample("KPvKP", 300, 5) {
+        if let Ok(a) = part.analyse(&p) {
+            let listed: Vec<&str> = a.moves.iter().map(|m| m.uci.as_str()).collect();
+            for m in p.legal_moves() {
+                let uci = m.to_uci(CastlingMode::Standard).to_string();
+                assert!(listed.contains(&uci.as_str()), "{} {uci}", fen(&p));
+            }
+        }
+    }
+}
