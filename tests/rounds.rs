@@ -8,6 +8,11 @@ use shakmaty::Chess;
 use syzygy_web::drivers::{FsFetcher, SimFetcher, SimLog, Tablebase};
 use syzygy_web::Config;
 
+/// Figures of [`cold_analysis_requests_and_waves_are_bounded`].
+const MEDIAN_REQUESTS: u64 = 9;
+const WORST_REQUESTS: u64 = 99;
+const WORST_WAVES: u64 = 18;
+
 fn sim() -> Tablebase<SimFetcher> {
     Tablebase::new(
         SimFetcher::new(FsFetcher::new(vec![syzygy_path()]), 50),
@@ -104,6 +109,109 @@ fn cold_root_analysis_of_five_pieces_at_most_four_rounds() {
         t.analyse(&p).expect("answer");
         let l = log(&mut t);
         assert!(l.rounds <= 4, "{}: {} rounds", fen(&p), l.rounds);
+    }
+}
+
+/// Positions of issue 12 whose promotions fan out into many tables: a queen
+/// and a rook each side, the pawn one step from promoting.
+const PROMOTIONS: [&str; 2] = [
+    "8/4P2K/8/8/5Q2/q7/6k1/8 w - - 0 1",
+    "8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1",
+];
+
+fn parse(f: &str) -> Chess {
+    use shakmaty::{fen::Fen, CastlingMode};
+    let fen: Fen = f.parse().expect("FEN");
+    fen.into_position(CastlingMode::Standard).expect("legal")
+}
+
+/// Requests, bytes and waves of cold analyses (every move with WDL and
+/// DTZ): the 5-piece sample plus the promotion positions. The bounds are
+/// this design's measured figures (with [`syzygy_web::engine::BRIDGE_BYTES`]
+/// bridging), so a change that costs requests shows up here; without
+/// bridging the worst case was 171 requests in 31 waves.
+#[test]
+fn cold_analysis_requests_and_waves_are_bounded() {
+    let mut set: Vec<Chess> = five_piece().into_iter().map(|(_, p)| p).collect();
+    set.extend(PROMOTIONS.iter().map(|f| parse(f)));
+    let (mut requests, mut waves) = (Vec::new(), Vec::new());
+    for p in &set {
+        let mut t = sim();
+        t.analyse(p).expect("answer");
+        let l = log(&mut t);
+        assert_eq!(
+            l.waves,
+            l.per_round
+                .iter()
+                .map(|r| (r.len() as u64).div_ceil(6))
+                .sum::<u64>()
+        );
+        requests.push((l.requests, fen(p)));
+        waves.push((l.waves, fen(p)));
+    }
+    requests.sort();
+    waves.sort();
+    let median = |v: &[(u64, String)]| v[v.len() / 2].0;
+    let worst = |v: &[(u64, String)]| v[v.len() - 1].clone();
+    println!(
+        "{} positions: requests median {} worst {:?}; waves median {} worst {:?}",
+        set.len(),
+        median(&requests),
+        worst(&requests),
+        median(&waves),
+        worst(&waves)
+    );
+    assert!(
+        median(&requests) <= MEDIAN_REQUESTS,
+        "median requests {}",
+        median(&requests)
+    );
+    assert!(
+        worst(&requests).0 <= WORST_REQUESTS,
+        "worst requests {:?}",
+        worst(&requests)
+    );
+    assert!(
+        worst(&waves).0 <= WORST_WAVES,
+        "worst waves {:?}",
+        worst(&waves)
+    );
+}
+
+#[test]
+fn close_requests_of_one_file_are_one_request() {
+    let mut set: Vec<Chess> = five_piece().into_iter().take(60).map(|(_, p)| p).collect();
+    set.extend(PROMOTIONS.iter().map(|f| parse(f)));
+    for p in &set {
+        let mut t = sim();
+        t.analyse(p).expect("answer");
+        let l = log(&mut t);
+        let mut held = std::collections::HashSet::new();
+        for round in &l.per_round {
+            for pair in round.windows(2) {
+                let (a, b) = (&pair[0], &pair[1]);
+                if a.name != b.name || a.open || b.open {
+                    continue;
+                }
+                let gap_held =
+                    (a.end / 4096..b.start / 4096).any(|pg| held.contains(&(a.name.clone(), pg)));
+                assert!(
+                    b.start - a.end > syzygy_web::engine::BRIDGE_BYTES || gap_held,
+                    "{}: {} {}..{} and {}..{} are close and not joined",
+                    fen(p),
+                    a.name,
+                    a.start,
+                    a.end,
+                    b.start,
+                    b.end
+                );
+            }
+            for r in round {
+                for pg in r.start / 4096..r.end.div_ceil(4096) {
+                    held.insert((r.name.clone(), pg));
+                }
+            }
+        }
     }
 }
 

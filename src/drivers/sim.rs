@@ -1,9 +1,15 @@
 //! A simulated network over local files: no sockets, exact counts. Each
 //! call to `fetch` is one round trip; latency is charged per round, as
-//! parallel requests of a round overlap.
+//! parallel requests of a round overlap. Waves count what a browser over
+//! HTTP/1.1 feels: it runs at most [`BROWSER_CONNECTIONS`] requests to a
+//! host at once, so a round of n requests waits for ceil(n / 6) answers in
+//! sequence.
 
 use super::fs::FsFetcher;
 use super::run::{Fetcher, Request, Response};
+
+/// Connections per host of a browser over HTTP/1.1 (Chromium, Firefox, Safari).
+pub const BROWSER_CONNECTIONS: u64 = 6;
 
 /// What crossed the simulated network.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -11,9 +17,11 @@ pub struct SimLog {
     pub rounds: u64,
     pub requests: u64,
     pub bytes: u64,
+    /// Sequential waves of at most [`BROWSER_CONNECTIONS`] requests.
+    pub waves: u64,
     /// Requests of each round, in order.
     pub per_round: Vec<Vec<Request>>,
-    /// Simulated wall time in milliseconds (latency per round).
+    /// Simulated wall time in milliseconds (latency per wave).
     pub elapsed_ms: u64,
 }
 
@@ -42,7 +50,9 @@ impl Fetcher for SimFetcher {
         let out = self.inner.fetch(batch);
         self.log.rounds += 1;
         self.log.requests += batch.len() as u64;
-        self.log.elapsed_ms += self.latency_ms;
+        let waves = (batch.len() as u64).div_ceil(BROWSER_CONNECTIONS);
+        self.log.waves += waves;
+        self.log.elapsed_ms += self.latency_ms * waves;
         for r in &out {
             if let Response::Bytes { bytes, .. } = r {
                 self.log.bytes += bytes.len() as u64;

@@ -17,6 +17,14 @@ use crate::format::Kind;
 use crate::store::{Fetch, FileId, PageStore, StoreStats, Wants};
 use files::Files;
 
+/// Largest gap of absent bytes between two requests for one file that is
+/// fetched rather than paid for with another request. Measured on the
+/// simulated network over the 5-piece tables (2 positions each plus the
+/// promotion positions of issue 12): worst cold analysis 171 requests in 31
+/// waves of 6 without bridging, 111 in 21 at 16 KiB, 99 in 18 at 32 KiB,
+/// 82 in 16 at 64 KiB, for 1.5, 2.0, 2.2 and 3.0 MiB.
+pub const BRIDGE_BYTES: u64 = 32 << 10;
+
 /// Tunables shared by every driver.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Config {
@@ -142,6 +150,31 @@ impl Engine {
             }
         }
         out.retain(|f| f.open || f.start < f.end);
+        self.bridge(out)
+    }
+
+    /// Joins requests for one file whose gap is at most [`BRIDGE_BYTES`] of
+    /// pages not held: a round of many small requests costs waves of
+    /// waiting (a browser runs 6 at a time per host), a few KiB more does
+    /// not. Held pages are never fetched again.
+    fn bridge(&self, fetches: Vec<Fetch>) -> Vec<Fetch> {
+        let log2 = self.config.page_log2;
+        let mut out: Vec<Fetch> = Vec::with_capacity(fetches.len());
+        for f in fetches {
+            if let Some(last) = out.last_mut() {
+                let joinable = !f.open
+                    && !last.open
+                    && last.file == f.file
+                    && f.start >= last.end
+                    && f.start - last.end <= BRIDGE_BYTES
+                    && (last.end >> log2..f.start >> log2).all(|p| !self.store.contains(f.file, p));
+                if joinable {
+                    last.end = f.end;
+                    continue;
+                }
+            }
+            out.push(f);
+        }
         out
     }
 
