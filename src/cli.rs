@@ -14,6 +14,8 @@ pub struct Options {
     pub urls: Vec<String>,
     pub cache_dir: Option<PathBuf>,
     pub json: bool,
+    /// After each answer, one JSON line of what it cost on standard error.
+    pub stats: bool,
 }
 
 /// Local or remote tables behind one interface.
@@ -50,9 +52,42 @@ impl Prober {
         }
     }
 
+    /// What the last answer cost: requests, bytes, waves, rounds and wall
+    /// time, as one JSON object (the figures `stats().last` gives in the
+    /// browser).
+    pub fn stats_json(&self, fen: &str, elapsed: std::time::Duration) -> String {
+        let s = match self {
+            Prober::Local(t) => t.stats(),
+            #[cfg(not(target_arch = "wasm32"))]
+            Prober::Remote(t) => t.stats(),
+        };
+        let mut out = String::from("{");
+        report::string(&mut out, "fen");
+        out.push(':');
+        report::string(&mut out, fen.trim());
+        out.push_str(&format!(
+            ",\"requests\":{},\"bytes\":{},\"waves\":{},\"rounds\":{},\"elapsedMs\":{}}}",
+            s.requests,
+            s.bytes,
+            s.waves,
+            s.rounds,
+            elapsed.as_millis()
+        ));
+        out
+    }
+
+    fn reset_stats(&mut self) {
+        match self {
+            Prober::Local(t) => t.reset_stats(),
+            #[cfg(not(target_arch = "wasm32"))]
+            Prober::Remote(t) => t.reset_stats(),
+        }
+    }
+
     /// The output line(s) for one FEN and whether it was answered.
     pub fn answer(&mut self, fen: &str, json: bool) -> (String, bool) {
         let fen = fen.trim();
+        self.reset_stats();
         match (self.analyse(fen), json) {
             (Ok(a), true) => (report::analysis(fen, &a), true),
             (Ok(a), false) => (text(fen, &a), true),

@@ -18,12 +18,14 @@ mod native {
 
     use syzygy_web::cli::{self, Options};
 
-    const USAGE: &str = "usage: syzygy-web probe [--path DIR]... [--url BASE_URL]... [--cache-dir DIR] [--json] [FEN]...
+    const USAGE: &str = "usage: syzygy-web probe [--path DIR]... [--url BASE_URL]... [--cache-dir DIR] [--json] [--stats] [FEN]...
       Probes each FEN (or each line of standard input) in Syzygy tables.
       --path DIR       a folder of .rtbw/.rtbz files (repeatable)
       --url BASE_URL   a folder of tables over HTTP(S) with Range support (repeatable)
       --cache-dir DIR  keep fetched pages on disk between runs (with --url)
       --json           one JSON object per line
+      --stats          after each answer, one JSON line on standard error: fen,
+                       requests, bytes, waves, rounds, elapsedMs
     exit status: 0 all answered, 1 some line had an error, 2 usage error";
 
     pub fn main() -> ExitCode {
@@ -45,6 +47,7 @@ mod native {
         while let Some(a) = it.next() {
             match a.as_str() {
                 "--json" => opts.json = true,
+                "--stats" => opts.stats = true,
                 "--path" | "--url" | "--cache-dir" => {
                     let Some(v) = it.next() else {
                         eprintln!("{a} needs a value\n{USAGE}");
@@ -82,9 +85,13 @@ mod native {
         let mut out = stdout.lock();
         let mut failed = false;
         let mut answer = |fen: &str, out: &mut dyn Write| -> io::Result<()> {
+            let started = std::time::Instant::now();
             let (text, ok) = prober.answer(fen, opts.json);
             failed |= !ok;
             writeln!(out, "{text}")?;
+            if opts.stats {
+                eprintln!("{}", prober.stats_json(fen, started.elapsed()));
+            }
             out.flush()
         };
         let result = if fens.is_empty() {

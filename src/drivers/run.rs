@@ -35,6 +35,12 @@ pub enum Response {
 /// Fetches one round of requests, in parallel where it can.
 pub trait Fetcher {
     fn fetch(&mut self, batch: &[Request]) -> Vec<Response>;
+
+    /// Requests it runs at once: a round of n requests waits for
+    /// ceil(n / connections) answers in sequence (see [`NetStats::waves`]).
+    fn connections(&self) -> u64 {
+        u64::MAX
+    }
 }
 
 /// Round trips and volume, counted by the driver loop.
@@ -43,6 +49,9 @@ pub struct NetStats {
     pub rounds: u64,
     pub requests: u64,
     pub bytes: u64,
+    /// Sequential waves of requests: per round, ceil(requests / the
+    /// fetcher's connections).
+    pub waves: u64,
 }
 
 /// A fetcher plus the engine: the native face of the library.
@@ -127,6 +136,7 @@ impl<F: Fetcher> Tablebase<F> {
             .collect();
         self.stats.rounds += 1;
         self.stats.requests += batch.len() as u64;
+        self.stats.waves += (batch.len() as u64).div_ceil(self.fetcher.connections().max(1));
         let responses = self.fetcher.fetch(&batch);
         for (fetch, (req, resp)) in fetches.iter().zip(batch.iter().zip(responses)) {
             match resp {

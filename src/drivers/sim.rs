@@ -61,4 +61,8 @@ impl Fetcher for SimFetcher {
         self.log.per_round.push(batch.to_vec());
         out
     }
+
+    fn connections(&self) -> u64 {
+        BROWSER_CONNECTIONS
+    }
 }

@@ -13,5 +13,5 @@ mod search;
 pub use category::Category;
 pub use position::{parse_fen, parse_position, PositionFacts};
 pub use reach::{legal_moves, reachable_materials};
-pub use root::{analyse, mainline, Analysis, Mainline, MainlineStep, MoveInfo};
+pub use root::{analyse, mainline, verdict, Analysis, Mainline, MainlineStep, MoveInfo};
 pub use search::{probe_dtz, probe_wdl, Dtz};

@@ -68,9 +68,20 @@ pub fn analyse(ctx: &Ctx<'_>, pos: &Chess) -> Result<Analysis, ProbeError> {
     }
     let (wdl, dtz) = root.ok_or(ProbeError::Missing)?;
     moves.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| a.uci.cmp(&b.uci)));
+    Ok(result(pos, wdl, dtz, moves))
+}
+
+/// The position's own result without its moves: what a page can show
+/// first, as it needs a fraction of the tables and pages of [`analyse`].
+pub fn verdict(ctx: &Ctx<'_>, pos: &Chess) -> Result<Analysis, ProbeError> {
+    let (wdl, dtz) = probe_dtz(ctx, pos)?;
+    Ok(result(pos, wdl, dtz, Vec::new()))
+}
+
+fn result(pos: &Chess, wdl: i8, dtz: Dtz, moves: Vec<MoveInfo>) -> Analysis {
     let halfmoves = pos.halfmoves();
     let facts = PositionFacts::of(pos);
-    Ok(Analysis {
+    Analysis {
         wdl,
         dtz: dtz.plies,
         precise: dtz.precise,
@@ -79,7 +90,7 @@ pub fn analyse(ctx: &Ctx<'_>, pos: &Chess) -> Result<Analysis, ProbeError> {
         halfmoves,
         turn: pos.turn(),
         moves,
-    })
+    }
 }
 
 fn move_info(pos: &Chess, m: &Move, child: &Chess, wdl: i8, dtz: Dtz) -> MoveInfo {

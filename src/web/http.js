@@ -34,9 +34,11 @@ export class RangeClient {
 
   /**
    * GET bytes [start, end) of a URL with retries. Resolves {size, validator,
-   * bytes}, or null when the file is not there (404/410).
+   * bytes}, or null when the file is not there (404/410). `ask` ({trace,
+   * prio}, optional) is the probe that needs it: its Trace counts the
+   * request, and `prio.high` lets it pass others at the gate.
    */
-  async request(url, start, end, label) {
+  async request(url, start, end, label, ask = {}) {
     const body = this.bodies.get(url);
     if (body) {
       const v = await body.get(start, end);
@@ -49,9 +51,11 @@ export class RangeClient {
         this.counters.retries++;
         await sleep(100 * 4 ** (attempt - 1));
       }
-      await this.gate.enter();
+      await this.gate.enter(ask.prio);
       this.counters.requests++;
       this.counters.requestsInFlight++;
+      const wave = ask.trace ? ask.trace.start() : 0;
+      let got = 0;
       this.onActivity();
       try {
         const r = await this.requestOnce(url, start, end);
@@ -59,11 +63,13 @@ export class RangeClient {
           lastError = r.retry;
           continue;
         }
+        got = r.value ? r.value.bytes.length : 0;
         return r.value;
       } catch (e) {
         if (e && ((e.code && e.code !== 'network') || e.fatal)) throw e;
         lastError = e && e.message ? e.message : String(e);
       } finally {
+        if (ask.trace) ask.trace.end(wave, got);
         this.counters.requestsInFlight--;
         this.gate.leave();
         this.onActivity();

@@ -57,7 +57,28 @@ export interface Stats {
   pagesFromMemory: number; pagesFromIndexedDb: number; pagesFromNetwork: number;
   cacheBytes: number; memoryBytes: number; indexedDb: 'ok' | 'memory-only' | 'opening';
   requestsInFlight: number; identityChanges: number;
+  /** The last probe or mainline that used the network; null before one did. */
+  last: ColdProbe | null;
 }
+/** What one probe cost on the network, as the page experienced it. */
+export interface ColdProbe {
+  /** HTTP requests it started, and the bytes they brought. */
+  requests: number; bytes: number;
+  /** Requests that had to wait for another of its requests to finish first
+   *  (the next round, or a free connection): sequential waves of requests. */
+  waves: number;
+  /** Logical rounds of the analysis (attempts that named missing pages). */
+  rounds: number;
+  /** Wall time from the call to the answer, and to the verdict (null without onUpdate). */
+  elapsedMs: number; verdictMs: number | null;
+}
+/** Options of one probe. */
+export interface ProbeOptions {
+  /** Called with the position's verdict (`stage: 'verdict'`, `result.moves` empty)
+   *  as soon as it is known, then with the complete result (`stage: 'complete'`). */
+  onUpdate?: (update: ProbeUpdate) => void;
+}
+export interface ProbeUpdate { stage: 'verdict' | 'complete'; result: ProbeResult; }
 "#;
 
 // runtime.js imports the other modules of src/web by relative path;
@@ -88,6 +109,17 @@ extern "C" {
 extern "C" {
     type PrefetchModule;
 }
+#[wasm_bindgen(module = "/src/web/trace.js")]
+extern "C" {
+    type Trace;
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `{ onUpdate? }` of one probe (see the TypeScript interface).
+    #[wasm_bindgen(typescript_type = "ProbeOptions")]
+    pub type ProbeOptions;
+}
 
 #[wasm_bindgen(module = "/src/web/runtime.js")]
 extern "C" {
@@ -96,7 +128,9 @@ extern "C" {
     #[wasm_bindgen(constructor)]
     fn new(core: Core, options: JsValue) -> Runtime;
     #[wasm_bindgen(method)]
-    fn run(this: &Runtime, kind: &str, fen: &str) -> Promise;
+    fn analyse(this: &Runtime, fen: &str, options: JsValue) -> Promise;
+    #[wasm_bindgen(method)]
+    fn mainline(this: &Runtime, fen: &str) -> Promise;
     #[wasm_bindgen(method)]
     fn stats(this: &Runtime) -> JsValue;
     #[wasm_bindgen(method, js_name = clearCache)]
@@ -177,6 +211,10 @@ impl Core {
                 .engine
                 .attempt(|ctx| probe::mainline(ctx, &pos))
                 .map(|l| report::mainline(fen, &l)),
+            "verdict" => self
+                .engine
+                .attempt(|ctx| probe::verdict(ctx, &pos))
+                .map(|a| report::analysis(fen, &a)),
             _ => self
                 .engine
                 .attempt(|ctx| probe::analyse(ctx, &pos))
@@ -290,15 +328,18 @@ impl Tablebase {
     }
 
     /// The result of a position and of every legal move, ranked best first.
+    /// `options.onUpdate` receives the position's verdict as soon as it is
+    /// known, then the complete result.
     #[wasm_bindgen(unchecked_return_type = "Promise<ProbeResult>")]
-    pub fn probe(&self, fen: &str) -> Promise {
-        self.runtime.run("analyse", fen)
+    pub fn probe(&self, fen: &str, options: Option<ProbeOptions>) -> Promise {
+        self.runtime
+            .analyse(fen, options.map_or(JsValue::UNDEFINED, JsValue::from))
     }
 
     /// Best play to the next zeroing move or mate.
     #[wasm_bindgen(unchecked_return_type = "Promise<Mainline>")]
     pub fn mainline(&self, fen: &str) -> Promise {
-        self.runtime.run("mainline", fen)
+        self.runtime.mainline(fen)
     }
 
     /// Legal moves of a position (no tables needed); throws on a bad FEN.

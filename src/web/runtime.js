@@ -12,6 +12,7 @@ import { fail } from './errors.js';
 import { RangeClient } from './http.js';
 import { PageDb } from './page-db.js';
 import { prefetchFiles } from './prefetch.js';
+import { Trace } from './trace.js';
 
 const MAX_ROUNDS = 256;
 // From a server that ignores Range, never stream further into a file than this.
@@ -37,8 +38,10 @@ export class Runtime {
     this.db = new PageDb(options.idbBudget === undefined ? 256 * 1048576 : options.idbBudget, this.pageSize);
     // file id -> {url, size, validator} once known in this session.
     this.files = new Map();
-    // `${file}:${page}` or `open:${file}` -> promise of the request bringing it.
+    // `${file}:${page}` or `open:${file}` -> {promise, prio} of the request bringing it.
     this.inflight = new Map();
+    // What the last probe that used the network experienced (Trace.summary()).
+    this.last = null;
     // file id -> {f (its open request), at (ms)}: files every location answered 404 for.
     this.absent = new Map();
     this.counters = {
@@ -64,6 +67,7 @@ export class Runtime {
       cacheBytes: this.db.bytes,
       memoryBytes: this.core.memoryBytes(),
       indexedDb: this.db.state,
+      last: this.last,
     };
   }
 
@@ -77,8 +81,58 @@ export class Runtime {
     }
   }
 
-  /** Runs a probe to completion: attempt, supply what it names, repeat. */
-  async run(kind, fen) {
+  /**
+   * tb.probe: the analysis of a position. With `onUpdate`, the position's
+   * verdict (its own result, needing far fewer pages) runs beside it with
+   * its requests first in line, and is handed over as soon as it is known:
+   * onUpdate({stage: 'verdict', result}) with no moves yet, then
+   * onUpdate({stage: 'complete', result}) just before the promise resolves.
+   */
+  async analyse(fen, options) {
+    const onUpdate = options && typeof options.onUpdate === 'function' ? options.onUpdate : null;
+    const trace = new Trace();
+    const notify = (stage, result) => {
+      try {
+        onUpdate({ stage, result });
+      } catch (e) {
+        // A failing callback must not break probing.
+      }
+    };
+    let told = false;
+    const verdict = (r) => {
+      trace.verdict();
+      if (told || !onUpdate) return;
+      told = true;
+      notify('verdict', { ...r, moves: [] });
+    };
+    try {
+      if (onUpdate) {
+        this.run('verdict', fen, { trace, prio: { high: true } }).then(verdict, () => {});
+      }
+      const full = await this.run('analyse', fen, { trace, prio: { high: false } });
+      verdict(full);
+      if (onUpdate) notify('complete', full);
+      return full;
+    } finally {
+      if (trace.requests > 0) this.last = trace.summary();
+    }
+  }
+
+  /** Best play to the next zeroing move. */
+  async mainline(fen) {
+    const trace = new Trace();
+    try {
+      return await this.run('mainline', fen, { trace, prio: { high: false } });
+    } finally {
+      if (trace.requests > 0) this.last = trace.summary();
+    }
+  }
+
+  /**
+   * Runs a probe to completion: attempt, supply what it names, repeat.
+   * `ask` is {trace, prio}: who counts its requests, and their priority.
+   */
+  async run(kind, fen, ask) {
     if (typeof fen !== 'string') throw fail('FEN must be a string', 'invalid-fen');
     const tick = this.core.begin();
     const started = Date.now();
@@ -89,10 +143,11 @@ export class Runtime {
           this.counters.pagesFromMemory += this.core.lastReads();
           return r.done;
         }
-        if (r.error && r.code === 'missing-table' && (await this.recheckAbsent(r.error, started))) continue;
+        if (r.error && r.code === 'missing-table' && (await this.recheckAbsent(r.error, started, ask))) continue;
         if (r.error) throw fail(r.error, r.code);
         this.counters.rounds++;
-        await this.supplyAll(r.need);
+        if (!ask.prio.high) ask.trace.rounds++;
+        await this.supplyAll(r.need, ask);
       }
       throw fail('probe did not converge', 'network');
     } finally {
@@ -100,11 +155,11 @@ export class Runtime {
     }
   }
 
-  async supplyAll(need) {
+  async supplyAll(need, ask) {
     const waits = [];
     const opens = need.filter((f) => f.open);
-    for (const f of opens) waits.push(this.shared(`open:${f.file}`, () => this.open(f)));
-    for (const f of need.filter((f) => !f.open)) waits.push(this.pages(f));
+    for (const f of opens) waits.push(this.shared(`open:${f.file}`, (job) => this.open(f, job), ask));
+    for (const f of need.filter((f) => !f.open)) waits.push(this.pages(f, ask));
     const results = await Promise.allSettled(waits);
     const bad = results.find((r) => r.status === 'rejected');
     if (bad) throw bad.reason;
@@ -115,23 +170,32 @@ export class Runtime {
    * the files a missing-table error names when they were found missing
    * (ABSENT_TTL_MS) before this probe started. True when it did.
    */
-  async recheckAbsent(message, started) {
+  async recheckAbsent(message, started, ask) {
     const stale = [...this.absent.values()].filter((a) => a.at + ABSENT_TTL_MS <= started && message.includes(a.f.name));
     if (!stale.length) return false;
     for (const a of stale) this.absent.delete(a.f.file);
     this.counters.rounds++;
-    await Promise.all(stale.map((a) => this.shared(`open:${a.f.file}`, () => this.open(a.f))));
+    await Promise.all(stale.map((a) => this.shared(`open:${a.f.file}`, (job) => this.open(a.f, job), ask)));
     return true;
   }
 
-  /** One promise per key while in flight, shared by every probe that needs it. */
-  shared(key, make) {
-    let p = this.inflight.get(key);
-    if (!p) {
-      p = make().finally(() => this.inflight.delete(key));
-      this.inflight.set(key, p);
-    }
-    return p;
+  /**
+   * One promise per key while in flight, shared by every probe that needs
+   * it. The job gets its own priority, raised when a verdict joins it.
+   */
+  shared(key, make, ask) {
+    const running = this.inflight.get(key);
+    if (running) return this.join(running, ask);
+    const job = { trace: ask.trace, prio: { high: ask.prio.high } };
+    const entry = { prio: job.prio, promise: null };
+    entry.promise = make(job).finally(() => this.inflight.delete(key));
+    this.inflight.set(key, entry);
+    return entry.promise;
+  }
+
+  join(entry, ask) {
+    if (ask.prio.high) entry.prio.high = true;
+    return entry.promise;
   }
 
   candidates(name) {
@@ -144,7 +208,7 @@ export class Runtime {
   }
 
   /** Opens a file: its identity and head, from IndexedDB when known there. */
-  async open(f) {
+  async open(f, job) {
     for (const base of this.candidates(f.name)) {
       const url = base + f.name;
       const known = await this.db.identity(url);
@@ -160,7 +224,7 @@ export class Runtime {
           return;
         }
       }
-      const r = await this.http.request(url, f.start, f.end, f.name);
+      const r = await this.http.request(url, f.start, f.end, f.name, job);
       if (r === null) continue; // not at this base
       this.files.set(f.file, { url, size: r.size, validator: r.validator });
       await this.accept(f.file, url, f.start, r);
@@ -171,7 +235,7 @@ export class Runtime {
   }
 
   /** Supplies the pages of a range: memory, IndexedDB, then the network. */
-  async pages(f) {
+  async pages(f, ask) {
     const file = this.files.get(f.file);
     if (!file) throw fail(`internal: ${f.name} used before it was opened`, 'network');
     const first = Math.floor(f.start / this.pageSize);
@@ -182,22 +246,20 @@ export class Runtime {
       if (this.core.hasPage(f.file, p)) continue;
       const k = `${f.file}:${p}`;
       const w = this.inflight.get(k);
-      if (w) waits.push(w);
+      if (w) waits.push(this.join(w, ask));
       else wanted.push(p);
     }
     if (wanted.length) {
-      const job = this.fetchPages(f.file, file, wanted);
-      for (const p of wanted) {
-        const k = `${f.file}:${p}`;
-        this.inflight.set(k, job);
-      }
-      job.finally(() => wanted.forEach((p) => this.inflight.delete(`${f.file}:${p}`))).catch(() => {});
-      waits.push(job);
+      const job = { trace: ask.trace, prio: { high: ask.prio.high } };
+      const entry = { prio: job.prio, promise: this.fetchPages(f.file, file, wanted, job) };
+      for (const p of wanted) this.inflight.set(`${f.file}:${p}`, entry);
+      entry.promise.finally(() => wanted.forEach((p) => this.inflight.delete(`${f.file}:${p}`))).catch(() => {});
+      waits.push(entry.promise);
     }
     await Promise.all(waits);
   }
 
-  async fetchPages(id, file, wanted) {
+  async fetchPages(id, file, wanted, job) {
     const got = await this.db.get(file.url, wanted);
     for (const [p, bytes] of got) this.core.supply(id, p * this.pageSize, file.size, file.validator, bytes);
     this.counters.pagesFromIndexedDb += got.size;
@@ -213,7 +275,7 @@ export class Runtime {
       runs.map(async ([a, b]) => {
         const start = a * this.pageSize;
         const end = Math.min((b + 1) * this.pageSize, file.size);
-        const r = await this.http.request(file.url, start, end, file.url);
+        const r = await this.http.request(file.url, start, end, file.url, job);
         if (r === null) throw fail(`${file.url} disappeared (404)`, 'missing-table');
         await this.accept(id, file.url, start, r);
       }),

@@ -1,0 +1,47 @@
+// What one probe experienced on the network: requests, bytes, waves and
+// time. Waves count requests that had to wait for another to finish first:
+// a request that starts after k waves of this probe's requests have
+// finished is in wave k + 1, whether it waited for data (the next round)
+// or for a connection (the browser's 6 per host over HTTP/1.1).
+
+export class Trace {
+  constructor() {
+    this.started = performance.now();
+    this.requests = 0;
+    this.bytes = 0;
+    this.rounds = 0;
+    // Deepest wave of a finished request, and deepest wave started.
+    this.finished = 0;
+    this.waves = 0;
+    this.verdictMs = null;
+  }
+
+  /** A request passed the gate: its wave, to hand back to `end`. */
+  start() {
+    this.requests++;
+    const wave = this.finished + 1;
+    this.waves = Math.max(this.waves, wave);
+    return wave;
+  }
+
+  end(wave, bytes) {
+    this.finished = Math.max(this.finished, wave);
+    this.bytes += bytes;
+  }
+
+  verdict() {
+    if (this.verdictMs === null) this.verdictMs = Math.round(performance.now() - this.started);
+  }
+
+  /** The figures `stats().last` reports. */
+  summary() {
+    return {
+      requests: this.requests,
+      bytes: this.bytes,
+      waves: this.waves,
+      rounds: this.rounds,
+      elapsedMs: Math.round(performance.now() - this.started),
+      verdictMs: this.verdictMs,
+    };
+  }
+}

@@ -1,0 +1,74 @@
+// Results as they arrive: tb.probe(fen, { onUpdate }) hands over the
+// position's verdict (no moves yet) before the complete result, the promise
+// keeps its contract, and stats().last reports what the probe cost.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { skipReason, startServers, launch, openTablebase, probe, tbStats, cliProbe } from './helpers.mjs';
+
+const skip = skipReason();
+
+// Promotions fan out into many tables (issue 12); the others are plain 5-piece positions.
+const FENS = [
+  '8/4P2K/8/8/5Q2/q7/6k1/8 w - - 0 1',
+  '8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1',
+  '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1',
+  '8/8/8/4k3/8/8/8/R3K3 w - - 0 1',
+];
+
+/** Probes with onUpdate in a fresh Tablebase: {updates, result, stats}. */
+function probeWithUpdates(page, fen) {
+  return page.evaluate(async (fen) => {
+    const updates = [];
+    let settled = false;
+    const result = await window.tb.probe(fen, {
+      onUpdate: (u) => updates.push({ stage: u.stage, result: u.result, beforeSettled: !settled }),
+    });
+    settled = true;
+    return { updates, result, stats: window.tb.stats() };
+  }, fen);
+}
+
+describe('results as they arrive', { skip }, () => {
+  let servers;
+  let browser;
+  before(async () => {
+    // A little latency, so that the verdict and the moves do not arrive together.
+    servers = await startServers({ latencyMs: 20 });
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await servers?.close();
+  });
+
+  for (const fen of FENS) {
+    it(`verdict first, then the complete result: ${fen}`, async () => {
+      const [want] = cliProbe([fen]);
+      const page = await openTablebase(await browser.newContext(), servers, { idbBudget: 0 });
+      servers.tables.reset();
+      const { updates, result, stats } = await probeWithUpdates(page, fen);
+      assert.deepStrictEqual(result, want, 'the promise keeps its contract');
+      assert.deepStrictEqual(
+        updates.map((u) => u.stage),
+        ['verdict', 'complete'],
+      );
+      const { moves, ...verdict } = want;
+      assert.deepStrictEqual(updates[0].result, { ...verdict, moves: [] });
+      assert.deepStrictEqual(updates[1].result, want);
+      assert.ok(updates.every((u) => u.beforeSettled), 'updates come before the promise resolves');
+
+      const last = stats.last;
+      const srv = servers.tables.stats();
+      assert.equal(last.requests, srv.requests, 'every request the server saw is the probe');
+      assert.equal(last.bytes, srv.bytes);
+      assert.ok(last.waves >= last.rounds && last.waves <= last.requests, JSON.stringify(last));
+      assert.ok(last.verdictMs !== null && last.verdictMs <= last.elapsedMs, JSON.stringify(last));
+      console.log(`${fen}: ${JSON.stringify(last)}`);
+
+      // Warm: no request, so `last` still describes the cold probe.
+      assert.deepStrictEqual(await probe(page, fen), want);
+      assert.deepStrictEqual((await tbStats(page)).last, last);
+      await page.context().close();
+    });
+  }
+});
