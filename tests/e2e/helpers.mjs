@@ -130,17 +130,23 @@ export function cliProbe(fens) {
 /** The app URL for a FEN. */
 export const appUrl = (base, fen, extra = '') => `${base}${extra}#fen=${fen.replace(/ /g, '_')}`;
 
-/** Waits until the verdict card shows a settled result or error for `fen`. */
-export async function waitVerdict(page, fen, root = 'syzygy-board') {
+/**
+ * Waits until the verdict card shows a settled result or error for `fen`,
+ * and the move list its values (the verdict arrives first); with
+ * `{ moves: false }`, the verdict alone.
+ */
+export async function waitVerdict(page, fen, root = 'syzygy-board', { moves = true } = {}) {
   await page.waitForFunction(
-    ({ root, fen }) => {
+    ({ root, fen, moves }) => {
       const el = document.querySelector(root);
       const card = el && el.querySelector('.sb-verdict');
       if (!card || card.classList.contains('sb-stale')) return false;
       if (!['white', 'black', 'draw', 'cursed', 'unclear', 'error'].includes(card.dataset.tone)) return false;
+      const list = el.querySelector('.sb-moves-card');
+      if (moves && list && list.classList.contains('sb-stale')) return false;
       return !fen || el.fen === fen;
     },
-    { root, fen },
+    { root, fen, moves },
     { timeout: 20000 },
   );
   return page.evaluate((root) => {

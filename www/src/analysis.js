@@ -39,6 +39,21 @@ export function markLoading(ctx, fen) {
   view.movesCard.classList.add('sb-stale');
   view.mainlineCard.classList.add('sb-stale');
   view.network.setMaterial(safeMaterial(fen), false);
+  // Never a blank panel: the first position shows that moves are coming.
+  if (!view.moveList.el.textContent) view.moveList.message('Loading moves…');
+}
+
+/**
+ * The verdict of `fen`, which arrives before its moves: the verdict card
+ * shows it at once; the move list shows the legal moves, dimmed and without
+ * values, until the complete answer replaces them.
+ */
+function renderVerdict(ctx, r, fen) {
+  const { s, view } = ctx;
+  view.verdict.result(describe(r));
+  const legal = s.legalFen === fen ? s.legal || [] : [];
+  if (legal.length) view.moveList.renderUnknown(legal);
+  else view.moveList.message('Loading moves…');
 }
 
 /** Probes `fen` (or takes the cached answer) and renders it unless a newer position came first. */
@@ -69,7 +84,10 @@ export async function analyse(ctx, fen, token) {
   const before = await statsOrNull(handle);
   if (full) view.network.working(true);
   try {
-    const result = await handle.tb.probe(fen);
+    const onUpdate = (u) => {
+      if (u.stage === 'verdict' && !stale()) renderVerdict(ctx, u.result, fen);
+    };
+    const result = await handle.tb.probe(fen, { onUpdate });
     const after = await statsOrNull(handle);
     remember(s.results, fen, result);
     if (full) {

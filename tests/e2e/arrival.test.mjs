@@ -1,0 +1,64 @@
+// The board shows a position's verdict as soon as it is known and fills the
+// move list after, never leaving the list blank. Made deterministic by
+// holding back every table request the verdict does not need (the tables
+// that the promotions of the Lucena position reach) until the verdict is on
+// screen.
+import { describe, it as baseIt, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, cliProbe, expectedHeadline } from './helpers.mjs';
+
+const skip = skipReason({ needCli: true });
+const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 180_000 }, fn);
+
+// White to move, stored in KRPvKR: its verdict reads KRPvKR files only.
+const LUCENA = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
+
+describe('results as they arrive on the board', () => {
+  let site;
+  let browser;
+  before(async () => {
+    if (skip) return;
+    ensureBuilt();
+    site = await startSite();
+    browser = await launch();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (site) await site.close();
+  });
+
+  it('shows the verdict while the moves are held back, then the moves', async () => {
+    const [want] = cliProbe([LUCENA]);
+    const page = await newPage(browser);
+    const held = [];
+    let release = null;
+    const released = new Promise((r) => (release = r));
+    await page.route(/\/tables\/.*\.rtb[wz]$/, async (route) => {
+      if (!/\/KRPvKR\.rtb[wz]$/.test(route.request().url())) {
+        held.push(route.request().url());
+        await released;
+      }
+      await route.continue();
+    });
+    await page.goto(appUrl(site.url, LUCENA));
+
+    const v = await waitVerdict(page, LUCENA, 'syzygy-board', { moves: false });
+    assert.equal(v.headline, expectedHeadline(want));
+    const during = await page.evaluate(() => {
+      const card = document.querySelector('syzygy-board .sb-moves-card');
+      return { stale: card.classList.contains('sb-stale'), text: card.querySelector('.sb-moves').textContent.trim() };
+    });
+    assert.ok(held.length > 0, 'the move list needs tables the verdict does not');
+    assert.ok(during.stale, 'the move list is still loading');
+    assert.ok(during.text.length > 0, 'the move list is not blank while it loads');
+
+    release();
+    await waitVerdict(page, LUCENA);
+    const shown = await page.evaluate(() =>
+      [...document.querySelectorAll('syzygy-board .sb-movelist [data-uci]')].map((e) => e.dataset.uci),
+    );
+    assert.deepEqual(shown, want.moves.map((m) => m.uci));
+    assert.deepEqual(page.errors.map(String), []);
+    await page.context().close();
+  });
+});
