@@ -5,7 +5,7 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use crate::drivers::{FsFetcher, Tablebase};
-use crate::probe::{self, Analysis};
+use crate::probe::{self, Analysis, Mainline};
 use crate::{report, Config, ProbeError};
 
 #[derive(Debug, Default, Clone)]
@@ -16,6 +16,8 @@ pub struct Options {
     pub json: bool,
     /// After each answer, one JSON line of what it cost on standard error.
     pub stats: bool,
+    /// Add the mainline (best play to the next zeroing move) to each answer.
+    pub mainline: bool,
 }
 
 /// Local or remote tables behind one interface.
@@ -84,13 +86,44 @@ impl Prober {
         }
     }
 
-    /// The output line(s) for one FEN and whether it was answered.
-    pub fn answer(&mut self, fen: &str, json: bool) -> (String, bool) {
+    pub fn mainline(&mut self, fen: &str) -> Result<Mainline, ProbeError> {
+        let pos = probe::parse_fen(fen)?;
+        match self {
+            Prober::Local(t) => t.mainline(&pos),
+            #[cfg(not(target_arch = "wasm32"))]
+            Prober::Remote(t) => t.mainline(&pos),
+        }
+    }
+
+    /// The output line(s) for one FEN and whether it was answered; with
+    /// `mainline`, the line of best play is part of the answer.
+    pub fn answer(&mut self, fen: &str, json: bool, mainline: bool) -> (String, bool) {
         let fen = fen.trim();
         self.reset_stats();
-        match (self.analyse(fen), json) {
-            (Ok(a), true) => (report::analysis(fen, &a), true),
-            (Ok(a), false) => (text(fen, &a), true),
+        let answer = self.analyse(fen).and_then(|a| {
+            let line = if mainline {
+                Some(self.mainline(fen)?)
+            } else {
+                None
+            };
+            Ok((a, line))
+        });
+        match (answer, json) {
+            (Ok((a, line)), true) => {
+                let out = report::analysis(fen, &a);
+                match line {
+                    Some(l) => (report::with_mainline(out, &l), true),
+                    None => (out, true),
+                }
+            }
+            (Ok((a, line)), false) => {
+                let mut out = text(fen, &a);
+                if let Some(l) = line {
+                    let ucis: Vec<&str> = l.moves.iter().map(|m| m.uci.as_str()).collect();
+                    let _ = writeln!(out, "  mainline: {}", ucis.join(" "));
+                }
+                (out, true)
+            }
             (Err(e), true) => (report::error(fen, &e), false),
             (Err(e), false) => (format!("{fen}\n  error: {e}\n"), false),
         }

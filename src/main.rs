@@ -18,7 +18,7 @@ mod native {
 
     use syzygy_web::cli::{self, Options};
 
-    const USAGE: &str = "usage: syzygy-web probe [--path DIR]... [--url BASE_URL]... [--cache-dir DIR] [--json] [--stats] [FEN]...
+    const USAGE: &str = "usage: syzygy-web probe [--path DIR]... [--url BASE_URL]... [--cache-dir DIR] [--json] [--stats] [--mainline] [FEN]...
       Probes each FEN (or each line of standard input) in Syzygy tables.
       --path DIR       a folder of .rtbw/.rtbz files (repeatable)
       --url BASE_URL   a folder of tables over HTTP(S) with Range support (repeatable)
@@ -26,6 +26,7 @@ mod native {
       --json           one JSON object per line
       --stats          after each answer, one JSON line on standard error: fen,
                        requests, bytes, waves, rounds, elapsedMs
+      --mainline       add the line of best play to the next zeroing move (UCI)
     exit status: 0 all answered, 1 some line had an error, 2 usage error";
 
     pub fn main() -> ExitCode {
@@ -48,6 +49,7 @@ mod native {
             match a.as_str() {
                 "--json" => opts.json = true,
                 "--stats" => opts.stats = true,
+                "--mainline" => opts.mainline = true,
                 "--path" | "--url" | "--cache-dir" => {
                     let Some(v) = it.next() else {
                         eprintln!("{a} needs a value\n{USAGE}");
@@ -86,7 +88,7 @@ mod native {
         let mut failed = false;
         let mut answer = |fen: &str, out: &mut dyn Write| -> io::Result<()> {
             let started = std::time::Instant::now();
-            let (text, ok) = prober.answer(fen, opts.json);
+            let (text, ok) = prober.answer(fen, opts.json, opts.mainline);
             failed |= !ok;
             writeln!(out, "{text}")?;
             if opts.stats {

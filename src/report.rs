@@ -6,7 +6,7 @@ use std::fmt::Write;
 use shakmaty::Color;
 
 use crate::error::ProbeError;
-use crate::probe::{Analysis, Mainline, MoveInfo};
+use crate::probe::{Analysis, LineStep, Mainline, MoveInfo};
 
 /// Appends `s` as a JSON string literal.
 pub fn string(out: &mut String, s: &str) {
@@ -104,30 +104,50 @@ pub fn analysis(fen: &str, a: &Analysis) -> String {
     out
 }
 
-/// The mainline answer.
-pub fn mainline(fen: &str, l: &Mainline) -> String {
+/// One step of a mainline for the browser driver, which strings the steps
+/// into a line: `{"wdl", "dtz", "precise", "last", "step": {uci, san, fen,
+/// wdl, dtz, precise, zeroing} | null}`.
+pub fn line_step(l: &LineStep) -> String {
     let mut out = String::from("{");
-    field_str(&mut out, "fen", fen);
     field(&mut out, "wdl", l.wdl);
     field(&mut out, "dtz", l.dtz);
     field(&mut out, "precise", l.precise);
-    string(&mut out, "moves");
-    out.push_str(":[");
-    for m in &l.moves {
-        out.push('{');
-        field_str(&mut out, "uci", &m.uci);
-        field_str(&mut out, "san", &m.san);
-        field_str(&mut out, "fen", &m.fen);
-        field(&mut out, "wdl", m.wdl);
-        field(&mut out, "dtz", m.dtz);
-        field(&mut out, "precise", m.precise);
-        field(&mut out, "zeroing", m.zeroing);
-        close(&mut out, '}');
-        out.push(',');
+    field(&mut out, "last", l.last);
+    string(&mut out, "step");
+    out.push(':');
+    match &l.best {
+        None => out.push_str("null"),
+        Some(m) => {
+            out.push('{');
+            field_str(&mut out, "uci", &m.uci);
+            field_str(&mut out, "san", &m.san);
+            field_str(&mut out, "fen", &m.fen);
+            field(&mut out, "wdl", m.wdl);
+            field(&mut out, "dtz", m.dtz);
+            field(&mut out, "precise", m.precise);
+            field(&mut out, "zeroing", m.zeroing);
+            close(&mut out, '}');
+        }
     }
-    close(&mut out, ']');
-    close(&mut out, '}');
+    out.push('}');
     out
+}
+
+/// An analysis answer with `"mainline": [uci, ...]` added (the CLI's `--mainline`).
+pub fn with_mainline(mut json: String, l: &Mainline) -> String {
+    if json.ends_with('}') {
+        json.pop();
+        json.push(',');
+        string(&mut json, "mainline");
+        json.push_str(":[");
+        for m in &l.moves {
+            string(&mut json, &m.uci);
+            json.push(',');
+        }
+        close(&mut json, ']');
+        json.push('}');
+    }
+    json
 }
 
 /// An error line: `{"fen": ..., "error": ..., "code": ...}`.

@@ -63,6 +63,7 @@ pub struct Tablebase<F: Fetcher> {
 
 /// Attempts per probe before giving up: each productive round supplies at
 /// least one page, and a probe's dependency chains are a few levels deep.
+/// A mainline is a probe per step, so this bounds a step, not a line.
 const MAX_ROUNDS: u32 = 256;
 
 impl<F: Fetcher> Tablebase<F> {
@@ -177,7 +178,18 @@ impl<F: Fetcher> Tablebase<F> {
         self.run(|ctx| probe::probe_dtz(ctx, pos))
     }
 
+    /// Best play to the next zeroing move or mate. Each step is a probe of
+    /// its own, with its own round bound: a line may take hundreds of plies.
     pub fn mainline(&mut self, pos: &Chess) -> Result<Mainline, ProbeError> {
-        self.run(|ctx| probe::mainline(ctx, pos))
+        let mut step = self.run(|ctx| probe::mainline_step(ctx, pos))?;
+        let mut line = Mainline::start(&step);
+        loop {
+            let next = step.best.as_ref().map(|b| b.fen.clone());
+            if !line.push(step) {
+                return Ok(line);
+            }
+            let at = probe::parse_fen(&next.unwrap_or_default())?;
+            step = self.run(|ctx| probe::mainline_step(ctx, &at))?;
+        }
     }
 }

@@ -1,17 +1,19 @@
 //! The search around the tables: captures and en passant resolve through
-//! child positions, DTZ for the unstored side through a 1-ply search, and
-//! root analysis ranks every legal move. Every function keeps exploring
-//! independent branches after a missing page so that one attempt names as
+//! child positions, DTZ for the unstored side through a 1-ply search, root
+//! analysis ranks every legal move and the mainline follows the best one.
+//! Every function keeps exploring independent branches after a missing page so that one attempt names as
 //! many missing pages as can be known at that point.
 
 mod category;
+mod mainline;
 mod position;
 mod reach;
 mod root;
 mod search;
 
 pub use category::Category;
+pub use mainline::{mainline_step, LineStep, Mainline, MainlineStep};
 pub use position::{parse_fen, parse_position, PositionFacts};
 pub use reach::{legal_moves, reachable_materials};
-pub use root::{analyse, mainline, verdict, Analysis, Mainline, MainlineStep, MoveInfo};
+pub use root::{analyse, verdict, Analysis, MoveInfo};
 pub use search::{probe_dtz, probe_wdl, Dtz};

@@ -1,9 +1,8 @@
 //! Root analysis: every legal move with the result after it, ranked as the
-//! lichess tablebase ranks them, and the mainline of best play.
+//! lichess tablebase ranks them.
 
-use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::category::Category;
 use super::position::PositionFacts;
@@ -134,73 +133,4 @@ fn rank(m: &MoveInfo) -> (u8, i64, bool, i64) {
         1 => (4, -ours, m.zeroing, -child),
         _ => (5, -ours, m.zeroing, -child),
     }
-}
-
-/// One move of the mainline, with the result of the position after it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MainlineStep {
-    pub uci: String,
-    pub san: String,
-    /// FEN after the move.
-    pub fen: String,
-    pub wdl: i8,
-    pub dtz: i32,
-    pub precise: bool,
-    pub zeroing: bool,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Mainline {
-    pub wdl: i8,
-    pub dtz: i32,
-    pub precise: bool,
-    pub moves: Vec<MainlineStep>,
-}
-
-/// Longest line played out; DTZ never exceeds about a thousand plies.
-const MAX_MAINLINE: usize = 2048;
-
-/// Best play from `pos` up to and including the next zeroing move or mate.
-/// Each move is the top-ranked one, which keeps the DTZ50'' result.
-pub fn mainline(ctx: &Ctx<'_>, pos: &Chess) -> Result<Mainline, ProbeError> {
-    let (wdl, dtz) = probe_dtz(ctx, pos)?;
-    let mut line = Mainline {
-        wdl,
-        dtz: dtz.plies,
-        precise: dtz.precise,
-        moves: Vec::new(),
-    };
-    if wdl == 0 {
-        return Ok(line);
-    }
-    let mut at = pos.clone();
-    while line.moves.len() < MAX_MAINLINE {
-        let a = analyse(ctx, &at)?;
-        let Some(best) = a.moves.first() else { break };
-        if let Some(e) = &best.error {
-            return Err(e.clone());
-        }
-        let Some(m) = at
-            .legal_moves()
-            .iter()
-            .find(|m| m.to_uci(CastlingMode::Standard).to_string() == best.uci)
-            .cloned()
-        else {
-            break;
-        };
-        at.play_unchecked(m);
-        line.moves.push(MainlineStep {
-            uci: best.uci.clone(),
-            san: best.san.clone(),
-            fen: Fen::from_position(&at, EnPassantMode::Legal).to_string(),
-            wdl: best.wdl,
-            dtz: best.dtz,
-            precise: best.precise,
-            zeroing: best.zeroing,
-        });
-        if best.zeroing || best.facts.checkmate || best.wdl == 0 {
-            break;
-        }
-    }
-    Ok(line)
 }

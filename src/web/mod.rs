@@ -207,10 +207,10 @@ impl Core {
             Err(e) => return error_json(&e),
         };
         let result = match kind {
-            "mainline" => self
+            "mainline-step" => self
                 .engine
-                .attempt(|ctx| probe::mainline(ctx, &pos))
-                .map(|l| report::mainline(fen, &l)),
+                .attempt(|ctx| probe::mainline_step(ctx, &pos))
+                .map(|l| report::line_step(&l)),
             "verdict" => self
                 .engine
                 .attempt(|ctx| probe::verdict(ctx, &pos))

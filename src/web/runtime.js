@@ -14,6 +14,7 @@ import { PageDb } from './page-db.js';
 import { prefetchFiles } from './prefetch.js';
 import { Trace } from './trace.js';
 
+// Rounds of one probe (a mainline: of one step) before giving up.
 const MAX_ROUNDS = 256;
 // From a server that ignores Range, never stream further into a file than this.
 const WHOLE_BODY_LIMIT = 32 * 1048576;
@@ -118,11 +119,25 @@ export class Runtime {
     }
   }
 
-  /** Best play to the next zeroing move. */
+  /**
+   * Best play to the next zeroing move or mate. Each step is a run of its
+   * own, so MAX_ROUNDS bounds a step: a cursed line can be hundreds of plies.
+   */
   async mainline(fen) {
+    if (typeof fen !== 'string') throw fail('FEN must be a string', 'invalid-fen');
     const trace = new Trace();
+    const ask = { trace, prio: { high: false } };
     try {
-      return await this.run('mainline', fen, { trace, prio: { high: false } });
+      let r = await this.run('mainline-step', fen, ask);
+      const line = { fen: fen.trim(), wdl: r.wdl, dtz: r.dtz, precise: r.precise, moves: [] };
+      // DTZ counts the plies (one more when rounded): only inconsistent tables go further.
+      const maxPlies = Math.abs(r.dtz) + 1;
+      while (r.step) {
+        line.moves.push(r.step);
+        if (r.last || line.moves.length >= maxPlies) break;
+        r = await this.run('mainline-step', r.step.fen, ask);
+      }
+      return line;
     } finally {
       if (trace.requests > 0) this.last = trace.summary();
     }

@@ -24,6 +24,16 @@ const FIXED = [
   '8/8/8/4k3/8/8/8/1BBBK3 w - - 0 1', // KBBBvK
   '8/8/8/2r1k3/8/8/8/R3K3 w - - 0 1', // KRvKR
   '8/1P6/8/8/8/8/6k1/K7 b - - 0 1', // KPvK, black to move
+  '1kB5/3K4/8/pP6/8/8/8/8 w - a6 0 1', // KBPvKP absent: e.p. wins, other moves carry missing-table
+];
+
+// Mainlines: the longest cursed line here (KRBvKR, DTZ 110), a rounded DTZ
+// near the 50-move edge, a draw, a checkmated position.
+const LINES = [
+  '1k6/8/r7/2KB4/6R1/8/8/8 w - - 0 1',
+  '8/8/8/4k3/8/8/8/R3K3 w - - 74 80',
+  '8/8/8/2r1k3/8/8/8/R3K3 w - - 0 1',
+  'Q6k/8/6K1/8/8/8/8/8 b - - 100 100',
 ];
 
 // Bad input: the CLI prints {fen, error, code}; the browser rejects with the same.
@@ -58,7 +68,7 @@ describe('equality with the native CLI', { skip }, () => {
     await servers?.close();
   });
 
-  it('~60 positions over 3-4-5 pieces: the same object, field by field', async () => {
+  it('~61 positions over 3-4-5 pieces: the same object, field by field', async () => {
     const random = await legalPositions(page, MATERIALS, 45, 0x5eed);
     const fens = [...FIXED, ...random];
     const cli = cliProbe(fens);
@@ -69,11 +79,26 @@ describe('equality with the native CLI', { skip }, () => {
       assert.deepStrictEqual(web[i], cli[i], fens[i]);
       answered++;
     }
-    assert.equal(answered, 60);
+    assert.equal(answered, 61);
     // And again warm: nothing changes once the pages are cached.
     const before = (await tbStats(page)).requests;
     assert.deepStrictEqual(await probeAll(page, fens), cli);
     assert.equal((await tbStats(page)).requests, before, 'warm probes made requests');
+  });
+
+  it('mainlines: the moves of the CLI --mainline, one probe per step', async () => {
+    const cli = cliProbe(LINES, ['--mainline']);
+    const web = await page.evaluate((fens) => Promise.all(fens.map((f) => window.tb.mainline(f))), LINES);
+    for (let i = 0; i < LINES.length; i++) {
+      assert.deepStrictEqual(
+        [web[i].wdl, web[i].dtz, web[i].precise, web[i].moves.map((m) => m.uci)],
+        [cli[i].wdl, cli[i].dtz, cli[i].precise, cli[i].mainline],
+        LINES[i],
+      );
+    }
+    assert.equal(web[0].moves.length, 111);
+    assert.ok(web[0].moves.at(-1).zeroing);
+    assert.equal(web[2].moves.length, 0);
   });
 
   it('errors: the same code (and message) as the CLI', async () => {

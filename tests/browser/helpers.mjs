@@ -113,11 +113,11 @@ export async function probe(page, fen) {
 
 export const tbStats = (page) => page.evaluate(() => window.tb.stats());
 
-/** The CLI's answers, one parsed object per FEN. */
-export function cliProbe(fens) {
+/** The CLI's answers, one parsed object per FEN; `extra` adds options (e.g. --mainline). */
+export function cliProbe(fens, extra = []) {
   let out;
   try {
-    out = execFileSync(CLI, ['probe', '--json', '--path', TABLES], {
+    out = execFileSync(CLI, ['probe', '--json', ...extra, '--path', TABLES], {
       input: fens.join('\n') + '\n',
       encoding: 'utf8',
       maxBuffer: 256 * 1024 * 1024,

@@ -1,0 +1,124 @@
+//! The mainline of best play, one step at a time. A line can be hundreds of
+//! plies long and each cold step costs rounds of its own, so drivers run
+//! every step as a probe of its own (its own round bound), never the whole
+//! line as one probe that would replay every earlier step at each attempt.
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+
+use super::root::analyse;
+use super::search::{keep_going, probe_dtz};
+use crate::engine::Ctx;
+use crate::error::ProbeError;
+
+/// One move of the mainline, with the result of the position after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MainlineStep {
+    pub uci: String,
+    pub san: String,
+    /// FEN after the move.
+    pub fen: String,
+    pub wdl: i8,
+    pub dtz: i32,
+    pub precise: bool,
+    pub zeroing: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mainline {
+    pub wdl: i8,
+    pub dtz: i32,
+    pub precise: bool,
+    pub moves: Vec<MainlineStep>,
+}
+
+/// A position's result and its best move, if the line goes on from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineStep {
+    pub wdl: i8,
+    pub dtz: i32,
+    pub precise: bool,
+    /// None for a draw or a position without moves.
+    pub best: Option<MainlineStep>,
+    /// The line ends after `best`: it zeroes, mates or draws.
+    pub last: bool,
+}
+
+/// The step of the mainline from `pos`. A drawn position has no line, so
+/// its moves are not needed; they are still explored while the position's
+/// own pages are missing, so that a won position costs no extra round.
+pub fn mainline_step(ctx: &Ctx<'_>, pos: &Chess) -> Result<LineStep, ProbeError> {
+    let mut missing = false;
+    if let Some((0, dtz)) = keep_going(probe_dtz(ctx, pos), &mut missing)? {
+        return Ok(LineStep {
+            wdl: 0,
+            dtz: dtz.plies,
+            precise: dtz.precise,
+            best: None,
+            last: true,
+        });
+    }
+    let a = keep_going(analyse(ctx, pos), &mut missing)?;
+    let a = match a {
+        Some(a) if !missing => a,
+        _ => return Err(ProbeError::Missing),
+    };
+    let best = a.moves.first();
+    if let Some(e) = best.and_then(|b| b.error.as_ref()) {
+        return Err(e.clone());
+    }
+    let step = best.and_then(|b| {
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to_uci(CastlingMode::Standard).to_string() == b.uci)?;
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        Some((
+            MainlineStep {
+                uci: b.uci.clone(),
+                san: b.san.clone(),
+                fen: Fen::from_position(&after, EnPassantMode::Legal).to_string(),
+                wdl: b.wdl,
+                dtz: b.dtz,
+                precise: b.precise,
+                zeroing: b.zeroing,
+            },
+            b.zeroing || b.facts.checkmate || b.wdl == 0,
+        ))
+    });
+    Ok(LineStep {
+        wdl: a.wdl,
+        dtz: a.dtz,
+        precise: a.precise,
+        last: step.as_ref().is_none_or(|s| s.1),
+        best: step.map(|s| s.0),
+    })
+}
+
+impl Mainline {
+    /// A line starting from a position's step.
+    pub fn start(first: &LineStep) -> Mainline {
+        Mainline {
+            wdl: first.wdl,
+            dtz: first.dtz,
+            precise: first.precise,
+            moves: Vec::new(),
+        }
+    }
+
+    /// Most plies a line can take: DTZ counts them (one more when rounded),
+    /// so only inconsistent tables could make it longer.
+    pub fn max_plies(&self) -> usize {
+        self.dtz.unsigned_abs() as usize + 1
+    }
+
+    /// Adds a step's move; false when the line is complete.
+    pub fn push(&mut self, step: LineStep) -> bool {
+        let Some(best) = step.best else {
+            return false;
+        };
+        self.moves.push(best);
+        !step.last && self.moves.len() < self.max_plies()
+    }
+}
