@@ -137,6 +137,26 @@ describe('verdict.js', () => {
     assert.deepEqual(describeMove(moves[2]).badges.map((b) => b.text), ['Zeroing', 'DTZ 110']);
   });
 
+  it('a mate on the 100th ply wins for the mover, and the mated side has lost', () => {
+    // The CLI's answers after 7k/8/6K1/8/8/8/8/1Q6 w - - 99 60 and for the mated position.
+    const mate = { uci: 'b1b8', san: 'Qb8#', wdl: -2, dtz: -1, precise: true, category: 'loss', checkmate: true, zeroing: false };
+    assert.deepEqual([describeMove(mate).group, describeMove(mate).category], ['win', 'win']);
+    const mated = describeResult({ ...base, turn: 'black', wdl: -2, dtz: -1, category: 'loss', checkmate: true, halfmoveClock: 100 });
+    assert.deepEqual([mated.category, mated.headline], ['loss', 'White wins']);
+  });
+
+  it('a move whose table is missing says so and is listed apart', () => {
+    const moves = [
+      { uci: 'b5a6', san: 'bxa6', wdl: -2, dtz: -1, precise: true, category: 'loss', zeroing: true },
+      { uci: 'b5b6', san: 'b6', error: 'missing table: KBPvKP.rtbw', code: 'missing-table', zeroing: true },
+    ];
+    const groups = groupMoves(moves);
+    assert.deepEqual(groups.map((g) => [g.key, g.moves.map((m) => m.san)]), [['win', ['bxa6']], ['unknown', ['b6']]]);
+    const badges = describeMove(moves[1]).badges;
+    assert.deepEqual(badges.map((b) => b.text), ['Zeroing', 'No table']);
+    assert.match(badges[1].title, /KBPvKP\.rtbw/);
+  });
+
   it('titles every error code of the package', () => {
     const titles = {
       'invalid-fen': 'Invalid FEN',

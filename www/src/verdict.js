@@ -182,6 +182,8 @@ export function describeMove(m) {
   if (m.zeroing && !m.checkmate) badges.push({ text: 'Zeroing', kind: 'zeroing', title: 'Capture or pawn move: resets the 50-move count' });
   if (category === 'maybe-win' || category === 'maybe-loss')
     badges.push({ text: '50-move?', kind: 'cursed', title: 'Too close to the 50-move limit to tell' });
+  // The position after this move needs a table the server does not have.
+  if (m.error) badges.push({ text: 'No table', kind: 'info', title: m.error });
   if (!m.checkmate && Number.isInteger(m.dtz) && m.dtz !== 0) {
     const approx = m.precise === false ? '~' : '';
     badges.push({
