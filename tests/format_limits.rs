@@ -89,3 +89,152 @@ fn a_scan_sent_out_of_the_table_is_a_clean_error() {
     file.0[0..4].copy_from_slice(&((1u32 << 14) - 1).to_le_bytes());
     assert!(decode::value(&pairs, 16_383, &file).is_err());
 }
+
+/// Byte offsets of each subtable's compression-header flags in a DTZ file
+/// of a material where both sides have pawns (4 leading-pawn files, one
+/// side each), read from the header's own layout.
+fn dtz_pairs_flag_offsets(file: &[u8], pieces: usize) -> Vec<usize> {
+    // Magic and flags, then per file: order, second order, piece codes.
+    let mut at = 5 + 4 * (2 + pieces);
+    at += at % 2;
+    let mut out = Vec::new();
+    for _ in 0..4 {
+        out.push(at);
+        if file[at] & 0x80 != 0 {
+            at += 2; // a single value
+            continue;
+        }
+        let (max_len, min_len) = (file[at + 8], file[at + 9]);
+        let lens = usize::from(max_len - min_len) + 1;
+        let sym_at = at + 10 + 2 * lens;
+        let symbols = usize::from(u16::from_le_bytes([file[sym_at], file[sym_at + 1]]));
+        at = sym_at + 2 + 3 * symbols + (symbols & 1);
+    }
+    out
+}
+
+/// KPvKP.rtbz with the side-to-move flag of every subtable set: the same
+/// values now stand for the other side to move. A symmetric material reads
+/// the same in either colour orientation, so a prober must pick the
+/// orientation whose side to move the subtable stores: then probing a
+/// position in the flipped file gives the original file's value for the
+/// same board with the other side to move.
+#[test]
+fn symmetric_pawnful_dtz_honours_the_side_to_move_flag() {
+    use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Position};
+    use syzygy_web::drivers::{FsFetcher, Tablebase};
+    use syzygy_web::engine::dtz_table;
+    use syzygy_web::material::Material;
+    use syzygy_web::Config;
+
+    let tables = std::path::PathBuf::from(std::env::var_os("SYZYGY_PATH").unwrap_or_else(|| {
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/syzygy")
+            .into()
+    }));
+    let original = std::fs::read(tables.join("KPvKP.rtbz")).expect("KPvKP.rtbz");
+    let mut flipped = original.clone();
+    let offsets = dtz_pairs_flag_offsets(&original, 4);
+    for &at in &offsets {
+        assert_eq!(
+            original[at] & 1,
+            0,
+            "the official file stores white to move"
+        );
+        flipped[at] |= 1;
+    }
+    let dir = std::env::temp_dir().join(format!("syzygy-web-stm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("KPvKP.rtbz"), &flipped).expect("write");
+    let mut theirs = Tablebase::new(FsFetcher::new(vec![tables]), Config::default());
+    let mut ours = Tablebase::new(FsFetcher::new(vec![dir]), Config::default());
+    // The flipped file parses: only the flag differs.
+    let toggled = |p: &Chess| {
+        let mut s = p.to_setup(EnPassantMode::Legal);
+        s.turn = !s.turn;
+        s.ep_square = None;
+        Chess::from_setup(s, CastlingMode::Standard).ok()
+    };
+    let (mut compared, mut differ) = (0, 0);
+    for wdl in [2i8, -2] {
+        for p in sample_kpvkp(4000, u64::from(wdl.unsigned_abs())) {
+            let Some(q) = toggled(&p) else { continue };
+            let mat = Material::of(&p.board().material());
+            let got = ours
+                .run(|ctx| dtz_table(ctx, &p, &mat, wdl))
+                .expect("flipped file");
+            let want = theirs
+                .run(|ctx| dtz_table(ctx, &q, &mat, wdl))
+                .expect("original");
+            let same_side = theirs
+                .run(|ctx| dtz_table(ctx, &p, &mat, wdl))
+                .expect("original");
+            assert_eq!(got, want, "{:?}", p.board());
+            compared += 1;
+            differ += usize::from(want != same_side);
+        }
+    }
+    println!("positions compared: {compared}, where the side to move changes the value: {differ}");
+    assert!(compared > 4000 && differ > 300);
+}
+
+/// Random legal KPvKP positions without en passant rights.
+fn sample_kpvkp(n: usize, seed: u64) -> Vec<shakmaty::Chess> {
+    use shakmaty::{
+        Board, CastlingMode, Chess, Color, FromSetup, Piece, Rank, Role, Setup, Square,
+    };
+    let pieces = [
+        Piece {
+            color: Color::White,
+            role: Role::King,
+        },
+        Piece {
+            color: Color::White,
+            role: Role::Pawn,
+        },
+        Piece {
+            color: Color::Black,
+            role: Role::King,
+        },
+        Piece {
+            color: Color::Black,
+            role: Role::Pawn,
+        },
+    ];
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = || {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut board = Board::empty();
+        let mut ok = true;
+        for p in pieces {
+            let sq = Square::new((next() % 64) as u32);
+            if board.piece_at(sq).is_some()
+                || (p.role == Role::Pawn && matches!(sq.rank(), Rank::First | Rank::Eighth))
+            {
+                ok = false;
+                break;
+            }
+            board.set_piece_at(sq, p);
+        }
+        if !ok {
+            continue;
+        }
+        let mut setup = Setup::empty();
+        setup.board = board;
+        setup.turn = if next() % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if let Ok(p) = Chess::from_setup(setup, CastlingMode::Standard) {
+            out.push(p);
+        }
+    }
+    out
+}

@@ -169,11 +169,27 @@ pub fn dtz_table(
     let fr = frame(pos, mat);
     let corrupt = |w: &str| ProbeError::CorruptTable(file_name.clone(), w.into());
     // The stored side can differ per leading-pawn file, so locate first.
-    let (t, sub, idx) = locate(pos, &h, &fr, 0).map_err(corrupt)?;
-    let flags = sub.pairs.flags;
-    if !mat.symmetric && usize::from(flags & DTZ_STM) != fr.side {
-        return Ok(None);
+    let (mut t, mut sub, mut idx) = locate(pos, &h, &fr, 0).map_err(corrupt)?;
+    // Symmetric pawnless tables store one orientation whatever the flag says.
+    let honour = !mat.symmetric || h.pawnful;
+    if honour && usize::from(sub.pairs.flags & DTZ_STM) != fr.side {
+        if !mat.symmetric {
+            return Ok(None);
+        }
+        // A symmetric material reads the same with the colours swapped,
+        // which puts the other side to move and, with pawns, maybe another
+        // leading file: use that orientation if its subtable stores it,
+        // else the 1-ply search.
+        let swapped = Frame {
+            flip: !fr.flip,
+            side: 1,
+        };
+        (t, sub, idx) = locate(pos, &h, &swapped, 0).map_err(corrupt)?;
+        if sub.pairs.flags & DTZ_STM == 0 {
+            return Ok(None);
+        }
     }
+    let flags = sub.pairs.flags;
     let raw = decode::value(&sub.pairs, idx, &ctx.source(id, &file_name))
         .map_err(|e| named(e, &file_name))?;
     let mut v = u32::from(raw);
