@@ -442,6 +442,62 @@ fn ignored_range_reads_only_what_is_needed() {
     );
 }
 
+/// A server that ignores Range is streamed only up to the cap the browser
+/// runtime has too (32 MiB, `WHOLE_BODY_LIMIT` in src/web/runtime.js); a
+/// read past it is a clear `network` error, not a whole file in memory.
+#[test]
+fn ignored_range_past_the_streaming_cap_is_a_clear_error() {
+    let runtime =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web/runtime.js"))
+            .expect("runtime.js");
+    assert!(runtime.contains("const WHOLE_BODY_LIMIT = 32 * 1048576;"));
+    assert_eq!(syzygy_web::drivers::http::WHOLE_BODY_LIMIT, 32 * 1048576);
+
+    let srv = server!("ignored_range_past_the_streaming_cap_is_a_clear_error");
+    let name = "KQPvKQ.rtbw";
+    let size = std::fs::metadata(syzygy_path().join(name))
+        .expect(name)
+        .len();
+    // KQPvKQ.rtbw is about 20 MB: with a 1 MiB cap its data is out of reach
+    // (as the browser's fault test does with wholeBodyLimit).
+    let pos = syzygy_web::probe::parse_fen("1q6/3P4/8/4k3/8/8/8/1Q2K3 w - - 0 1").expect("fen");
+    srv.faults(r#"{"match":"KQPvKQ.rtbw","mode":"ignore-range"}"#);
+    let mut t = Tablebase::new(
+        HttpFetcher::new(vec![srv.tables()], None)
+            .expect("fetcher")
+            .with_whole_body_limit(1 << 20),
+        Config::default(),
+    );
+    let e = t.analyse(&pos).expect_err("past the cap");
+    assert_eq!(e.code(), "network", "{e}");
+    let text = e.to_string();
+    assert!(
+        text.contains(name) && text.contains("ignores Range"),
+        "{text}"
+    );
+    // Not retried, and the stream dropped: the server got to send far less
+    // than the file even counting socket buffers.
+    let log = srv.stats().log_of(name);
+    let sent = srv.stats().file_bytes(name);
+    println!(
+        "{name} ({size} B), Range ignored, 1 MiB cap: {} requests, server sent {sent} B",
+        log.len()
+    );
+    let mut ranges: Vec<_> = log.iter().map(|l| l.range.clone()).collect();
+    ranges.sort();
+    ranges.dedup();
+    assert_eq!(ranges.len(), log.len(), "a request was retried: {log:?}");
+    assert!(sent < size / 2, "{sent} of {size} bytes streamed");
+    // Within the cap the same server still answers.
+    let mut local = ours();
+    let small = krpvkr(2, 9);
+    srv.faults(r#"{"match":"KRPvKR.rtbw","mode":"ignore-range"}"#);
+    let mut t = srv.driver();
+    for p in &small {
+        assert_eq!(t.probe_wdl(p), local.probe_wdl(p), "{}", fen(p));
+    }
+}
+
 #[test]
 fn truncated_bodies_are_retried_or_a_clear_error() {
     let srv = server!("truncated_bodies_are_retried_or_a_clear_error");

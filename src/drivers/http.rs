@@ -18,11 +18,15 @@ const RETRIES: u32 = 3;
 /// to ~60 requests (issue 12's promotion positions); 16 connections keep
 /// them to a few waves without hammering a small static host.
 const PARALLEL: usize = 16;
+/// From a server that ignores Range, never read further into a file than
+/// this: the browser runtime's cap (`WHOLE_BODY_LIMIT` in src/web/runtime.js).
+pub const WHOLE_BODY_LIMIT: u64 = 32 * 1048576;
 
 pub struct HttpFetcher {
     bases: Vec<String>,
     agent: ureq::Agent,
     cache: Option<super::disk_cache::DiskCache>,
+    whole_body_limit: u64,
 }
 
 /// Outcome of one try against one base URL.
@@ -58,7 +62,16 @@ impl HttpFetcher {
             bases,
             agent,
             cache,
+            whole_body_limit: WHOLE_BODY_LIMIT,
         })
+    }
+
+    /// Another cap on how far a server that ignores Range is read (tests).
+    pub fn with_whole_body_limit(self, bytes: u64) -> Self {
+        HttpFetcher {
+            whole_body_limit: bytes,
+            ..self
+        }
     }
 
     fn one(&self, req: &Request) -> Response {
@@ -170,12 +183,19 @@ impl HttpFetcher {
                 })
             }
             200 => {
-                // Range ignored: read only up to what was asked, then drop the connection.
+                // Range ignored: read only up to what was asked, then drop
+                // the connection; past the cap, read nothing.
                 let Some(size) = header("content-length").and_then(|v| v.parse::<u64>().ok())
                 else {
                     return Try::Fatal("server ignored Range and sent no Content-Length".into());
                 };
                 let want_end = req.end.min(size);
+                if want_end > self.whole_body_limit {
+                    return Try::Fatal(format!(
+                        "the server ignores Range requests (it answers 200 with the whole file), and the bytes needed end at {want_end}, past the {} bytes this driver will stream from such a server; serve tables from a host with Range support",
+                        self.whole_body_limit
+                    ));
+                }
                 let mut bytes = Vec::new();
                 let r = resp
                     .body_mut()
