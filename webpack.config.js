@@ -6,6 +6,11 @@
 //
 // The wasm-bindgen package is resolved as `syzygy-web-pkg`, by default ./pkg
 // (SYZYGY_PKG=/other/dir overrides it, e.g. to build against another build).
+//
+// `--env package` builds the npm package's element entry instead: pkg/element.js,
+// an ES module with chessground and the styles inside that imports the
+// package's own ./syzygy_web.js, so a bundler sees one wasm module
+// (scripts/build-package.mjs runs it).
 const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
@@ -53,8 +58,40 @@ class SiteAssetsPlugin {
   }
 }
 
+/** The <syzygy-board> entry of the npm package (see the top of this file). */
+function packageElement(production) {
+  return {
+    mode: production ? 'production' : 'development',
+    context: root,
+    entry: { element: './www/src/index.js' },
+    experiments: { outputModule: true },
+    output: {
+      path: pkgDir,
+      filename: '[name].js',
+      library: { type: 'module' },
+      module: true,
+      // No run-time public path: the one asset, the wasm, is the glue's business.
+      publicPath: '',
+      clean: false,
+    },
+    externalsType: 'module',
+    externals: { 'syzygy-web-pkg/syzygy_web.js': './syzygy_web.js' },
+    target: ['web', 'es2020'],
+    devtool: false,
+    resolve: { alias: { 'chessground-assets': path.join(chessgroundDir, 'assets') } },
+    module: {
+      // url: false keeps chessground's data: URIs inside the CSS text, so the consumer's bundler sees no asset there.
+      rules: [{ test: /\.css$/, use: [{ loader: 'css-loader', options: { exportType: 'string', url: false, import: true } }] }],
+    },
+    optimization: { splitChunks: false },
+    performance: { hints: false },
+    stats: 'minimal',
+  };
+}
+
 module.exports = (env, argv) => {
   const production = argv.mode !== 'development';
+  if (env && env.package) return packageElement(production);
   return {
     mode: production ? 'production' : 'development',
     context: root,

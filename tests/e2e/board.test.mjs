@@ -227,7 +227,6 @@ describe('app page', () => {
   it('explains errors: invalid FEN, castling, too many pieces, missing table, illegal position, network', async () => {
     const page = await newPage(browser);
     const cases = [
-      ['8/8/8/8 w - - 0 1', 'invalid-fen', 'Invalid FEN'],
       ['r3k3/8/8/8/8/8/8/4K3 b q - 0 1', 'castling', 'Castling rights'],
       ['4k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1', 'too-many-pieces', 'Too many pieces'],
       ['3rk3/8/8/8/8/8/8/QQ2K3 w - - 0 1', 'missing-table', 'Table not available'],
@@ -235,6 +234,13 @@ describe('app page', () => {
     ];
     await page.goto(appUrl(site.url, '4k3/8/8/8/8/8/8/4K2R w - - 0 1'));
     await waitVerdict(page);
+    // An invalid FEN changes nothing on the board: the notice says what is wrong.
+    await page.fill('syzygy-board .sb-fen', '8/8/8/8 w - - 0 1');
+    await page.press('syzygy-board .sb-fen', 'Enter');
+    await page.waitForSelector('syzygy-board .sb-notice:not([hidden])');
+    assert.match(await page.textContent('syzygy-board .sb-notice'), /not a valid position: the board needs 8 ranks/);
+    assert.equal(await page.getAttribute('syzygy-board .sb-fen', 'aria-invalid'), 'true');
+    assert.equal(await page.$eval('syzygy-board', (el) => el.fen), '4k3/8/8/8/8/8/8/4K2R w - - 0 1');
     for (const [fen, code, title] of cases) {
       await page.fill('syzygy-board .sb-fen', fen);
       await page.press('syzygy-board .sb-fen', 'Enter');

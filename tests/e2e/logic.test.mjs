@@ -93,10 +93,26 @@ describe('verdict.js', () => {
     const clock = describeResult({ ...base, turn: 'white', wdl: 2, dtz: 15, category: 'cursed-win', halfmoveClock: 90 });
     assert.match(clock.summary, /halfmove clock/);
     assert.match(clock.notes.join(' '), /stands at 90.*only 10 plies remain/);
-    const fits = describeResult({ ...base, turn: 'white', wdl: 2, dtz: 15, category: 'win', halfmoveClock: 60 });
-    assert.match(fits.notes.join(' '), /40 plies remain .* enough/);
+    const tight = describeResult({ ...base, turn: 'white', wdl: 2, dtz: 35, category: 'win', halfmoveClock: 60 });
+    assert.match(tight.notes.join(' '), /40 plies remain .* just enough/);
+    // Defect 10: no note where the clock or the rounding cannot matter.
+    const fits = describeResult({ ...base, turn: 'white', wdl: 2, dtz: 15, category: 'win', halfmoveClock: 1 });
+    assert.deepEqual(fits.notes, []);
     const rounded = describeResult({ ...base, turn: 'white', wdl: 2, dtz: 15, category: 'win', precise: false });
-    assert.match(rounded.notes.join(' '), /DTZ may be off by one/);
+    assert.deepEqual(rounded.notes, []);
+    const edge = describeResult({ ...base, turn: 'white', wdl: 2, dtz: 40, category: 'win', precise: false, halfmoveClock: 60 });
+    assert.match(edge.notes.join(' '), /off by one/);
+  });
+
+  it('says the real distance behind a DTZ above 100 (defect 1)', () => {
+    const r = { ...base, turn: 'black', wdl: -1, dtz: -102, category: 'blessed-loss' };
+    assert.match(describeResult(r).dtz.text, /Either 2 plies .* or 102 plies/);
+    const later = describeResult(r, { zeroing: 2 }).dtz.text;
+    assert.match(later, /comes in 2 plies, in time; it is the phase after it/);
+    assert.doesNotMatch(later, /more than 100 plies without/);
+    assert.match(describeResult({ ...r, dtz: -130 }, { zeroing: 130 }).dtz.text, /needs 130 plies .* more than the 100/);
+    const [m] = groupMoves([{ uci: 'h6h7', san: 'h7', wdl: -1, dtz: -105, category: 'blessed-loss', zeroing: true, zeroingPlies: 5 }])[0].moves;
+    assert.match(m.badges.find((b) => b.kind === 'dtz').title, /comes in 5 plies/);
   });
 
   it('shows checkmate, stalemate and insufficient material as such', () => {
@@ -210,5 +226,88 @@ describe('dom.js: no markup from strings (defect 15)', () => {
       const code = fs.readFileSync(new URL(name, dir), 'utf8').replace(/^\s*(\/\/|\*).*$/gm, '');
       assert.doesNotMatch(code, /innerHTML|outerHTML|insertAdjacentHTML|document\.write/, name);
     }
+  });
+});
+
+describe('share codes (sharecode.js)', () => {
+  it('decode(encode(fen)) gives the FEN back, shorter, for 20,000 random positions of every 3-5 piece material', async () => {
+    const { encodePosition, decodePosition, isShareCode } = await import('../../www/src/sharecode.js');
+    const { allMaterials, randomPosition } = await import('../../www/src/materials.js');
+    const { rng } = await import('./helpers.mjs');
+    const random = rng(14);
+    const materials = allMaterials(5);
+    let longest = 0;
+    let n = 0;
+    for (let i = 0; i < 20000; i++) {
+      let fen = randomPosition(materials[i % materials.length], random);
+      // Some with clocks and move numbers.
+      if (i % 7 === 0) fen = fen.replace(/ 0 1$/, ` ${i % 100} ${1 + (i % 60)}`);
+      const code = encodePosition(fen);
+      assert.ok(code && isShareCode(code), fen);
+      assert.equal(decodePosition(code), fen, code);
+      assert.ok(code.length < fen.length, `${code} is not shorter than ${fen}`);
+      longest = Math.max(longest, code.length);
+      n++;
+    }
+    assert.equal(n, 20000);
+    assert.ok(longest <= 24, `longest code ${longest}`);
+  });
+
+  it('keeps en passant, identical pieces in any order, and refuses what it cannot code', async () => {
+    const { encodePosition, decodePosition } = await import('../../www/src/sharecode.js');
+    for (const fen of ['4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1', '8/8/8/8/8/8/8/KQQQ3k w - - 0 1', '8/8/8/8/8/8/8/kqqq3K b - - 12 40', '8/PPPPPPPP/8/8/8/8/pppppppp/K6k w - - 0 1']) {
+      assert.equal(decodePosition(encodePosition(fen)), fen);
+    }
+    assert.equal(encodePosition('r3k3/8/8/8/8/8/8/4K3 b q - 0 1'), null);
+    for (const bad of ['KQvKw', 'KQvKx3', 'hello', 'KQvKw____________', 'KQvKwAB.1']) assert.throws(() => decodePosition(bad), (e) => e.code === 'invalid-fen', bad);
+  });
+});
+
+describe('materials.js', () => {
+  it('names the 145 materials of 3-5 pieces, including every table in the test folder', async () => {
+    const { allMaterials } = await import('../../www/src/materials.js');
+    const { TABLES } = await import('./helpers.mjs');
+    const fs = await import('node:fs');
+    const all = allMaterials(5);
+    assert.equal(all.length, 145);
+    assert.equal(new Set(all).size, 145);
+    if (fs.existsSync(TABLES)) {
+      const here = fs.readdirSync(TABLES).filter((f) => f.endsWith('.rtbw')).map((f) => f.slice(0, -5));
+      assert.deepEqual(here.filter((m) => !all.includes(m)), []);
+    }
+  });
+
+  it('random positions are legal: kings apart, the side not to move not in check, pawns off the back ranks', async () => {
+    const { allMaterials, randomPosition } = await import('../../www/src/materials.js');
+    const { rng } = await import('./helpers.mjs');
+    const random = rng(5);
+    for (const m of allMaterials(5)) {
+      for (let i = 0; i < 20; i++) {
+        const fen = randomPosition(m, random);
+        assert.equal(materialKey(fen), m);
+        const pos = parseFen(fen);
+        assert.ok(!inCheck(withTurn(fen, pos.turn === 'white' ? 'black' : 'white')), fen);
+        assert.doesNotMatch(fen.split(' ')[0].split('/')[0] + fen.split(' ')[0].split('/')[7], /p/i, fen);
+      }
+    }
+  });
+
+  it('reachable materials follow captures and promotions', async () => {
+    const { reachableMaterials } = await import('../../www/src/materials.js');
+    assert.deepEqual(reachableMaterials('KRvKN').sort(), ['KNvK', 'KRvK', 'KRvKN']);
+    const krp = reachableMaterials('KRPvKR');
+    for (const m of ['KRPvKR', 'KRvKR', 'KQRvKR', 'KRPvK', 'KPvK', 'KRvKP', 'KQvKR']) assert.ok(krp.includes(m), m);
+  });
+});
+
+describe('editor transforms (chess.js)', () => {
+  it('swaps colours and mirrors files; twice gives the position back', async () => {
+    const { swapColors, mirrorFiles } = await import('../../www/src/chess.js');
+    const fen = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 3 1';
+    assert.equal(swapColors(fen), '2r5/R7/8/8/8/8/1p6/1k1K4 b - - 3 1');
+    assert.equal(mirrorFiles(fen), '4k1K1/6P1/8/8/8/8/7r/5R2 w - - 3 1');
+    assert.equal(swapColors(swapColors(fen)), fen);
+    assert.equal(mirrorFiles(mirrorFiles(fen)), fen);
+    assert.equal(swapColors('4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1'), '4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 1');
   });
 });

@@ -64,6 +64,7 @@ describe('offline', () => {
       await page.goto(appUrl(site.url, fen));
       await waitVerdict(page, fen);
       await controlled(page);
+      await page.click('syzygy-board .sb-network summary');
       await page.click('syzygy-board .sb-network button:has-text("Save KQvK for offline")');
       await page.waitForFunction(() => /available offline|Could not/.test(document.querySelector('syzygy-board .sb-prefetch-status').textContent), null, { timeout: 60000 });
       assert.match(await page.textContent('syzygy-board .sb-prefetch-status'), /KQvK is available offline/);

@@ -1,5 +1,7 @@
-// Screenshots at a 360x740 phone viewport and at desktop size, written to
-// test-results/ for people to look at, plus layout checks that need no eyes:
+// Screenshots at a 360x740 phone viewport and at desktop size, and of issue
+// 14's views (blessed loss, cursed win, editor, material browser, error,
+// offline) at 360, 390x844 and 1280x800, written to test-results/ for people
+// to look at, plus layout checks that need no eyes:
 // nothing wider than the viewport, board square, verdict space reserved.
 import { describe, it as baseIt, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -71,6 +73,54 @@ describe('screenshots', () => {
       }
       assert.deepEqual(page.errors.map(String), []);
       await page.close();
+    });
+  }
+
+  // Issue 14: each view at three sizes, named <view>-<size>.png.
+  const VIEWS = [
+    ['blessed-loss', '1K6/8/7q/5Q2/8/4P3/8/5k2 b - - 0 1'],
+    ['cursed-win', '8/4QK2/7P/8/q7/8/8/2k5 w - - 0 1'],
+    ['editor', '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1'],
+    ['materials', '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'],
+    ['error', 'k7/8/8/8/8/PPP5/8/1R2K3 w - - 0 1'],
+    ['offline', '8/8/8/4k3/8/8/8/3QK3 w - - 0 1'],
+  ];
+  const SIZES = [
+    ['360', { width: 360, height: 740, mobile: true }],
+    ['390x844', { width: 390, height: 844, mobile: true }],
+    ['1280x800', { width: 1280, height: 800 }],
+  ];
+  for (const [view, fen] of VIEWS) {
+    it(`issue 14 views: ${view} at 360, 390x844 and 1280x800`, async () => {
+      for (const [size, opts] of SIZES) {
+        const page = await newPage(browser, opts);
+        await page.goto(appUrl(site.url, fen));
+        if (view === 'error') await page.waitForFunction(() => /cover up to/.test(document.querySelector('syzygy-board .sb-verdict').textContent), null, { timeout: 30000 });
+        else await waitVerdict(page, fen);
+        if (view === 'blessed-loss' || view === 'cursed-win') {
+          await page.locator('syzygy-board .sb-mainline .sb-ply').first().waitFor({ timeout: 20000 });
+          await page.waitForFunction(() => !/Either/.test(document.querySelector('syzygy-board .sb-dtz').textContent), null, { timeout: 20000 });
+        }
+        if (view === 'editor') await page.click('syzygy-board button[aria-label="Edit position"]');
+        if (view === 'materials') {
+          await page.locator('body').press('m');
+          await page.waitForFunction(() => /This host has/.test(document.querySelector('syzygy-board .sb-browse-status').textContent), null, { timeout: 60000 });
+          await page.click('syzygy-board .sb-mat[data-material="KRPvKR"]');
+          await page.locator('syzygy-board .sb-browse-detail').scrollIntoViewIfNeeded();
+        }
+        if (view === 'offline') {
+          await page.context().setOffline(true);
+          const unseen = '8/8/8/4k3/8/8/8/R3K1n1 w - - 0 1';
+          await page.evaluate((f) => (location.hash = `fen=${f.replace(/ /g, '_')}`), unseen);
+          assert.equal((await waitVerdict(page, unseen)).headline, 'Offline');
+        }
+        const width = opts.width;
+        assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= width, `${view} ${size}: wider than the viewport`);
+        await page.screenshot({ path: path.join(RESULTS, `${view}-${size}.png`) });
+        if (view === 'offline') await page.context().setOffline(false);
+        assert.deepEqual(page.errors.map(String), []);
+        await page.context().close();
+      }
     });
   }
 

@@ -5,8 +5,16 @@
 import { h, icon, ICONS } from './dom.js';
 import { describe, describeError, sideName } from './verdict.js';
 import { asError } from './tablebase.js';
-import { inCheck, materialKey, makeFen, parseFen, pieceCount } from './chess.js';
+import { applyUci, coords, inCheck, materialKey, makeFen, parseFen, pieceCount } from './chess.js';
 import { remember } from './state.js';
+import { coverageOf, scanHost } from './materials.js';
+
+/** What the host offers (materials.js scanHost), asked once per set of table URLs. */
+export function hostTables(ctx) {
+  const { s } = ctx;
+  if (!s.scan) s.scan = s.handlePromise.then((handle) => scanHost(handle.urls));
+  return s.scan;
+}
 
 /** Material key of a FEN, or '' when it does not parse. */
 export const safeMaterial = (fen) => {
@@ -134,15 +142,77 @@ function renderResult(ctx, r, fen) {
   const { s, view, host } = ctx;
   s.result = r;
   view.movesCard.classList.remove('sb-stale');
-  const v = describe(r);
+  const line = s.mainlines.get(fen);
+  const v = describe(r, { zeroing: zeroingPlies(line) });
   view.verdict.result(v);
   view.network.setMaterial(safeMaterial(fen), true);
   if (r.checkmate || r.stalemate || (r.moves && !r.moves.length))
     view.moveList.message(r.checkmate ? 'Checkmate: no moves.' : r.stalemate ? 'Stalemate: no moves.' : 'No legal moves.');
-  else view.moveList.render(r.moves || []);
+  else view.moveList.render(withZeroing(s, fen, r.moves || []));
+  if (beyond100(r) && !line && !ctx.full) resolvePosition(ctx, fen, s.token);
+  resolveMoves(ctx, fen, r, s.token);
   // The probe's move list is authoritative for the board's destinations too.
   if (!s.editing && r.moves) view.board.setMoves(r.moves.map((m) => m.uci), r.turn || parseFen(fen).turn);
   host.dispatchEvent(new CustomEvent('syzygy-result', { detail: { fen, result: r, verdict: v }, bubbles: true }));
+}
+
+/** True for a cursed win or blessed loss whose DTZ is above 100 (two readings, see verdict.js). */
+const beyond100 = (r) => r && Math.abs(r.wdl) === 1 && Math.abs(r.dtz) > 100;
+
+/** Plies to the zeroing move (or mate) along a best line, or undefined when the line does not reach one. */
+function zeroingPlies(line) {
+  if (!line || !line.moves || !line.moves.length) return undefined;
+  const last = line.moves[line.moves.length - 1];
+  return last.zeroing || last.san.endsWith('#') ? line.moves.length : undefined;
+}
+
+/** Moves with the best line's length after them, where it has been worked out. */
+function withZeroing(s, fen, moves) {
+  return moves.map((m) => {
+    if (!(Math.abs(m.wdl) === 1 && Math.abs(m.dtz) > 100)) return m;
+    const n = zeroingPlies(s.mainlines.get(childFen(fen, m.uci)));
+    return n === undefined ? m : { ...m, zeroingPlies: n };
+  });
+}
+
+function childFen(fen, uci) {
+  try {
+    return applyUci(fen, uci);
+  } catch {
+    return null;
+  }
+}
+
+/** Fetches the best line of a position whose DTZ is above 100, then words the verdict again. */
+async function resolvePosition(ctx, fen, token) {
+  const { s } = ctx;
+  try {
+    const line = await s.handle.tb.mainline(fen);
+    remember(s.mainlines, fen, line);
+  } catch {
+    return;
+  }
+  const r = s.results.get(fen);
+  if (token === s.token && r && !r.error) ctx.view.verdict.result(describe(r, { zeroing: zeroingPlies(s.mainlines.get(fen)) }));
+}
+
+/** The same for the (few) moves leading to a DTZ above 100: their tooltips then say the real distance. */
+async function resolveMoves(ctx, fen, r, token) {
+  const { s, view } = ctx;
+  const todo = (r.moves || []).filter((m) => Math.abs(m.wdl) === 1 && Math.abs(m.dtz) > 100).slice(0, 4);
+  let changed = false;
+  for (const m of todo) {
+    const child = childFen(fen, m.uci);
+    if (!child || s.mainlines.has(child)) continue;
+    try {
+      remember(s.mainlines, child, await s.handle.tb.mainline(child));
+      changed = true;
+    } catch {
+      return;
+    }
+    if (token !== s.token) return;
+  }
+  if (changed && token === s.token) view.moveList.render(withZeroing(s, fen, r.moves || []));
 }
 
 /** Shows an error for `fen` (bad FEN, illegal position, missing table, network...). */
@@ -156,7 +226,22 @@ export function renderError(ctx, err, fen) {
   } catch {
     pieces = 0;
   }
-  const e = describeError(err, { pieces });
+  const material = safeMaterial(fen);
+  const e = describeError(err, {
+    pieces,
+    material,
+    offline: typeof navigator !== 'undefined' && navigator.onLine === false,
+    coverage: s.coverage || null,
+    kingsAdjacent: kingsAdjacent(fen),
+  });
+  // What the host covers is asked once, then the message is worded again.
+  if ((e.code === 'missing-table' || e.code === 'too-many-pieces') && !s.coverage) {
+    const token = s.token;
+    hostTables(ctx).then((offered) => {
+      s.coverage = coverageOf(offered);
+      if (token === s.token && s.coverage.maxPieces) renderError(ctx, err, fen);
+    }, () => {});
+  }
   // Outside the tables the game can still be over: say so.
   const legal = s.legalFen === fen ? s.legal || [] : [];
   let over = null;
@@ -170,6 +255,16 @@ export function renderError(ctx, err, fen) {
   view.mainlineCard.classList.remove('sb-stale');
   view.network.setMaterial(safeMaterial(fen), false);
   host.dispatchEvent(new CustomEvent('syzygy-error', { detail: { fen, error: err, code: e.code }, bubbles: true }));
+}
+
+/** True when the two kings of `fen` stand on neighbouring squares. */
+function kingsAdjacent(fen) {
+  try {
+    const kings = [...parseFen(fen).pieces].filter(([, p]) => p.role === 'king').map(([sq]) => coords(sq));
+    return kings.length === 2 && Math.abs(kings[0][0] - kings[1][0]) <= 1 && Math.abs(kings[0][1] - kings[1][1]) <= 1;
+  } catch {
+    return false;
+  }
 }
 
 /** A one-click way out of some errors. */
@@ -210,5 +305,23 @@ async function renderMainline(ctx, fen, token) {
   }
   if (token !== s.token) return;
   view.mainlineCard.classList.remove('sb-stale');
-  view.mainline.render(line);
+  view.mainline.render(line, { loses: losesAt(r, line) });
+  // The line may tell the two readings of a DTZ above 100 apart.
+  if (beyond100(r)) view.verdict.result(describe(r, { zeroing: zeroingPlies(line) }));
+}
+
+/**
+ * Where the best line loses a win to the 50-move rule: { after: ply index,
+ * text } or null. A DTZ above 100 whose zeroing move comes in time blames
+ * the phase after the line; otherwise the count runs out inside the line.
+ */
+function losesAt(r, line) {
+  if (!r || Math.abs(r.wdl) !== 1 || !line || !line.moves.length) return null;
+  const n = zeroingPlies(line);
+  const h = r.halfmoveClock || 0;
+  if (n !== undefined && n + h <= 100) {
+    return { after: line.moves.length - 1, text: 'after this zeroing move the next phase takes more than 50 moves: the 50-move rule draws it' };
+  }
+  const at = Math.max(0, Math.min(line.moves.length - 1, 100 - h - 1));
+  return { after: at, text: '50 moves without a capture or pawn move: a draw can be claimed here' };
 }

@@ -3,14 +3,16 @@
 // into it; every change of the current position renders the board at once
 // (view.js) and then asks the tablebase (analysis.js; answers are cached per
 // FEN for instant back/forward).
-import { createView, renderControls, renderEditing, placeSpares } from './view.js';
-import { analyse, legalFor, markLoading, refreshStats, renderError } from './analysis.js';
+import { createView, renderControls, renderEditing, renderNotice, placeSpares } from './view.js';
+import { analyse, hostTables, legalFor, markLoading, refreshStats } from './analysis.js';
 import { clearCache, prefetch } from './cache-actions.js';
 import { keyHandler } from './keys.js';
 import { createState, currentFen, setLine, moveCursor, pushMove, pushLine, DEFAULT_FEN } from './state.js';
-import { readUrlFen, shareUrl, writeUrl } from './url.js';
+import { readUrlPosition, shortUrl, writeUrl } from './url.js';
+import { isShareCode, decodePosition } from './sharecode.js';
+import { randomPosition } from './materials.js';
 import { openTablebase, parseTableUrls, loadWasm } from './tablebase.js';
-import { applyUci, inCheck, normalizeFen, parseFen, withHalfmove, withTurn, makeFen } from './chess.js';
+import { applyUci, inCheck, mirrorFiles, normalizeFen, parseFen, swapColors, withHalfmove, withTurn, makeFen } from './chess.js';
 
 export { DEFAULT_FEN };
 
@@ -45,13 +47,15 @@ export function createApp(host, options) {
       return handle;
     });
     s.handlePromise.catch(() => {});
+    s.scan = null;
+    s.coverage = null;
     s.results.clear();
     s.mainlines.clear();
   }
 
   // ---- rendering -------------------------------------------------------------------
   /** Renders the current position; `redraw` also resets the board pieces. */
-  function show(redraw = true, { fromUrl = false, debounce = 0 } = {}) {
+  function show(redraw = true, { fromUrl = false, debounce = 0, push = false } = {}) {
     const fen = currentFen(s);
     const pos = parseFen(fen);
     const entry = s.line[s.ply];
@@ -65,7 +69,7 @@ export function createApp(host, options) {
       });
     }
     renderControls(view, s, pos);
-    if (options.urlSync && !fromUrl) writeUrl(fen);
+    if (options.urlSync && !fromUrl) writeUrl(fen, { push });
     host.dispatchEvent(new CustomEvent('syzygy-position', { detail: { fen }, bubbles: true }));
     clearTimeout(s.editTimer);
     // A new token at once: answers for earlier positions still in flight are dropped.
@@ -77,17 +81,21 @@ export function createApp(host, options) {
   }
 
   // ---- actions ---------------------------------------------------------------------
-  /** Loads a FEN as the new root (from the attribute, URL, input or API). */
-  function load(fen, { fromUrl = false } = {}) {
+  /**
+   * Loads a FEN (or share code) as the new root, from the attribute, URL,
+   * input or API. An invalid one changes nothing on the board: the notice
+   * says what is wrong and where it came from (`source`).
+   */
+  function load(fen, { fromUrl = false, source = 'FEN' } = {}) {
     let normal;
     try {
-      normal = normalizeFen(fen);
+      normal = isShareCode(fen) ? decodePosition(fen) : normalizeFen(fen);
     } catch (err) {
-      s.token++;
-      renderError(ctx, err, fen);
+      renderNotice(view, `${source} "${String(fen).slice(0, 80)}" is not a valid position: ${err.message.replace(/^Invalid (FEN|share code): /, '')}.`);
       view.fenInput.setAttribute('aria-invalid', 'true');
       return false;
     }
+    renderNotice(view, null);
     view.fenInput.removeAttribute('aria-invalid');
     setLine(s, normal);
     show(true, { fromUrl });
@@ -117,7 +125,7 @@ export function createApp(host, options) {
       return;
     }
     pushMove(s, { fen: applyUci(fen, uci), uci, san: move.san });
-    show(true);
+    show(true, { push: true });
   }
 
   function flip() {
@@ -146,8 +154,7 @@ export function createApp(host, options) {
   }
 
   async function share() {
-    const fen = currentFen(s);
-    const url = options.urlSync ? shareUrl(fen) : `${location.href.split('#')[0]}#fen=${fen.replace(/ /g, '_')}`;
+    const url = shortUrl(currentFen(s));
     try {
       await navigator.clipboard.writeText(url);
       view.shareStatus.textContent = 'Link copied';
@@ -171,7 +178,7 @@ export function createApp(host, options) {
         s,
         line.moves.slice(0, index + 1).map((m) => ({ fen: normalizeFen(m.fen), uci: m.uci, san: m.san })),
       );
-      show(true);
+      show(true, { push: true });
     },
     flip,
     toggleTurn() {
@@ -183,7 +190,7 @@ export function createApp(host, options) {
     setTurn: (color) => loadEdited(withTurn(currentFen(s), color)),
     setHalfmove: (n) => loadEdited(withHalfmove(currentFen(s), n)),
     setEditing,
-    toggleEditing: () => setEditing(!s.editing),
+    toggleEditing: () => full && setEditing(!s.editing),
     /** The pieces on the board changed in the editor. */
     editedOnBoard() {
       const pos = parseFen(currentFen(s));
@@ -193,6 +200,8 @@ export function createApp(host, options) {
       show(false, { debounce: 120 });
     },
     redraw: () => show(false),
+    /** Shows a move of the list as an arrow (not while editing: the pieces are being placed). */
+    preview: (uci) => board.showArrow(s.editing ? null : uci),
     fenEdited() {
       s.fenDirty = true;
     },
@@ -205,26 +214,54 @@ export function createApp(host, options) {
       if (!value.trim() || value.trim() === currentFen(s)) return;
       if (load(value.trim()) && s.editing) editor.setState(parseFen(currentFen(s)));
     },
+    transform(kind) {
+      loadEdited(kind === 'swap' ? swapColors(currentFen(s)) : mirrorFiles(currentFen(s)));
+      if (s.editing) editor.setState(parseFen(currentFen(s)));
+    },
     share,
     clearCache: () => clearCache(ctx),
-    prefetch: () => prefetch(ctx),
+    prefetch: () => prefetch(ctx, currentFen(s)),
+    help: () => view.help.toggle(),
+    closeHelp: () => view.help.hide(),
+    browse: () => view.browser && view.browser.open(),
+    scanHost: () => hostTables(ctx),
+    loadBrowsed(fen) {
+      if (s.editing) setEditing(false);
+      load(fen);
+      view.boardBox.scrollIntoView({ block: 'nearest' });
+    },
+    saveMaterial: (material) => prefetch(ctx, randomPosition(material)),
   });
 
   const onKey = keyHandler(act);
   const keyTarget = options.urlSync ? document : host;
   keyTarget.addEventListener('keydown', onKey);
 
+  /** Back and forward: a position of the played line moves the cursor there; another one loads. */
   function onHashChange() {
-    const fen = readUrlFen();
-    if (fen && fen !== currentFen(s)) load(fen, { fromUrl: true });
+    const p = readUrlPosition();
+    if (!p || p.fen === currentFen(s)) return;
+    const i = s.line.findIndex((e) => e.fen === p.fen);
+    if (i >= 0 && !s.editing) {
+      s.ply = i;
+      show(true, { fromUrl: true });
+    } else load(p.fen, { fromUrl: true, source: 'The link\'s position' });
   }
   if (options.urlSync) window.addEventListener('hashchange', onHashChange);
 
   // ---- start -------------------------------------------------------------------
   connect(options.tables);
   if (options.orientation === 'black') board.setOrientation('black');
-  const initial = (options.urlSync && readUrlFen()) || options.fen || DEFAULT_FEN;
-  if (!load(initial, { fromUrl: !!(options.urlSync && readUrlFen()) })) setLine(s, DEFAULT_FEN);
+  const fromUrl = options.urlSync ? readUrlPosition() : null;
+  const initial = (fromUrl && fromUrl.fen) || options.fen || DEFAULT_FEN;
+  const source = fromUrl ? 'The link\'s position' : options.fen ? 'The fen attribute' : 'FEN';
+  if (!load(initial, { fromUrl: !!fromUrl, source })) {
+    // Keep the notice, show a valid position everywhere (board, FEN box, URL).
+    const why = view.notice.textContent;
+    setLine(s, DEFAULT_FEN);
+    show(true);
+    renderNotice(view, `${why} Showing the default position instead.`);
+  }
   // Re-render once the decoder is ready so the board gets its legal moves.
   loadWasm().then(
     () =>
@@ -242,7 +279,7 @@ export function createApp(host, options) {
   );
 
   return {
-    load: (fen) => load(fen),
+    load: (fen) => load(fen, { source: options.urlSync ? 'FEN' : 'The fen attribute' }),
     setTables(spec) {
       connect(spec);
       show(false);

@@ -5,6 +5,7 @@ import { h } from './dom.js';
 import { coords } from './chess.js';
 
 const PROMOTION_ROLES = ['queen', 'knight', 'rook', 'bishop'];
+const ROLE_ORDER = ['king', 'queen', 'rook', 'bishop', 'knight', 'pawn'];
 const PROMO_LETTER = { queen: 'q', knight: 'n', rook: 'r', bishop: 'b' };
 
 /** Destination map for chessground from UCI moves. */
@@ -24,7 +25,9 @@ export function destsFromUci(ucis) {
  * handlers: onMove(uci) in play mode, onEdit(boardFen) after a change in edit mode.
  */
 export function createBoard(container, handlers) {
-  const wrap = h('div.sb-cg.cg-wrap');
+  // For screen readers the board is one image whose label names every piece
+  // and its square; the move list is the keyboard path for playing.
+  const wrap = h('div.sb-cg.cg-wrap', { role: 'img' });
   const promoLayer = h('div.sb-promo.cg-wrap', { hidden: true });
   container.append(wrap, promoLayer);
 
@@ -42,10 +45,23 @@ export function createBoard(container, handlers) {
     drawable: { enabled: true, visible: true },
     events: {
       change: () => {
+        label();
         if (editing) handlers.onEdit(cg.getFen());
       },
     },
   });
+
+  function label() {
+    const names = (color) => {
+      const list = [...cg.state.pieces]
+        .filter(([, p]) => p.color === color)
+        .sort(([a, p], [b, q]) => ROLE_ORDER.indexOf(p.role) - ROLE_ORDER.indexOf(q.role) || (a < b ? -1 : 1))
+        .map(([sq, p]) => `${p.role} on ${sq}`);
+      return `${color === 'white' ? 'White' : 'Black'}: ${list.length ? list.join(', ') : 'no pieces'}.`;
+    };
+    const turn = cg.state.turnColor === 'black' ? 'Black' : 'White';
+    wrap.setAttribute('aria-label', `Chess board${editing ? ' (editing)' : ''}. ${names('white')} ${names('black')} ${turn} to move.`);
+  }
 
   // Chessground caches the board's position on screen and only refreshes it on
   // scroll and resize; layout shifts (editor bars, cards above) would make it stale.
@@ -126,6 +142,7 @@ export function createBoard(container, handlers) {
       });
       if (!lastMove) cg.state.lastMove = undefined;
       cg.setAutoShapes([]);
+      label();
     },
     /** Updates the legal moves without touching the pieces. */
     setMoves(moves, turn) {
@@ -145,6 +162,7 @@ export function createBoard(container, handlers) {
       });
       if (on) cg.state.lastMove = undefined;
       cg.setAutoShapes([]);
+      label();
     },
     /** Highlights a move with an arrow (uci) or clears it (null). */
     showArrow(uci, brush = 'green') {

@@ -1,8 +1,11 @@
-// The cache buttons of the network card: clear the stored pages, save a
-// whole material for offline use. Both take the app context (see analysis.js).
+// The cache buttons: clear the stored pages, save a material (and what its
+// captures and promotions reach) for offline use. Both take the app context
+// (see analysis.js).
 import { asError } from './tablebase.js';
-import { refreshStats, safeMaterial } from './analysis.js';
-import { currentFen } from './state.js';
+import { refreshStats } from './analysis.js';
+import { formatBytes } from './dom.js';
+import { materialKey } from './chess.js';
+import { offlineBytes, reachableMaterials, scanHost } from './materials.js';
 
 /** Drops every stored page and the answers cached in the page. */
 export async function clearCache(ctx) {
@@ -20,25 +23,42 @@ export async function clearCache(ctx) {
   refreshStats(ctx);
 }
 
-/** Downloads the tables of the current position's material into the cache. */
-export async function prefetch(ctx) {
+/**
+ * Downloads the tables of `fen`'s material and of every material its
+ * captures and promotions reach. The package reports bytes so far and the
+ * size of the file in progress; the total comes from HEAD requests for those
+ * files first, so the percentage only grows and ends at 100.
+ */
+export async function prefetch(ctx, fen) {
   const { s, view } = ctx;
-  if (!s.handle) return;
-  const fen = currentFen(s);
-  const key = safeMaterial(fen);
-  view.network.prefetchProgress(`Saving ${key}…`);
+  if (!s.handle || s.saving) return;
+  const key = materialKey(fen);
+  s.saving = true;
+  view.network.open();
+  const say = (text) => {
+    view.network.prefetchProgress(text);
+    view.network.saving(text);
+  };
+  say(`Saving ${key} for offline: measuring…`);
   try {
+    const sizes = await scanHost(s.handle.urls, { names: reachableMaterials(key) });
+    const total = offlineBytes(key, sizes);
+    let shown = 0;
     const res = await s.handle.tb.prefetch(fen, (p) => {
-      const done = p && (p.bytes ?? p.loaded ?? 0);
-      const total = p && (p.totalBytes ?? p.total ?? 0);
-      view.network.prefetchProgress(total ? `Saving ${key}: ${Math.round((100 * done) / total)} %` : `Saving ${key}: ${formatKB(done)}`);
+      const done = p && Number.isFinite(p.bytes) ? p.bytes : 0;
+      const pct = total ? Math.min(100, Math.floor((100 * done) / total)) : null;
+      if (pct !== null && pct < shown) return;
+      shown = pct ?? shown;
+      say(`Saving ${key} for offline: ${pct !== null ? `${pct} %, ` : ''}${formatBytes(done)}${total ? ` of ${formatBytes(total)}` : ''}`);
       refreshStats(ctx);
     });
-    view.network.prefetchProgress(`${key} is available offline (${formatKB(res && res.bytes)}).`);
+    view.network.saving(null);
+    view.network.prefetchProgress(`${key} is available offline (${formatBytes(res && res.bytes)}).`);
   } catch (err) {
+    view.network.saving(null);
     view.network.prefetchProgress(`Could not save ${key}: ${asError(err).message}`);
+  } finally {
+    s.saving = false;
   }
   refreshStats(ctx);
 }
-
-const formatKB = (n) => (Number.isFinite(n) ? `${Math.round(n / 1024).toLocaleString('en')} KB` : '');

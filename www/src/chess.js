@@ -266,3 +266,32 @@ export function moveNumber(fen, forceBlackDots = false) {
   if (pos.turn === 'white') return `${pos.fullmove}.`;
   return forceBlackDots ? `${pos.fullmove}…` : '';
 }
+
+/**
+ * The same position with the colours exchanged: every piece changes colour
+ * and rank (a2 becomes a7), the other side moves. Results carry over with
+ * the colours exchanged.
+ */
+export function swapColors(fen) {
+  const pos = parseFen(fen);
+  const pieces = new Map();
+  for (const [sq, p] of pos.pieces) {
+    const [f, r] = coords(sq);
+    pieces.set(squareName(f, 7 - r), { role: p.role, color: p.color === 'white' ? 'black' : 'white' });
+  }
+  const ep = pos.ep === '-' ? '-' : squareName(coords(pos.ep)[0], 7 - coords(pos.ep)[1]);
+  const castling = pos.castling === '-' ? '-' : [...pos.castling].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+  return makeFen({ ...pos, pieces, turn: pos.turn === 'white' ? 'black' : 'white', ep, castling });
+}
+
+/** The position mirrored from left to right (a-file <-> h-file); castling rights are dropped. */
+export function mirrorFiles(fen) {
+  const pos = parseFen(fen);
+  const pieces = new Map();
+  for (const [sq, p] of pos.pieces) {
+    const [f, r] = coords(sq);
+    pieces.set(squareName(7 - f, r), p);
+  }
+  const ep = pos.ep === '-' ? '-' : squareName(7 - coords(pos.ep)[0], coords(pos.ep)[1]);
+  return makeFen({ ...pos, pieces, ep, castling: '-' });
+}

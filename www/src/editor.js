@@ -22,6 +22,7 @@ export const PRESETS = [
  *   preset(fen)           a preset or "clear" was chosen
  *   turn(color)           side to move chosen
  *   halfmove(n)           halfmove clock edited
+ *   transform(kind)       'swap' colours or 'mirror' the position
  *   done()                leave the editor
  */
 export function createEditor(board, callbacks) {
@@ -33,9 +34,10 @@ export function createEditor(board, callbacks) {
       toolButton('pointer', 'Move pieces', icon(ICONS.pointer)),
       ...SPARE_ROLES.map((role) => {
         const btn = toolButton(`${color}-${role}`, `${sideName(color)} ${role}`, h('piece', { class: `${role} ${color}` }));
+        // A drag places one piece and leaves the tool as it was; a click
+        // (press and release on the button) arms the piece for tapping squares.
         const start = (e) => {
           if (e.button !== undefined && e.button !== 0) return;
-          selectTool(`${color}-${role}`);
           e.preventDefault();
           board.refreshBounds();
           board.cg.dragNewPiece({ role, color }, e, true);
@@ -126,6 +128,8 @@ export function createEditor(board, callbacks) {
     ),
     h(
       'div.sb-row.sb-editor-actions',
+      h('button.sb-btn', { type: 'button', title: 'Swap colours: the same position with White and Black exchanged', onclick: () => callbacks.transform('swap') }, icon(ICONS.swap), 'Swap colours'),
+      h('button.sb-btn', { type: 'button', title: 'Mirror the position from left to right', onclick: () => callbacks.transform('mirror') }, icon(ICONS.flip), 'Mirror'),
       h('button.sb-btn', { type: 'button', onclick: () => callbacks.preset('8/8/8/8/8/8/8/8 w - - 0 1') }, icon(ICONS.clear), 'Clear board'),
       h('button.sb-btn.sb-primary', { type: 'button', onclick: () => callbacks.done() }, icon(ICONS.done), 'Done'),
     ),

@@ -6,7 +6,8 @@
 // Attributes: fen, tables (default ./tables/ relative to the page), view,
 // orientation; url-sync: read/write #fen= and ?tables= of the page;
 // offline: register the service worker that keeps the app shell.
-// Properties: fen (get/set), result (last probe result).
+// Properties: fen (get/set), result (last probe result). The fen attribute
+// follows the board: after a played move it holds the new position.
 // Events (bubbling): syzygy-position {fen}, syzygy-result {fen, result, verdict}, syzygy-error {fen, error, code}.
 import { createApp } from './app.js';
 import { registerServiceWorker } from './offline.js';
@@ -28,6 +29,13 @@ export class SyzygyBoardElement extends HTMLElement {
       urlSync,
     });
     if (this.hasAttribute('offline')) registerServiceWorker();
+    // Reflect the position into the attribute (without reloading it).
+    this.addEventListener('syzygy-position', (e) => {
+      if (e.target !== this || this.getAttribute('fen') === e.detail.fen) return;
+      this._reflecting = true;
+      this.setAttribute('fen', e.detail.fen);
+      this._reflecting = false;
+    });
   }
 
   disconnectedCallback() {
@@ -41,7 +49,7 @@ export class SyzygyBoardElement extends HTMLElement {
   }
 
   attributeChangedCallback(name, oldValue, value) {
-    if (!this._app || oldValue === value) return;
+    if (!this._app || oldValue === value || this._reflecting) return;
     if (name === 'fen' && value) this._app.load(value);
     if (name === 'tables' && !(this.hasAttribute('url-sync') && new URLSearchParams(location.search).get('tables'))) this._app.setTables(value || './tables/');
   }

@@ -120,24 +120,29 @@ export function createMainline(callbacks) {
   const el = h('div.sb-mainline', body);
   return {
     el,
-    render(line) {
+    /** options.loses: {after: ply index, text}: where the line loses a win to the 50-move rule. */
+    render(line, { loses = null } = {}) {
       if (!line || !line.moves || !line.moves.length) {
         replace(body, h('span.sb-muted', 'No moves to show.'));
         return;
       }
       let prevFen = line.fen;
-      const items = line.moves.map((m, i) => {
+      const items = [];
+      line.moves.forEach((m, i) => {
         const num = moveNumber(prevFen, i === 0);
         prevFen = m.fen;
-        return h(
-          'button.sb-ply',
-          { type: 'button', role: 'listitem', title: `Play up to ${m.san}`, dataset: { index: String(i) }, onclick: () => callbacks.play(i) },
-          num ? h('span.sb-num', num) : null,
-          m.san,
+        items.push(
+          h(
+            'button.sb-ply',
+            { type: 'button', role: 'listitem', title: `Play up to ${m.san}`, dataset: { index: String(i) }, onclick: () => callbacks.play(i) },
+            num ? h('span.sb-num', num) : null,
+            m.san,
+          ),
         );
+        if (loses && loses.after === i) items.push(h('span.sb-line-lost', { role: 'listitem' }, loses.text));
       });
       const last = line.moves[line.moves.length - 1];
-      const end = last && last.san.endsWith('#') ? 'checkmate' : last && last.zeroing ? 'then the 50-move count restarts' : '';
+      const end = last && last.san.endsWith('#') ? 'checkmate' : last && last.zeroing && !(loses && loses.after === line.moves.length - 1) ? 'then the 50-move count restarts' : '';
       replace(body, items, end ? h('span.sb-muted.sb-line-end', end) : null);
     },
     message(text) {

@@ -1,5 +1,6 @@
-// Network activity: progress while pages arrive, what the last probe cost,
-// totals and cache size, and the cache buttons.
+// "Offline and cache": a collapsed section with the network figures (what
+// the last probe cost, totals, cache size), the progress of a download for
+// offline use, and the cache buttons.
 import { h, icon, ICONS, formatBytes } from './dom.js';
 
 /** callbacks: clear(), prefetch() */
@@ -19,9 +20,9 @@ export function createNetworkPanel(callbacks) {
   const prefetchStatus = h('p.sb-net-status.sb-prefetch-status', { 'aria-live': 'polite' });
 
   const el = h(
-    'section.sb-card.sb-network',
-    { 'aria-label': 'Network activity' },
-    h('h2.sb-card-title', 'Network'),
+    'details.sb-card.sb-network',
+    { 'aria-label': 'Offline and cache' },
+    h('summary.sb-card-title', 'Offline and cache'),
     bar,
     status,
     h('dl.sb-stats', last.node, totals.node, pages.node, cache.node),
@@ -30,6 +31,7 @@ export function createNetworkPanel(callbacks) {
   );
 
   let busy = false;
+  let saving = null;
   return {
     el,
     /** Progress report from the Tablebase (p = {requestsInFlight, requests, bytes, rounds}). */
@@ -38,13 +40,22 @@ export function createNetworkPanel(callbacks) {
       busy = inFlight;
       el.classList.toggle('sb-busy', inFlight);
       bar.setAttribute('aria-busy', String(inFlight));
-      if (inFlight) status.textContent = `Fetching table pages: ${p.requestsInFlight} request${p.requestsInFlight === 1 ? '' : 's'} in flight`;
+      if (saving) status.textContent = saving;
+      else if (inFlight) status.textContent = `Fetching table pages: ${p.requestsInFlight} request${p.requestsInFlight === 1 ? '' : 's'} in flight`;
       else if (p) status.textContent = 'Idle';
     },
     /** A probe is running (true) or done (false). */
     working(on) {
-      if (!on && !busy) el.classList.remove('sb-busy');
-      if (on) status.textContent = 'Probing…';
+      if (!on && !busy && !saving) el.classList.remove('sb-busy');
+      if (on && !saving) status.textContent = 'Probing…';
+    },
+    /** A download for offline use is running (text) or over (null): the status line says so meanwhile. */
+    saving(text) {
+      saving = text;
+      el.classList.toggle('sb-busy', !!text || busy);
+      bar.setAttribute('aria-busy', String(!!text || busy));
+      if (text) status.textContent = text;
+      else if (!busy) status.textContent = 'Idle';
     },
     /** What one probe cost (difference of two stats() snapshots). */
     cost(before, after) {
@@ -55,7 +66,7 @@ export function createNetworkPanel(callbacks) {
       last.value.textContent = requests
         ? `${requests} request${requests === 1 ? '' : 's'}, ${formatBytes(bytes)}, ${rounds} round${rounds === 1 ? '' : 's'}`
         : 'no network (cached)';
-      if (!busy) status.textContent = requests ? 'Idle' : 'Idle: answered from cache';
+      if (!busy && !saving) status.textContent = requests ? 'Idle' : 'Idle: answered from cache';
     },
     /** Totals from tb.stats(). */
     stats(s) {
@@ -72,10 +83,15 @@ export function createNetworkPanel(callbacks) {
       prefetchBtn.querySelector('.sb-prefetch-label').textContent = key ? `Save ${key} for offline` : 'Save for offline';
       prefetchBtn.disabled = !enabled;
     },
+    /** Opens the section (e.g. when a download starts from elsewhere). */
+    open() {
+      el.open = true;
+    },
     prefetchProgress(text) {
       prefetchStatus.textContent = text || '';
     },
     error(text) {
+      if (saving) return;
       status.textContent = text;
       el.classList.remove('sb-busy');
     },

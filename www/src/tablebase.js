@@ -4,11 +4,14 @@ import init, { Tablebase } from 'syzygy-web-pkg/syzygy_web.js';
 
 let ready = null;
 
-/** Resolves when the wasm module is instantiated (fetched relative to this script). */
+/**
+ * Resolves when the wasm module is instantiated. The glue finds the .wasm
+ * next to itself (new URL(..., import.meta.url)), which bundlers turn into an
+ * asset: this works for the site build and for projects bundling the package.
+ */
 export function loadWasm() {
   if (!ready) {
-    const url = new URL('syzygy-web-pkg/syzygy_web_bg.wasm', import.meta.url);
-    ready = init({ module_or_path: url }).catch((err) => {
+    ready = init().catch((err) => {
       ready = null;
       const e = new Error(`Could not load the tablebase module: ${err && err.message ? err.message : err}`);
       e.code = 'network';

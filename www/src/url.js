@@ -1,11 +1,29 @@
-// The position in the page URL: #fen=<FEN with _ for spaces> (?fen= is read too).
+// The position in the page URL: #fen=<FEN with _ for spaces> (?fen= is read
+// too), or #p=<share code> (sharecode.js) from a short link.
+import { decodePosition, encodePosition } from './sharecode.js';
 
-/** The FEN in the page URL, or null. '_' and '+' stand for spaces. */
+/**
+ * The position the page URL names: { fen } (possibly invalid, for the caller
+ * to report), or null. '_' and '+' stand for spaces in a FEN.
+ */
+export function readUrlPosition() {
+  const hash = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const code = hash.get('p');
+  if (code) {
+    try {
+      return { fen: decodePosition(code) };
+    } catch (err) {
+      return { fen: code, error: err };
+    }
+  }
+  const raw = hash.get('fen') || new URLSearchParams(location.search).get('fen');
+  return raw ? { fen: raw.replace(/_/g, ' ').trim() } : null;
+}
+
+/** The FEN in the page URL, or null. */
 export function readUrlFen() {
-  const fromHash = new URLSearchParams(location.hash.replace(/^#/, '')).get('fen');
-  const fromQuery = new URLSearchParams(location.search).get('fen');
-  const raw = fromHash || fromQuery;
-  return raw ? raw.replace(/_/g, ' ').trim() : null;
+  const p = readUrlPosition();
+  return p ? p.fen : null;
 }
 
 /** This page's URL showing `fen` (other query parameters such as ?tables= kept). */
@@ -16,12 +34,26 @@ export function shareUrl(fen) {
   return url.href;
 }
 
-/** Puts `fen` in the address bar without a new history entry. */
-export function writeUrl(fen) {
+/** The short link of `fen` (#p=share code), or the FEN link when it has no code. */
+export function shortUrl(fen, base = location.href) {
+  const code = encodePosition(fen);
+  const url = new URL(base);
+  url.searchParams.delete('fen');
+  url.hash = code ? `p=${code}` : `fen=${fen.replace(/ /g, '_')}`;
+  return url.href;
+}
+
+/**
+ * Puts `fen` in the address bar: a new history entry for a played move
+ * (`push`), so that Back returns to the position before it; otherwise the
+ * current entry is replaced.
+ */
+export function writeUrl(fen, { push = false } = {}) {
   const url = shareUrl(fen);
   if (url === location.href) return;
   try {
-    window.history.replaceState(null, '', url);
+    if (push) window.history.pushState(null, '', url);
+    else window.history.replaceState(null, '', url);
   } catch {
     /* sandboxed frames may refuse */
   }

@@ -3,8 +3,8 @@
 import { h, icon, ICONS, replace } from './dom.js';
 import { sideName, plies } from './verdict.js';
 
-/** options: { explain } adds the "What do DTZ and the 50-move rule mean?" section. */
-export function createVerdictCard({ explain = false } = {}) {
+/** The verdict card (the "What do DTZ and the 50-move rule mean?" section lives apart: explainer()). */
+export function createVerdictCard() {
   const progress = h('div.sb-verdict-progress', { 'aria-hidden': 'true' });
   const body = h('div.sb-verdict-body');
   const el = h('section.sb-card.sb-verdict', { 'aria-live': 'polite', 'aria-label': 'Tablebase verdict', dataset: { tone: 'loading' } }, progress, body);
@@ -41,8 +41,8 @@ export function createVerdictCard({ explain = false } = {}) {
         h('div.sb-verdict-head', badge, h('h2.sb-headline', v.headline), v.tag ? h('span.sb-tag', v.tag) : null),
         h('p.sb-summary', v.summary),
         v.dtz ? h('p.sb-dtz', h('span.sb-dtz-badge', v.dtz.label), ' ', v.dtz.text) : null,
+        v.dtm !== null && v.dtm !== undefined ? h('p.sb-dtm', h('span.sb-dtz-badge', `Mate in ${Math.ceil(Math.abs(v.dtm) / 2)}`), ` ${plies(Math.abs(v.dtm))} to checkmate with best play.`) : null,
         v.notes.length ? h('ul.sb-notes', v.notes.map((n) => h('li', n))) : null,
-        explain ? explainer() : null,
       );
     },
     /**
@@ -63,9 +63,10 @@ export function createVerdictCard({ explain = false } = {}) {
   };
 }
 
-function explainer() {
+/** What DTZ, cursed wins and the halfmove clock mean, folded. */
+export function explainer() {
   return h(
-    'details.sb-explain',
+    'details.sb-card.sb-explain',
     h('summary', icon(ICONS.info), 'What do DTZ and the 50-move rule mean?'),
     h('p', 'A game is drawn when 50 moves (100 plies) pass without a capture or pawn move. DTZ, the distance to zeroing, counts the plies until the next capture or pawn move (or mate) with best play.'),
     h('p', 'A cursed win can be forced only by breaking that rule, so it is a draw in a real game. A blessed loss is the other side of it: lost without the rule, saved by it.'),

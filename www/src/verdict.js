@@ -43,17 +43,21 @@ export function outcomeOf(category, turn) {
 
 /**
  * The verdict shown for a probe result:
- * { category, outcome, tone, headline, tag, summary, dtz: {label, text} | null, notes: [] }
+ * { category, outcome, tone, headline, tag, summary, dtz: {label, text} | null, dtm, notes: [] }
  * tone is 'white' | 'black' (that side wins), 'draw', 'cursed' (cursed or blessed) or 'unclear'.
+ * dtm is the result's distance to mate in plies when known (r.dtm), else null.
+ * context.zeroing: plies to the next capture or pawn move along the best line,
+ * when known; it tells the two meanings of a DTZ above 100 apart.
  */
-export function describe(r) {
+export function describe(r, context = {}) {
   const stm = sideName(r.turn);
   const opp = sideName(otherColor(r.turn));
   const category = r.checkmate ? 'loss' : r.category || categoryOfWdl(r.wdl);
   const outcome = outcomeOf(category, r.turn);
   const n = Math.abs(r.dtz || 0);
   const h = r.halfmoveClock || 0;
-  const v = { category, outcome, tone: outcome, headline: '', tag: null, summary: '', dtz: null, notes: [] };
+  const dtm = Number.isInteger(r.dtm) ? r.dtm : null;
+  const v = { category, outcome, tone: outcome, headline: '', tag: null, summary: '', dtz: null, dtm, notes: [] };
 
   if (r.checkmate) {
     return { ...v, headline: `${opp} wins`, tag: 'Checkmate', summary: `${stm} is checkmated.` };
@@ -119,39 +123,52 @@ export function describe(r) {
 
   // Cursed or clock-limited results: explain the DTZ against the 100-ply limit.
   const rawWdl = r.wdl;
-  if (['cursed-win', 'blessed-loss', 'maybe-win', 'maybe-loss'].includes(category) || (Math.abs(rawWdl) === 2 && category !== categoryOfWdl(rawWdl))) {
-    const winner = rawWdl > 0 ? stm : opp;
-    if (n > 100) {
-      v.dtz = {
-        label: `DTZ ${approx}${n}`,
-        text: `A DTZ above 100 means the 50-move rule decides: somewhere on the way to mate ${winner} needs more than 100 plies (50 moves) without a capture or pawn move.`,
-      };
-    } else if (n > 0) {
-      v.dtz = {
-        label: `DTZ ${approx}${n}`,
-        text: `${winner} needs ${plies(n)} to reach the next capture, pawn move or mate.`,
-      };
-    }
+  const winner = rawWdl > 0 ? stm : opp;
+  if (['cursed-win', 'blessed-loss', 'maybe-win', 'maybe-loss'].includes(category) || byClock) {
+    if (n > 100) v.dtz = { label: `DTZ ${approx}${n}`, text: beyond100(n, winner, context.zeroing) };
+    else if (n > 0) v.dtz = { label: `DTZ ${approx}${n}`, text: `${winner} needs ${plies(n)} to reach the next capture, pawn move or mate.` };
   }
 
-  // The halfmove clock's effect.
-  if (h > 0 && rawWdl !== 0 && Math.abs(rawWdl) === 2) {
+  // The halfmove clock, only where it changes or nearly changes the result.
+  if (h > 0 && Math.abs(rawWdl) === 2) {
     const left = Math.max(0, 100 - h);
-    const winner = rawWdl > 0 ? stm : opp;
     if (category === categoryOfWdl(rawWdl)) {
-      v.notes.push(`The halfmove clock stands at ${h}: ${plies(left)} ${remain(left)} before the 50-move rule, enough for the ${plies(n)} ${winner} needs.`);
+      if (left - n <= 10) v.notes.push(`The halfmove clock stands at ${h}: ${plies(left)} ${remain(left)} before the 50-move rule, just enough for the ${plies(n)} ${winner} needs.`);
     } else if (category === 'maybe-win' || category === 'maybe-loss') {
       v.notes.push(`The halfmove clock stands at ${h}: ${plies(left)} ${remain(left)} before the 50-move rule and ${winner} needs about ${plies(n)}, so it may or may not be enough. With a fresh clock ${winner} would clearly win.`);
     } else {
       v.notes.push(`The halfmove clock already stands at ${h}: ${winner} needs ${plies(n)} before the next capture or pawn move, but only ${plies(left)} ${remain(left)}, so the 50-move rule draws it. With a fresh clock ${winner} would win.`);
     }
-  } else if (h > 0 && rawWdl !== 0) {
-    v.notes.push(`The halfmove clock stands at ${h}; the 50-move rule already draws this result whatever the clock says.`);
   }
-  if (r.precise === false && (category !== 'draw' || rawWdl !== 0)) {
-    v.notes.push('DTZ may be off by one: the table stores some distances rounded. It only matters when the 50-move count is tight.');
+  // Rounding matters only when one ply decides whether the 50-move rule strikes.
+  if (r.precise === false && Math.abs(rawWdl) === 2 && !category.startsWith('maybe') && Math.abs(n + h - 100) <= 1) {
+    v.notes.push('This DTZ may be off by one (the table stores it rounded), and here one ply decides whether the 50-move rule strikes.');
   }
   return v;
+}
+
+/**
+ * Words for a DTZ above 100 in a cursed win or blessed loss. Such a value is
+ * either the distance itself (more than 100 plies to the next zeroing move:
+ * the 50-move rule strikes in this phase) or the distance plus 100 (the
+ * zeroing move comes in time but leads to a phase that the rule draws).
+ * `zeroing`, the length of the best line, tells which; without it both are said.
+ */
+export function beyond100(n, winner, zeroing) {
+  const phase = zeroPhase(n, zeroing);
+  if (phase === 'later') {
+    return `The next capture or pawn move comes in ${plies(zeroing)}, in time; it is the phase after it that ${winner} cannot win within 50 moves. The tables write that as ${zeroing} + 100 = ${n}.`;
+  }
+  if (phase === 'this') {
+    return `${winner} needs ${plies(zeroing)} to reach the next capture or pawn move: more than the 100 the 50-move rule allows.`;
+  }
+  return `Either ${plies(n - 100)} to the next capture or pawn move, with the phase after it lost to the 50-move rule (the tables add 100), or ${plies(n)} in this phase; the best line tells which.`;
+}
+
+/** 'later' | 'this' | null: which phase a DTZ above 100 blames, given the best line's length. */
+export function zeroPhase(n, zeroing) {
+  if (!(n > 100) || !Number.isInteger(zeroing) || zeroing < 1) return null;
+  return zeroing <= 100 && Math.abs(zeroing - (n - 100)) <= 1 ? 'later' : 'this';
 }
 
 /** Move groups in display order: key, label, categories (mover's view). */
@@ -184,15 +201,26 @@ export function describeMove(m) {
     badges.push({ text: '50-move?', kind: 'cursed', title: 'Too close to the 50-move limit to tell' });
   // The position after this move needs a table the server does not have.
   if (m.error) badges.push({ text: 'No table', kind: 'info', title: m.error });
+  if (!m.checkmate && Number.isInteger(m.dtm) && m.dtm !== 0) badges.push({ text: `Mate ${Math.ceil(Math.abs(m.dtm) / 2)}`, kind: 'dtm', title: `Mate in ${plies(Math.abs(m.dtm))} after this move` });
   if (!m.checkmate && Number.isInteger(m.dtz) && m.dtz !== 0) {
     const approx = m.precise === false ? '~' : '';
+    const n = Math.abs(m.dtz);
+    const cursed = category === 'cursed-win' || category === 'blessed-loss';
     badges.push({
-      text: `DTZ ${approx}${Math.abs(m.dtz)}`,
+      text: `DTZ ${approx}${n}`,
       kind: 'dtz',
-      title: `Distance to zeroing after this move: ${plies(Math.abs(m.dtz))}${m.precise === false ? ' (may be off by one)' : ''}`,
+      title: cursed && n > 100 ? moveBeyond100(n, m.zeroingPlies) : `Distance to zeroing after this move: ${plies(n)}${m.precise === false ? ' (may be off by one)' : ''}`,
     });
   }
-  return { uci: m.uci, san: m.san, category, group, badges };
+  return { uci: m.uci, san: m.san, category, group, badges, dtm: Number.isInteger(m.dtm) ? m.dtm : null };
+}
+
+/** Tooltip of a move leading to a DTZ above 100; `zeroing` is the best line's length after the move, when known. */
+export function moveBeyond100(n, zeroing) {
+  const phase = zeroPhase(n, zeroing);
+  if (phase === 'later') return `After this move the next capture or pawn move comes in ${plies(zeroing)}; the phase after it is drawn by the 50-move rule (DTZ ${n} = ${zeroing} + 100).`;
+  if (phase === 'this') return `After this move the next capture or pawn move is ${plies(zeroing)} away: too far for the 50-move rule.`;
+  return `After this move: ${plies(n - 100)} to the next capture or pawn move if a later phase is drawn by the 50-move rule (the tables add 100), else ${plies(n)}.`;
 }
 
 /** Groups probe moves (already ranked best first) for display; empty groups are dropped. */
@@ -201,10 +229,14 @@ export function groupMoves(moves) {
   return GROUPS.map((g) => ({ ...g, moves: described.filter((m) => m.group === g.key) })).filter((g) => g.moves.length);
 }
 
-/** Plain-words message for an error of the wasm package or the network. */
+/**
+ * Plain-words message for an error of the wasm package or the network.
+ * context: { pieces, material, offline (the browser says it is offline),
+ * coverage ({maxPieces, materials} of the configured host, when known), kingsAdjacent }.
+ */
 export function describeError(err, context = {}) {
   const code = err && err.code;
-  const message = (err && err.message) || String(err);
+  let message = (err && err.message) || String(err);
   const titles = {
     'invalid-fen': 'Invalid FEN',
     'illegal-position': 'Illegal position',
@@ -216,17 +248,51 @@ export function describeError(err, context = {}) {
   };
   const hints = {
     'invalid-fen': 'Check the FEN: 8 ranks, side to move, castling, en passant, clocks.',
-    'illegal-position': 'This position cannot arise in a game (kings, checks or pawns are not right).',
+    'illegal-position': 'This position cannot arise in a game. Fix it in the editor.',
     castling: 'Syzygy tables only hold positions without castling rights. Remove them (use "-" in the FEN) to probe.',
     'too-many-pieces': `The tables here cover positions with few pieces${context.pieces ? ` (this one has ${context.pieces})` : ''}. Remove pieces in the editor.`,
     'missing-table': 'The server has no table for this material. Moves can still be played.',
     network: 'The table server could not be reached. Positions seen before still work offline.',
     'corrupt-table': 'A table file did not decode as expected; it may be truncated or from another version.',
   };
-  return {
-    code: code || 'error',
-    title: titles[code] || 'Something went wrong',
-    message: message.charAt(0).toUpperCase() + message.slice(1),
-    hint: hints[code] || '',
-  };
+  let title = titles[code] || 'Something went wrong';
+  let hint = hints[code] || '';
+  if (code === 'illegal-position') message = illegalWords(message, context);
+  if (code === 'network' && context.offline) {
+    title = 'Offline';
+    message = context.material ? `This device is offline, and the ${context.material} table has not been saved on it.` : 'This device is offline.';
+    hint = `Positions seen before and materials saved with "Save for offline" still work. Reconnect to probe ${context.material || 'this position'}.`;
+  }
+  const cov = context.coverage;
+  if ((code === 'missing-table' || code === 'too-many-pieces') && cov && cov.maxPieces) {
+    const has = cov.materials;
+    if (context.pieces > cov.maxPieces) {
+      message = `These tables cover up to ${cov.maxPieces} pieces; this position has ${context.pieces}.`;
+      hint = 'Moves can still be played: capture down to a covered material, or remove pieces in the editor.';
+    } else if (code === 'missing-table') {
+      message = `The host offers ${has} material${has === 1 ? '' : 's'} with up to ${cov.maxPieces} pieces, but not ${context.material || 'this one'}.`;
+      hint = 'Moves can still be played. "Browse by material" lists what is here.';
+    }
+  }
+  return { code: code || 'error', title, message: message.charAt(0).toUpperCase() + message.slice(1), hint };
+}
+
+const ILLEGAL_WORDS = {
+  'empty board': 'The board is empty: each side needs a king.',
+  'missing king': 'Each side needs exactly one king, and one is missing.',
+  'too many kings': 'Each side needs exactly one king, and there are more.',
+  'pawns on backrank': 'A pawn stands on the first or last rank, where pawns cannot be.',
+  'invalid castling rights': 'The castling rights do not match the kings and rooks on their squares.',
+  'invalid ep square': 'The en passant square does not match a pawn that has just moved two squares.',
+  'opposite check': 'The side that has just moved is in check, which no legal move allows.',
+  'impossible check': 'These checks cannot come from one legal move.',
+  'too much material': 'There are more pieces than a game can have.',
+};
+
+/** The package's illegal-position reasons in words players use. */
+function illegalWords(message, context) {
+  if (context.kingsAdjacent) return 'The kings stand next to each other, which no legal move allows.';
+  const reasons = message.replace(/^illegal position:\s*/i, '').split(/,\s*/);
+  const words = reasons.map((r) => ILLEGAL_WORDS[r.trim().toLowerCase()]).filter(Boolean);
+  return words.length ? words.join(' ') : message;
 }

@@ -7,7 +7,9 @@ import { createEditor } from './editor.js';
 import { createMoveList, createMainline, createHistory } from './moves.js';
 import { createNetworkPanel } from './network.js';
 import { sideName } from './verdict.js';
-import { createVerdictCard } from './verdict-view.js';
+import { createVerdictCard, explainer } from './verdict-view.js';
+import { createHelp } from './help.js';
+import { createBrowser } from './browse.js';
 import { currentFen } from './state.js';
 
 /**
@@ -39,9 +41,12 @@ export function createView(host, { full }, act) {
     h('div.sb-ctl-right', turnBtn, flipBtn, full ? editBtn : null),
   );
 
-  const verdict = createVerdictCard({ explain: full });
+  const verdict = createVerdictCard();
+  // Says what went wrong with a FEN or link while the board keeps a valid position.
+  const notice = h('div.sb-notice', { role: 'alert', hidden: true });
+  const help = createHelp({ full });
 
-  const moveList = createMoveList({ play: (uci) => act.play(uci), preview: (uci) => board.showArrow(uci) });
+  const moveList = createMoveList({ play: (uci) => act.play(uci), preview: (uci) => act.preview(uci) });
   const movesCard = h('section.sb-card.sb-moves-card', { 'aria-label': 'Moves' }, h('h2.sb-card-title', 'Moves'), moveList.el);
 
   const mainline = createMainline({ play: (i) => act.playMainline(i) });
@@ -67,17 +72,19 @@ export function createView(host, { full }, act) {
     },
   });
   const shareStatus = h('span.sb-share-status', { 'aria-live': 'polite' });
-  const shareBtn = h('button.sb-btn', { type: 'button', onclick: () => act.share() }, icon(ICONS.link), 'Copy link');
+  const shareBtn = h('button.sb-btn', { type: 'button', title: 'Copy a short link to this position', onclick: () => act.share() }, icon(ICONS.link), 'Copy link');
+  const lichessLink = h('a.sb-btn.sb-lichess', { target: '_blank', rel: 'noopener', title: 'Open this position in the lichess analysis board' }, 'Open in lichess analysis');
   const positionCard = h(
     'section.sb-card.sb-position-card',
     { 'aria-label': 'Position' },
     h('h2.sb-card-title', 'Played line'),
     history.el,
     h('label.sb-fen-label', 'FEN', fenInput),
-    h('div.sb-row', shareBtn, shareStatus),
+    h('div.sb-row', shareBtn, lichessLink, shareStatus),
   );
 
   const network = createNetworkPanel({ clear: () => act.clearCache(), prefetch: () => act.prefetch() });
+  const browser = full ? createBrowser({ scan: () => act.scanHost(), load: (fen) => act.loadBrowsed(fen), save: (material) => act.saveMaterial(material) }) : null;
 
   const board = createBoard(boardBox, {
     onMove: (uci) => act.play(uci),
@@ -90,12 +97,13 @@ export function createView(host, { full }, act) {
     turn: (color) => act.setTurn(color),
     halfmove: (n) => act.setHalfmove(n),
     done: () => act.setEditing(false),
+    transform: (kind) => act.transform(kind),
   });
   editor.panel.hidden = true;
 
   const boardCol = h('div.sb-board-col', spareTopSlot, boardBox, spareBottomSlot, controls);
-  const side = full ? h('div.sb-side', verdict.el, editor.panel, movesCard, mainlineCard) : h('div.sb-side', verdict.el, movesCard);
-  const under = full ? h('div.sb-under', positionCard, network.el) : null;
+  const side = full ? h('div.sb-side', notice, help.el, verdict.el, editor.panel, movesCard, mainlineCard) : h('div.sb-side', notice, help.el, verdict.el, movesCard);
+  const under = full ? h('div.sb-under', positionCard, browser.el, explainer(), network.el) : null;
   const root = h(`div.sb-root.${full ? 'sb-full' : 'sb-compact'}`, boardCol, side, under);
   replace(host, root);
 
@@ -115,6 +123,10 @@ export function createView(host, { full }, act) {
     history,
     fenInput,
     shareStatus,
+    lichessLink,
+    notice,
+    help,
+    browser,
     network,
     board,
     editor,
@@ -135,6 +147,13 @@ export function renderControls(view, s, pos) {
   firstBtn.disabled = prevBtn.disabled = s.ply === 0 || s.editing;
   nextBtn.disabled = lastBtn.disabled = s.ply >= s.line.length - 1 || s.editing;
   view.history.render(s.line, s.ply);
+  view.lichessLink.href = `https://lichess.org/analysis/standard/${fen.replace(/ /g, '_')}`;
+}
+
+/** Shows `text` above the verdict (null hides it). */
+export function renderNotice(view, text) {
+  view.notice.textContent = text || '';
+  view.notice.hidden = !text;
 }
 
 /** Shows the editing mode on the edit button and the panel. */

@@ -1,0 +1,328 @@
+// Issue 14, "The board, round 2": one end-to-end test per defect seen by a
+// chess player (defect 15, h() and innerHTML, is tested in logic.test.mjs).
+// Expected values come from the CLI on the same tables, computed here.
+import { describe, it as baseIt, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, dragMove, dragMouse, squareCenter, cliProbe, DIST, TABLES, tempDir } from './helpers.mjs';
+import { applyUci, normalizeFen } from '../../www/src/chess.js';
+import { DEFAULT_FEN } from '../../www/src/state.js';
+
+const skip = skipReason({ needCli: true });
+// Without the prerequisites every test is reported as skipped, with the reason.
+const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 180_000 }, fn);
+
+/** Plies to the next zeroing move (or mate) along the CLI's best moves. */
+function zeroingDistance(fen) {
+  for (let n = 1; n < 300; n++) {
+    const [r] = cliProbe([fen]);
+    const best = r.moves[0];
+    if (best.zeroing || best.checkmate) return n;
+    fen = applyUci(fen, best.uci);
+  }
+  throw new Error('no zeroing move within 300 plies');
+}
+
+/** Largest piece count among the tables the test server offers. */
+const maxPieces = () => Math.max(...fs.readdirSync(TABLES).filter((f) => f.endsWith('.rtbw')).map((f) => f.length - 5 - 1));
+
+describe('issue 14 defects', () => {
+  let site;
+  let browser;
+  before(async () => {
+    if (skip) return;
+    ensureBuilt();
+    site = await startSite();
+    browser = await launch();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (site) await site.close();
+  });
+
+  async function open(fen, opts = {}) {
+    const page = await newPage(browser, opts);
+    await page.goto(appUrl(site.url, fen));
+    await waitVerdict(page, fen);
+    return page;
+  }
+  const expectFen = (page, fen) => page.waitForFunction((f) => document.querySelector('syzygy-board').fen === f, fen, { timeout: 10000 });
+  const noErrors = (page) => assert.deepEqual(page.errors.map(String), []);
+
+  it('1: a DTZ above 100 is worded as the real distance, and the best line shows where the win is lost', async () => {
+    const fen = '1K6/8/7q/5Q2/8/4P3/8/5k2 b - - 0 1';
+    const [cli] = cliProbe([fen]);
+    assert.ok(Math.abs(cli.dtz) > 100 && cli.category === 'blessed-loss', JSON.stringify(cli.dtz));
+    const d = zeroingDistance(fen);
+    const page = await open(fen);
+    await page
+      .waitForFunction((d) => document.querySelector('syzygy-board .sb-dtz').textContent.includes(`comes in ${d} plies, in time`), d, { timeout: 20000 })
+      .catch(async (e) => assert.fail(`${e.message}: ${await page.textContent('syzygy-board .sb-verdict')}`));
+    const text = await page.textContent('syzygy-board .sb-dtz');
+    assert.doesNotMatch(text, /more than 100 plies without/);
+    assert.match(text, new RegExp(`${d} \\+ 100 = ${Math.abs(cli.dtz)}`));
+    // The best line marks the phase lost to the 50-move rule right after its zeroing move.
+    const mark = page.locator('syzygy-board .sb-mainline .sb-line-lost');
+    await mark.waitFor({ timeout: 20000 });
+    assert.match(await mark.textContent(), /50-move rule/);
+    assert.equal(await page.$$eval('syzygy-board .sb-mainline .sb-ply', (els) => els.length), d);
+
+    // Move tooltips: after h7 the tooltip gives the distance along the best
+    // line (the CLI walk below), whichever phase the 50-move rule hits.
+    const fen2 = '8/4QK2/7P/8/q7/8/8/2k5 w - - 0 1';
+    const [cli2] = cliProbe([fen2]);
+    const h7 = cli2.moves.find((m) => m.uci === 'h6h7');
+    assert.ok(Math.abs(h7.dtz) > 100, `h7 dtz ${h7.dtz}`);
+    const d2 = zeroingDistance(applyUci(fen2, 'h6h7'));
+    await page.goto(appUrl(site.url, fen2));
+    await waitVerdict(page, fen2);
+    const badge = 'syzygy-board [data-uci="h6h7"] .sb-badge-dtz';
+    await page.waitForFunction(({ badge, d2 }) => new RegExp(`\\b${d2} plies`).test((document.querySelector(badge) || {}).title || ''), { badge, d2 }, { timeout: 20000 });
+    const title = await page.getAttribute(badge, 'title');
+    assert.doesNotMatch(title, /Either|if a later phase/, title);
+    if (d2 <= 100) assert.match(title, /phase after it is drawn/);
+    else assert.match(title, /too far for the 50-move rule/);
+    noErrors(page);
+    await page.close();
+  });
+
+  it('2: a bad FEN in the URL shows the error and a consistent position', async () => {
+    const page = await newPage(browser);
+    await page.goto(`${site.url}#fen=hello_world`);
+    await page.waitForSelector('syzygy-board .sb-notice:not([hidden])');
+    const notice = await page.textContent('syzygy-board .sb-notice');
+    assert.match(notice, /"hello world" is not a valid position/);
+    assert.match(notice, /default position/);
+    await waitVerdict(page, DEFAULT_FEN);
+    // The FEN box, the board and the URL all show the same position...
+    assert.equal(await page.inputValue('syzygy-board .sb-fen'), DEFAULT_FEN);
+    assert.ok(decodeURIComponent(page.url()).includes(DEFAULT_FEN.replace(/ /g, '_')), page.url());
+    assert.equal(await page.locator('syzygy-board cg-board piece').count(), 3);
+    // ...and moves play from it.
+    await dragMove(page, 'h1', 'h7');
+    await expectFen(page, applyUci(DEFAULT_FEN, 'h1h7'));
+    noErrors(page);
+    await page.close();
+  });
+
+  it('3: editor drags keep their colours and the piece tool does not stay armed after a drag', async () => {
+    const page = await open(DEFAULT_FEN);
+    await page.click('syzygy-board button[aria-label="Edit position"]');
+    const box = await page.locator('syzygy-board .sb-tool[data-tool="black-rook"]').boundingBox();
+    await dragMouse(page, { x: box.x + box.width / 2, y: box.y + box.height / 2 }, await squareCenter(page, 'a2'));
+    await expectFen(page, '4k3/8/8/8/8/8/r7/4K2R w - - 0 1');
+    const armed = await page.$$eval('syzygy-board .sb-tool[aria-pressed="true"]', (els) => els.map((e) => e.dataset.tool));
+    assert.deepEqual([...new Set(armed)], ['pointer']);
+    // Drag the white rook off the board: it goes, and nothing turns black.
+    const h1 = await squareCenter(page, 'h1');
+    const board = await page.locator('syzygy-board cg-board').boundingBox();
+    await dragMouse(page, h1, { x: board.x + board.width + 150, y: h1.y });
+    await expectFen(page, '4k3/8/8/8/8/8/r7/4K3 w - - 0 1');
+    await dragMove(page, 'e1', 'd4');
+    await expectFen(page, '4k3/8/8/8/3K4/8/r7/8 w - - 0 1');
+    noErrors(page);
+    await page.close();
+  });
+
+  it('4: "Save for offline" counts up to 100 % once, and the status line says it is saving', async () => {
+    const fen = '8/8/8/4k3/8/8/8/R3K1n1 w - - 0 1';
+    const page = await open(fen);
+    await page.evaluate(() => {
+      window.__log = [];
+      const root = document.querySelector('syzygy-board');
+      const status = root.querySelector('.sb-prefetch-status');
+      new MutationObserver(() => window.__log.push([status.textContent, root.querySelector('.sb-net-status:not(.sb-prefetch-status)').textContent])).observe(status, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
+    });
+    if (await page.$('syzygy-board .sb-network summary')) await page.click('syzygy-board .sb-network summary');
+    await page.click('syzygy-board .sb-network button:has-text("Save KRvKN for offline")');
+    await page.waitForFunction(() => /available offline|Could not/.test(document.querySelector('syzygy-board .sb-prefetch-status').textContent), null, { timeout: 60000 });
+    assert.match(await page.textContent('syzygy-board .sb-prefetch-status'), /KRvKN is available offline/);
+    const log = await page.evaluate(() => window.__log);
+    const pcts = log.map(([t]) => /(\d+) %/.exec(t)).filter(Boolean).map((m) => Number(m[1]));
+    assert.ok(pcts.length >= 1, JSON.stringify(log));
+    assert.ok(pcts.every((p, i) => p <= 100 && (i === 0 || p >= pcts[i - 1])), JSON.stringify(pcts));
+    for (const [progress, status] of log.filter(([t]) => t.startsWith('Saving'))) assert.notEqual(status, 'Idle', `status "${status}" while "${progress}"`);
+    noErrors(page);
+    await page.close();
+  });
+
+  it('5: offline, an unseen table is named and no server advice is given', async () => {
+    const fen = '8/8/8/4k3/8/8/8/3QK3 w - - 0 1';
+    const page = await open(fen);
+    await page.context().setOffline(true);
+    const unseen = '8/8/8/4k3/8/8/8/R3K1n1 w - - 0 1';
+    await page.evaluate((f) => (location.hash = `fen=${f.replace(/ /g, '_')}`), unseen);
+    const v = await waitVerdict(page, unseen);
+    assert.equal(v.error, 'network');
+    assert.equal(v.headline, 'Offline');
+    assert.match(v.summary, /offline, and the KRvKN table has not been saved/);
+    assert.doesNotMatch(await page.textContent('syzygy-board .sb-verdict'), /CORS|gzip/);
+    await page.context().setOffline(false);
+    await page.close();
+  });
+
+  it('6: a position beyond the tables says what the host covers', async () => {
+    const fen = 'k7/8/8/8/8/PPP5/8/1R2K3 w - - 0 1';
+    const page = await newPage(browser);
+    await page.goto(appUrl(site.url, fen));
+    const max = maxPieces();
+    await page.waitForFunction((max) => document.querySelector('syzygy-board .sb-verdict').textContent.includes(`cover up to ${max} pieces`), max, { timeout: 30000 });
+    const text = await page.textContent('syzygy-board .sb-verdict');
+    assert.match(text, /this position has 6/);
+    assert.doesNotMatch(text, /Missing table|\.rtbw/);
+    await page.close();
+  });
+
+  it('7: adjacent kings are explained in words players use', async () => {
+    const fen = '8/8/8/3kK3/8/8/8/8 w - - 0 1';
+    const page = await newPage(browser);
+    await page.goto(appUrl(site.url, fen));
+    const v = await waitVerdict(page, fen);
+    assert.equal(v.error, 'illegal-position');
+    assert.match(v.summary, /kings stand next to each other/);
+    assert.doesNotMatch(await page.textContent('syzygy-board .sb-verdict'), /opposite check/);
+    await page.close();
+  });
+
+  it('8: all move groups show without an inner scroll; on a phone the first move is above the fold', async () => {
+    const fen = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
+    const clipped = () =>
+      [...document.querySelectorAll('syzygy-board [role="option"]')].filter((o) => {
+        for (let a = o.parentElement; a && a.tagName !== 'SYZYGY-BOARD'; a = a.parentElement) {
+          const oy = getComputedStyle(a).overflowY;
+          if (/auto|scroll|hidden/.test(oy) && a.scrollHeight > a.clientHeight + 1) return true;
+        }
+        return false;
+      }).length;
+    const page = await open(fen, { width: 1280, height: 800 });
+    const [cli] = cliProbe([fen]);
+    assert.equal(await page.locator('syzygy-board [role="option"]').count(), cli.moves.length);
+    assert.equal(await page.evaluate(clipped), 0);
+    await page.close();
+    const phone = await open(fen, { width: 390, height: 844, mobile: true });
+    const top = await phone.$eval('syzygy-board [role="option"]', (o) => o.getBoundingClientRect().bottom);
+    assert.ok(top <= 844, `first move ends at ${top}px`);
+    assert.equal(await phone.evaluate(clipped), 0);
+    await phone.close();
+  });
+
+  it('9: the editor keeps both spare-piece bars in view at 1280x800', async () => {
+    const page = await open(DEFAULT_FEN, { width: 1280, height: 800 });
+    await page.click('syzygy-board button[aria-label="Edit position"]');
+    const bars = await page.$$eval('syzygy-board .sb-spare', (els) => els.map((e) => e.getBoundingClientRect().bottom));
+    assert.equal(bars.length, 2);
+    assert.ok(Math.max(...bars) <= 800, `spare bars end at ${bars}`);
+    await page.close();
+  });
+
+  it('10: no rounding or clock note where it cannot matter; network figures folded away', async () => {
+    const fen = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
+    const [cli] = cliProbe([fen]);
+    assert.equal(cli.precise, false, 'the test needs a rounded DTZ');
+    const page = await open(fen);
+    assert.doesNotMatch(await page.textContent('syzygy-board .sb-verdict'), /off by one/);
+    // A quiet move: the clock stands at 1, far from the limit.
+    const quiet = cli.moves.find((m) => !m.zeroing && Math.abs(m.dtz) < 80);
+    await page.click(`syzygy-board [role="option"][data-uci="${quiet.uci}"]`);
+    const next = applyUci(fen, quiet.uci);
+    await waitVerdict(page, next);
+    assert.doesNotMatch(await page.textContent('syzygy-board .sb-verdict'), /halfmove clock|off by one/);
+    assert.equal(await page.$eval('syzygy-board .sb-network', (d) => d.tagName === 'DETAILS' && !d.open), true);
+    assert.equal(await page.textContent('syzygy-board .sb-network summary'), 'Offline and cache');
+    assert.equal(await page.isVisible('syzygy-board .sb-stats'), false);
+    await page.close();
+  });
+
+  it('11: on a phone the side to move reads "White to move" and touch targets are 44 px', async () => {
+    for (const width of [360, 390]) {
+      const page = await open(DEFAULT_FEN, { width, height: 844, mobile: true });
+      const label = await page.$eval('syzygy-board .sb-turn-btn', (b) => b.innerText.replace(/\s+/g, ' ').trim());
+      assert.equal(label, 'White to move');
+      const sizes = await page.$$eval('syzygy-board .sb-controls button', (els) => els.map((e) => [e.getBoundingClientRect().width, e.getBoundingClientRect().height]));
+      for (const [w, h] of sizes) assert.ok(w >= 44 && h >= 44, `${width}px: a control is ${w}x${h}`);
+      assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= width);
+      await page.close();
+    }
+  });
+
+  it('12: played moves add history entries: Back returns to the position before', async () => {
+    const fen = '8/8/8/4k3/8/8/8/3QK3 w - - 0 1';
+    const page = await open(fen);
+    const line = [fen];
+    for (let i = 0; i < 3; i++) {
+      const [cli] = cliProbe([line[i]]);
+      await page.click(`syzygy-board [role="option"][data-uci="${cli.moves[0].uci}"]`);
+      line.push(applyUci(line[i], cli.moves[0].uci));
+      await waitVerdict(page, line[i + 1]);
+    }
+    await page.goBack();
+    await expectFen(page, line[2]);
+    // The played line is kept: Back moved the cursor, it did not load a new game.
+    assert.equal(await page.locator('syzygy-board .sb-history .sb-ply').count(), 3);
+    await page.goBack();
+    await page.goBack();
+    await expectFen(page, line[0]);
+    await page.goForward();
+    await expectFen(page, line[1]);
+    await page.close();
+  });
+
+  it('13: screen readers get the board as a labelled image of pieces and squares', async () => {
+    const page = await open(DEFAULT_FEN);
+    const label = () => page.getAttribute('syzygy-board .sb-cg', 'aria-label');
+    assert.equal(await page.getAttribute('syzygy-board .sb-cg', 'role'), 'img');
+    assert.match(await label(), /White: king on e1, rook on h1\. Black: king on e8\. White to move/);
+    await dragMove(page, 'h1', 'h7');
+    await expectFen(page, applyUci(DEFAULT_FEN, 'h1h7'));
+    await page.waitForFunction(() => document.querySelector('syzygy-board .sb-cg').getAttribute('aria-label').includes('rook on h7'));
+    assert.match(await label(), /Black to move/);
+    // The move list stays the keyboard path.
+    assert.equal(await page.getAttribute('syzygy-board [role="listbox"]', 'tabindex'), '0');
+    await page.close();
+  });
+
+  it('14: a compact <syzygy-board> is compact in a 720 px column, and its fen attribute follows played moves', async () => {
+    const dir = tempDir();
+    try {
+      fs.symlinkSync(DIST, path.join(dir, 'lib'));
+      const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+      fs.writeFileSync(
+        path.join(dir, 'post.html'),
+        `<!doctype html><meta charset="utf-8"><script src="/lib/syzygy-board.js"></script>
+<body style="margin:0"><div style="width:720px;margin:20px auto"><syzygy-board fen="${fen}" tables="/tables/"></syzygy-board></div></body>`,
+      );
+      const own = await startSite({ staticDir: dir });
+      try {
+        const page = await newPage(browser, { width: 1000, height: 900 });
+        await page.goto(`${own.url}post.html`);
+        await waitVerdict(page, fen);
+        const m = await page.evaluate(() => {
+          const el = document.querySelector('syzygy-board').getBoundingClientRect();
+          const root = document.querySelector('syzygy-board .sb-root').getBoundingClientRect();
+          const board = document.querySelector('syzygy-board cg-board').getBoundingClientRect();
+          return { height: el.height, width: root.width, board: board.height };
+        });
+        assert.ok(m.width >= 680, `content ${m.width}px wide in a 720px column`);
+        assert.ok(m.height <= m.board + 80, `element ${m.height}px tall for a ${m.board}px board`);
+        await dragMove(page, 'a1', 'a7');
+        const moved = applyUci(fen, 'a1a7');
+        await expectFen(page, moved);
+        await page.waitForFunction((f) => document.querySelector('syzygy-board').getAttribute('fen') === f, moved);
+        // Setting the attribute still loads a position.
+        await page.$eval('syzygy-board', (el) => el.setAttribute('fen', '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'));
+        await expectFen(page, normalizeFen('7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'));
+        noErrors(page);
+        await page.close();
+      } finally {
+        await own.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

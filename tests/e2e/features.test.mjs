@@ -1,0 +1,150 @@
+// Issue 14's player features: swap colours and mirror in the editor, the
+// lichess analysis link, the shortcut help, browsing by material (what the
+// host offers, sizes, starting positions) and short share links. Expected
+// answers come from the CLI and from the table folder, computed here.
+import { describe, it as baseIt, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, cliProbe, expectedHeadline, TABLES } from './helpers.mjs';
+import { materialKey, mirrorFiles, swapColors } from '../../www/src/chess.js';
+import { allMaterials, reachableMaterials } from '../../www/src/materials.js';
+import { formatBytes } from '../../www/src/dom.js';
+
+const skip = skipReason({ needCli: true });
+const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 180_000 }, fn);
+const notable = JSON.parse(fs.readFileSync(new URL('../../www/src/notable-positions.json', import.meta.url), 'utf8'));
+
+/** Materials with both files in the table folder, and their sizes. */
+function folder() {
+  const files = new Set(fs.readdirSync(TABLES));
+  const out = new Map();
+  for (const m of allMaterials(5)) {
+    if (files.has(`${m}.rtbw`) && files.has(`${m}.rtbz`)) out.set(m, fs.statSync(path.join(TABLES, `${m}.rtbw`)).size + fs.statSync(path.join(TABLES, `${m}.rtbz`)).size);
+  }
+  return out;
+}
+
+describe('issue 14 features', () => {
+  let site;
+  let browser;
+  before(async () => {
+    if (skip) return;
+    ensureBuilt();
+    site = await startSite();
+    browser = await launch();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (site) await site.close();
+  });
+  const expectFen = (page, fen) => page.waitForFunction((f) => document.querySelector('syzygy-board').fen === f, fen, { timeout: 10000 });
+
+  it('the editor swaps colours and mirrors; the verdict follows', async () => {
+    const fen = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
+    const page = await newPage(browser);
+    await page.goto(appUrl(site.url, fen));
+    await waitVerdict(page, fen);
+    await page.click('syzygy-board button[aria-label="Edit position"]');
+    await page.click('syzygy-board .sb-editor button:has-text("Swap colours")');
+    const swapped = swapColors(fen);
+    await expectFen(page, swapped);
+    const [cli] = cliProbe([swapped]);
+    assert.equal((await waitVerdict(page, swapped)).headline, expectedHeadline(cli));
+    assert.equal(expectedHeadline(cli), 'Black wins');
+    await page.click('syzygy-board .sb-editor button:has-text("Mirror")');
+    await expectFen(page, mirrorFiles(swapped));
+    await waitVerdict(page, mirrorFiles(swapped));
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+
+  it('links to the lichess analysis board and shows the shortcuts on "?"', async () => {
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const page = await newPage(browser);
+    await page.goto(appUrl(site.url, fen));
+    await waitVerdict(page, fen);
+    assert.equal(await page.getAttribute('syzygy-board a.sb-lichess', 'href'), `https://lichess.org/analysis/standard/${fen.replace(/ /g, '_')}`);
+    assert.equal(await page.isVisible('syzygy-board .sb-help'), false);
+    await page.locator('body').press('?');
+    await page.waitForSelector('syzygy-board .sb-help:not([hidden])');
+    const help = await page.textContent('syzygy-board .sb-help');
+    for (const words of ['Flip the board', 'Previous / next move', 'Browse by material', 'Show or hide this help']) assert.ok(help.includes(words), words);
+    await page.keyboard.press('Escape');
+    assert.equal(await page.isVisible('syzygy-board .sb-help'), false);
+    await page.close();
+  });
+
+  it('browses by material: what the host has, download sizes, random and notable positions', async () => {
+    const here = folder();
+    const page = await newPage(browser, { width: 1280, height: 900 });
+    await page.goto(appUrl(site.url, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'));
+    await waitVerdict(page);
+    await page.locator('body').press('m');
+    await page.waitForFunction(() => /This host has/.test(document.querySelector('syzygy-board .sb-browse-status').textContent), null, { timeout: 60000 });
+    assert.match(await page.textContent('syzygy-board .sb-browse-status'), new RegExp(`has ${here.size} of the ${allMaterials(5).length} materials`));
+    const chips = await page.$$eval('syzygy-board .sb-mat', (els) => els.map((e) => [e.dataset.material, !e.disabled]));
+    assert.equal(chips.length, 145);
+    assert.deepEqual(chips.filter(([, on]) => on).map(([m]) => m).sort(), [...here.keys()].sort());
+
+    // KQPvKQ: its size with what captures and promotions reach, a random position, a cursed win.
+    const m = 'KQPvKQ';
+    await page.click(`syzygy-board .sb-mat[data-material="${m}"]`);
+    const total = reachableMaterials(m).reduce((sum, x) => sum + (here.get(x) || 0), 0);
+    assert.match(await page.textContent('syzygy-board .sb-browse-size'), new RegExp(`offline download ${formatBytes(total).replace('.', '\\.')}`));
+    await page.click('syzygy-board .sb-browse button:has-text("Random position")');
+    await page.waitForFunction((m) => {
+      const el = document.querySelector('syzygy-board');
+      return el.fen && !el.fen.startsWith('8/8/8/4k3/8/8/8/R3K3');
+    }, m);
+    const random = await page.$eval('syzygy-board', (el) => el.fen);
+    assert.equal(materialKey(random), m);
+    const [rc] = cliProbe([random]);
+    assert.equal((await waitVerdict(page, random)).headline, expectedHeadline(rc));
+    assert.ok(notable[m].cursed, 'the notable file has a cursed win for KQPvKQ');
+    await page.click('syzygy-board .sb-browse .sb-notable-cursed');
+    await expectFen(page, notable[m].cursed.fen);
+    const v = await waitVerdict(page, notable[m].cursed.fen);
+    assert.match(v.headline, /^Cursed win for/);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+
+  it('the notable positions hold what they claim (CLI)', () => {
+    const entries = Object.entries(notable);
+    assert.equal(entries.length, folder().size);
+    const longest = entries.filter(([, n]) => n.longest);
+    const cursed = entries.filter(([, n]) => n.cursed);
+    const answers = cliProbe([...longest.map(([, n]) => n.longest.fen), ...cursed.map(([, n]) => n.cursed.fen)]);
+    longest.forEach(([m, n], i) => {
+      assert.equal(materialKey(n.longest.fen), m);
+      assert.equal(answers[i].wdl, 2, n.longest.fen);
+      assert.equal(answers[i].dtz, n.longest.dtz, n.longest.fen);
+    });
+    cursed.forEach(([m, n], i) => {
+      const r = answers[longest.length + i];
+      assert.equal(materialKey(n.cursed.fen), m);
+      assert.equal(r.category, 'cursed-win', n.cursed.fen);
+      assert.equal(r.dtz, n.cursed.dtz, n.cursed.fen);
+    });
+    console.log(`# ${longest.length} long wins and ${cursed.length} cursed wins checked`);
+  });
+
+  it('copies a short link that opens the same position; the FEN link still works', async () => {
+    const fen = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
+    const page = await newPage(browser);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(site.url).origin });
+    await page.goto(appUrl(site.url, fen));
+    await waitVerdict(page, fen);
+    await page.click('syzygy-board button:has-text("Copy link")');
+    await page.waitForFunction(() => document.querySelector('syzygy-board .sb-share-status').textContent !== '');
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(link, /#p=KRPvKRw[A-Za-z0-9_-]+$/);
+    assert.ok(link.length < appUrl(site.url, fen).length, `${link} is not shorter`);
+    const other = await newPage(browser);
+    await other.goto(link);
+    await waitVerdict(other, fen);
+    await other.close();
+    await page.close();
+  });
+});

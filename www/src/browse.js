@@ -1,0 +1,114 @@
+// "Browse by material": every 3-5 piece material, marked by whether the
+// configured host has its tables, each with positions to start from (a random
+// legal one; the longest DTZ and a cursed win found by
+// scripts/notable-positions.mjs on the demo tables) and its offline download
+// size. The host is asked (HEAD requests, materials.js) on first opening only.
+import { h, icon, ICONS, replace, formatBytes } from './dom.js';
+import { allMaterials, materialPieces, offlineBytes, randomPosition, reachableMaterials } from './materials.js';
+import notable from './notable-positions.json';
+
+/** callbacks: scan() -> Promise<Map offered>, load(fen), save(material) */
+export function createBrowser(callbacks) {
+  const status = h('p.sb-hint.sb-browse-status', { 'aria-live': 'polite' });
+  const groups = h('div.sb-browse-groups');
+  const detail = h('div.sb-browse-detail', { 'aria-live': 'polite' });
+  const el = h('details.sb-card.sb-browse', h('summary.sb-card-title', 'Browse by material'), status, detail, groups);
+  let offered = null;
+  let selected = null;
+
+  el.addEventListener('toggle', () => {
+    if (el.open && !offered) scan();
+  });
+
+  async function scan() {
+    status.textContent = 'Asking the host which tables it has…';
+    offered = new Map();
+    try {
+      offered = await callbacks.scan();
+    } catch {
+      offered = new Map();
+    }
+    const n = offered.size;
+    status.textContent = n
+      ? `This host has ${n} of the ${allMaterials().length} materials with 3 to 5 pieces. Pick one to start from a position.`
+      : 'The host did not answer, or has none of these tables.';
+    render();
+  }
+
+  function render() {
+    const byCount = new Map();
+    for (const name of allMaterials()) {
+      const k = materialPieces(name);
+      if (!byCount.has(k)) byCount.set(k, []);
+      byCount.get(k).push(name);
+    }
+    replace(
+      groups,
+      [...byCount].map(([k, names]) =>
+        h(
+          'section.sb-browse-group',
+          h('h3.sb-browse-count', `${k} pieces`, h('small', ` ${names.filter((n) => offered.has(n)).length} of ${names.length} here`)),
+          h(
+            'div.sb-browse-chips',
+            names.map((name) => {
+              const here = offered.has(name);
+              return h(
+                'button.sb-chip.sb-mat',
+                {
+                  type: 'button',
+                  dataset: { material: name },
+                  disabled: !here,
+                  'aria-pressed': String(selected === name),
+                  title: here ? `${name}: ${formatBytes(offered.get(name).wdl + offered.get(name).dtz)}` : `${name} is not on this host`,
+                  onclick: () => select(name),
+                },
+                name,
+              );
+            }),
+          ),
+        ),
+      ),
+    );
+  }
+
+  function select(name) {
+    selected = name;
+    for (const b of groups.querySelectorAll('.sb-mat')) b.setAttribute('aria-pressed', String(b.dataset.material === name));
+    const notes = notable[name] || {};
+    const own = offered.get(name);
+    const reach = reachableMaterials(name).filter((m) => m !== name && offered.has(m)).length;
+    const total = offlineBytes(name, offered);
+    const start = (fen, label, cls = '') => h(`button.sb-btn${cls}`, { type: 'button', onclick: () => callbacks.load(fen) }, label);
+    replace(
+      detail,
+      h('h3.sb-browse-name', name),
+      h(
+        'p.sb-browse-size',
+        `Tables ${formatBytes(own.wdl + own.dtz)}; offline download ${formatBytes(total)}`,
+        reach ? ` (with the ${reach} material${reach === 1 ? '' : 's'} its captures and promotions reach)` : '',
+        '.',
+      ),
+      h(
+        'div.sb-row.sb-browse-actions',
+        h('button.sb-btn.sb-primary', { type: 'button', onclick: () => callbacks.load(randomPosition(name)) }, 'Random position'),
+        notes.longest ? start(notes.longest.fen, `Long win: DTZ ${Math.abs(notes.longest.dtz)}`, '.sb-notable-longest') : null,
+        notes.cursed ? start(notes.cursed.fen, `Cursed win: DTZ ${Math.abs(notes.cursed.dtz)}`, '.sb-notable-cursed') : null,
+        h('button.sb-btn', { type: 'button', onclick: () => callbacks.save(name) }, icon(ICONS.download), `Save for offline (${formatBytes(total)})`),
+      ),
+    );
+  }
+
+  return {
+    el,
+    /** Opens the browser and brings it into view. */
+    open() {
+      el.open = true;
+      el.scrollIntoView({ block: 'nearest' });
+      el.querySelector('summary').focus();
+    },
+    /** The last scan's answer, or null before the first opening. */
+    get offered() {
+      return offered;
+    },
+  };
+}
