@@ -229,3 +229,50 @@ fn corrupted_tables_never_panic_or_hang() {
     }
     println!("{}", summary.join("\n"));
 }
+
+/// An inconsistent pair of tables: KRvK.rtbw says every black-to-move
+/// position is a draw (each leaf of its black-side grammar made 2), and
+/// KRvK.rtbz claims to store black to move, so a white-to-move position's
+/// DTZ comes from the 1-ply search. White still wins by the WDL table, but
+/// no move reaches a loss for Black: a corrupt-table error, never a win
+/// with DTZ -1.
+#[test]
+fn a_win_without_a_winning_move_is_a_corrupt_table() {
+    let dir = scratch("inconsistent-krvk");
+    let mut wdl = std::fs::read(syzygy_path().join("KRvK.rtbw")).expect("KRvK.rtbw");
+    let headers = pairs_headers(&wdl, "KRvK");
+    assert_eq!(headers.len(), 2, "two sides to move");
+    let (_, Some((grammar, symbols))) = headers[1] else {
+        panic!("black's side is Huffman-coded");
+    };
+    let mut leaves = 0;
+    for s in 0..symbols {
+        let at = grammar + 3 * s;
+        if wdl[at + 2] == 0xff && wdl[at + 1] >> 4 == 0xf {
+            wdl[at] = 2;
+            wdl[at + 1] = 0xf0;
+            leaves += 1;
+        }
+    }
+    assert!(leaves > 0);
+    std::fs::write(dir.join("KRvK.rtbw"), &wdl).expect("write");
+    let mut dtz = std::fs::read(syzygy_path().join("KRvK.rtbz")).expect("KRvK.rtbz");
+    let (flags, _) = pairs_headers(&dtz, "KRvK")[0];
+    dtz[flags] |= 1;
+    std::fs::write(dir.join("KRvK.rtbz"), &dtz).expect("write");
+
+    let mut tb = Tablebase::new(FsFetcher::new(vec![dir.clone()]), Config::default());
+    let pos = parse_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1").expect("fen");
+    assert_eq!(
+        tb.probe_wdl(&pos),
+        Ok(2),
+        "the WDL table still says White wins"
+    );
+    let e = tb.probe_dtz(&pos).expect_err("no move wins");
+    assert!(
+        matches!(&e, ProbeError::CorruptTable(name, _) if name == "KRvK.rtbz"),
+        "{e:?}"
+    );
+    assert!(tb.analyse(&pos).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,7 +3,11 @@
 //! chosen per table, and blocks may hold few values), and the DTZ
 //! side-to-move flag of symmetric pawnful tables.
 
+mod common;
+
 use std::borrow::Cow;
+
+use common::{pairs_headers, syzygy_path};
 
 use syzygy_web::format::decode::{self, Source};
 use syzygy_web::format::pairs::{Body, Huffman, Pairs};
@@ -90,29 +94,6 @@ fn a_scan_sent_out_of_the_table_is_a_clean_error() {
     assert!(decode::value(&pairs, 16_383, &file).is_err());
 }
 
-/// Byte offsets of each subtable's compression-header flags in a DTZ file
-/// of a material where both sides have pawns (4 leading-pawn files, one
-/// side each), read from the header's own layout.
-fn dtz_pairs_flag_offsets(file: &[u8], pieces: usize) -> Vec<usize> {
-    // Magic and flags, then per file: order, second order, piece codes.
-    let mut at = 5 + 4 * (2 + pieces);
-    at += at % 2;
-    let mut out = Vec::new();
-    for _ in 0..4 {
-        out.push(at);
-        if file[at] & 0x80 != 0 {
-            at += 2; // a single value
-            continue;
-        }
-        let (max_len, min_len) = (file[at + 8], file[at + 9]);
-        let lens = usize::from(max_len - min_len) + 1;
-        let sym_at = at + 10 + 2 * lens;
-        let symbols = usize::from(u16::from_le_bytes([file[sym_at], file[sym_at + 1]]));
-        at = sym_at + 2 + 3 * symbols + (symbols & 1);
-    }
-    out
-}
-
 /// KPvKP.rtbz with the side-to-move flag of every subtable set: the same
 /// values now stand for the other side to move. A symmetric material reads
 /// the same in either colour orientation, so a prober must pick the
@@ -127,15 +108,12 @@ fn symmetric_pawnful_dtz_honours_the_side_to_move_flag() {
     use syzygy_web::material::Material;
     use syzygy_web::Config;
 
-    let tables = std::path::PathBuf::from(std::env::var_os("SYZYGY_PATH").unwrap_or_else(|| {
-        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/syzygy")
-            .into()
-    }));
+    let tables = syzygy_path();
     let original = std::fs::read(tables.join("KPvKP.rtbz")).expect("KPvKP.rtbz");
     let mut flipped = original.clone();
-    let offsets = dtz_pairs_flag_offsets(&original, 4);
-    for &at in &offsets {
+    let headers = pairs_headers(&original, "KPvKP");
+    assert_eq!(headers.len(), 4);
+    for &(at, _) in &headers {
         assert_eq!(
             original[at] & 1,
             0,

@@ -246,10 +246,14 @@ fn from_table(ctx: &Ctx<'_>, pos: &Chess, wdl: Option<i8>, depth: u32) -> Result
             if pending.unresolved() {
                 return Err(pending.undecided());
             }
-            Ok(best.unwrap_or(Dtz {
-                plies: -1,
-                precise: true,
-            }))
+            // A position has moves here (mates are answered by the search),
+            // and with consistent tables one of them keeps its result.
+            best.ok_or_else(|| {
+                ProbeError::CorruptTable(
+                    format!("{}.rtbz", mat.name),
+                    "no move keeps the position's result (tables disagree)".into(),
+                )
+            })
         }
     }
 }

@@ -306,3 +306,37 @@ pub fn forced_zeroing_near(pos: &Chess) -> bool {
             all_zeroing(&c)
         })
 }
+
+/// Where a table file's compression headers sit: per subtable (leading
+/// file by file, side by side), the offset of its flags byte and, unless it
+/// holds a single value, of its pair grammar and the number of symbols.
+/// Read from the file's own layout, to build corrupt or unusual tables.
+pub fn pairs_headers(file: &[u8], name: &str) -> Vec<(usize, Option<(usize, usize)>)> {
+    let pieces = pieces_of(name);
+    let pawns = |c: Color| pieces.iter().any(|p| p.role == Role::Pawn && p.color == c);
+    let pawnful = pawns(Color::White) || pawns(Color::Black);
+    let both = pawns(Color::White) && pawns(Color::Black);
+    let files = if pawnful { 4 } else { 1 };
+    // WDL tables of unequal material store both sides to move.
+    let sides = if file[..4] == syzygy_web::format::Kind::Wdl.magic() && file[4] & 1 != 0 {
+        2
+    } else {
+        1
+    };
+    let mut at = 5 + files * (1 + usize::from(both) + pieces.len());
+    at += at % 2;
+    let mut out = Vec::new();
+    for _ in 0..files * sides {
+        if file[at] & 0x80 != 0 {
+            out.push((at, None));
+            at += 2;
+            continue;
+        }
+        let lens = usize::from(file[at + 8] - file[at + 9]) + 1;
+        let sym_at = at + 10 + 2 * lens;
+        let symbols = usize::from(u16::from_le_bytes([file[sym_at], file[sym_at + 1]]));
+        out.push((at, Some((sym_at + 2, symbols))));
+        at = sym_at + 2 + 3 * symbols + (symbols & 1);
+    }
+    out
+}
