@@ -311,3 +311,16 @@ describe('editor transforms (chess.js)', () => {
     assert.equal(swapColors('4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1'), '4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 1');
   });
 });
+
+describe('distance to mate, when a result carries one (optional dtm field)', () => {
+  it('is null when unknown and shown when known, for the position and for moves', () => {
+    const base = { turn: 'white', wdl: 2, dtz: 9, precise: true, category: 'win', halfmoveClock: 0 };
+    assert.equal(describeResult(base).dtm, null);
+    assert.equal(describeResult({ ...base, dtm: 17 }).dtm, 17);
+    const [group] = groupMoves([{ uci: 'a1a8', san: 'Ra8', wdl: -2, dtz: -8, category: 'loss', zeroing: false, dtm: -16 }]);
+    assert.equal(group.moves[0].dtm, -16);
+    assert.ok(group.moves[0].badges.some((b) => b.kind === 'dtm' && b.text === 'DTM 16'));
+    const [plain] = groupMoves([{ uci: 'a1a8', san: 'Ra8', wdl: -2, dtz: -8, category: 'loss', zeroing: false }]);
+    assert.equal(plain.moves[0].dtm, null);
+  });
+});
