@@ -115,6 +115,8 @@ export async function analyse(ctx, fen, token) {
     }
     if (err.code !== 'network') remember(s.results, fen, { error: err });
     if (stale()) return;
+    // Failed requests may end without a last progress report: nothing is in flight for this position now.
+    view.verdict.fetching(false);
     renderError(ctx, err, fen);
   }
 }
