@@ -123,4 +123,46 @@ describe('verdicts equal the CLI', () => {
     assert.deepEqual(page.errors.map(String), []);
     await page.close();
   });
+
+  it('answers what an absent table does not decide; the moves that need it say so; a mate on the 100th ply wins', async () => {
+    const page = await newPage(browser);
+    // The test tables lack KBPvKP: bxa6 e.p. wins at once, b6 and the king moves need the table.
+    const fen = '1kB5/3K4/8/pP6/8/8/8/8 w - a6 0 1';
+    const [cli] = cliProbe([fen]);
+    await page.goto(appUrl(site.url, fen));
+    const v = await waitVerdict(page, fen);
+    assert.equal(v.headline, expectedHeadline(cli));
+    const shown = await page.$$eval('syzygy-board [role="option"]', (els) =>
+      els.map((e) => ({ uci: e.dataset.uci, group: e.dataset.group, badges: [...e.querySelectorAll('.sb-badge')].map((b) => [b.textContent, b.title]) })),
+    );
+    assert.deepEqual(shown.map((m) => m.uci), cli.moves.map((m) => m.uci));
+    const missing = cli.moves.filter((m) => m.code === 'missing-table').map((m) => m.uci);
+    assert.ok(missing.length > 0);
+    for (const m of shown) {
+      const noTable = m.badges.find(([text]) => text === 'No table');
+      if (missing.includes(m.uci)) {
+        assert.equal(m.group, 'unknown', m.uci);
+        assert.match(noTable[1], /KBPvKP\.rtbw/, m.uci);
+      } else {
+        assert.ok(!noTable, m.uci);
+      }
+    }
+    assert.equal(shown.find((m) => m.uci === 'b5a6').group, 'win');
+    // Qb8# with the clock at 99: the mate is a win for the mover, the mated side has lost.
+    const before = '7k/8/6K1/8/8/8/8/1Q6 w - - 99 60';
+    await page.evaluate((f) => {
+      location.hash = `fen=${f.replace(/ /g, '_')}`;
+    }, before);
+    await waitVerdict(page, before);
+    const group = await page.$eval('syzygy-board [role="option"][data-uci="b1b8"]', (e) => e.dataset.group);
+    assert.equal(group, 'win');
+    const mated = applyUci(before, 'b1b8');
+    await page.evaluate((f) => {
+      location.hash = `fen=${f.replace(/ /g, '_')}`;
+    }, mated);
+    const m = await waitVerdict(page, mated);
+    assert.deepEqual([m.headline, m.category], ['White wins', 'loss']);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
 });
