@@ -82,3 +82,25 @@ impl Material {
         self.pieces == 2
     }
 }
+
+impl Material {
+    /// The material of a table name such as `KRPvKR` (either side first;
+    /// the result names the strong side first). `None` for anything that is
+    /// not two sides of piece letters with one king each.
+    pub fn from_name(name: &str) -> Option<Material> {
+        let (w, b) = name.split_once('v')?;
+        let mut m: ByColor<ByRole<u8>> = ByColor::default();
+        for (side, color) in [(w, Color::White), (b, Color::Black)] {
+            let counts = m.get_mut(color);
+            for c in side.chars() {
+                let role = Role::from_char(c.to_ascii_lowercase())?;
+                *counts.get_mut(role) += 1;
+            }
+            if *counts.get(Role::King) != 1 {
+                return None;
+            }
+        }
+        let mat = Material::of(&m);
+        (mat.pieces <= crate::format::consts::MAX_PIECES).then_some(mat)
+    }
+}

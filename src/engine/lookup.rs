@@ -121,7 +121,7 @@ fn locate<'h>(
         fill(pos, &first.encoding.pieces, 0, fr.flip, &mut sq)?;
         (0, first)
     };
-    let idx = encode::encode(&mut sq, &sub.encoding, h);
+    let idx = encode::encode(&mut sq, &sub.encoding, h.geometry());
     if idx >= sub.encoding.positions {
         return Err("index beyond the table");
     }

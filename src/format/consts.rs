@@ -48,7 +48,7 @@ pub const fn binomial(n: u64, k: u64) -> u64 {
 
 /// The ten squares of the a1-d1-d4 triangle in encoding order: first the six
 /// off the diagonal, then the four on it.
-const TRIANGLE_ORDER: [usize; 10] = [1, 2, 3, 10, 11, 19, 0, 9, 18, 27];
+pub const TRIANGLE_ORDER: [usize; 10] = [1, 2, 3, 10, 11, 19, 0, 9, 18, 27];
 
 /// Position of a square's image in the a1-d1-d4 triangle, after the
 /// board symmetries (file, rank and diagonal reflections) are applied.

@@ -4,7 +4,7 @@
 use super::consts::{
     binomial, diag, flip_diag, off_diag, FLAP, KK_IDX, LOWER, PAWN_IDX, PAWN_TWIST, TRIANGLE,
 };
-use super::header::{Encoding, Header};
+use super::header::{Encoding, Geometry};
 
 /// Leading-pawn file (0..4) of a pawnful position, moving the leading pawn
 /// (the one with the smallest slot) to the front. `squares[..lead]` are the
@@ -25,7 +25,7 @@ pub fn leading_file(squares: &mut [usize], lead: usize) -> usize {
 
 /// Index of a placement. `sq` lists squares in the order of `enc.pieces`,
 /// already in the table's colour frame; it is reordered in place.
-pub fn encode(sq: &mut [usize], enc: &Encoding, header: &Header) -> u64 {
+pub fn encode(sq: &mut [usize], enc: &Encoding, header: Geometry) -> u64 {
     let n = sq.len();
     if sq[0] & 4 != 0 {
         for s in sq.iter_mut() {

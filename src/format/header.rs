@@ -43,6 +43,51 @@ impl Shape {
     }
 }
 
+/// What the encoding of a material depends on besides its piece order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Geometry {
+    pub pawnful: bool,
+    /// Two kings are the only unique pieces: kings open the encoding.
+    pub kk: bool,
+    pub lead_pawns: u8,
+    pub other_pawns: u8,
+}
+
+impl Geometry {
+    pub fn of(shape: &Shape) -> Geometry {
+        let pawnful = shape.pawnful();
+        let (lead_pawns, other_pawns) = shape.lead_pawns();
+        Geometry {
+            pawnful,
+            kk: !pawnful && (1..16).filter(|&c| shape.counts[c] == 1).count() == 2,
+            lead_pawns,
+            other_pawns,
+        }
+    }
+
+    /// Pieces of the leading group: the leading pawns, the two kings, or three unique pieces.
+    pub fn lead(&self) -> usize {
+        if self.pawnful {
+            usize::from(self.lead_pawns)
+        } else if self.kk {
+            2
+        } else {
+            3
+        }
+    }
+
+    /// Indices of the leading group on leading-pawn file `file`.
+    pub fn lead_size(&self, file: usize) -> u64 {
+        if self.pawnful {
+            PAWN_FACTOR[usize::from(self.lead_pawns) - 1][file]
+        } else if self.kk {
+            KK_COUNT
+        } else {
+            PIECE3_COUNT
+        }
+    }
+}
+
 /// How positions of one subtable map to indices.
 #[derive(Debug, Clone)]
 pub struct Encoding {
@@ -54,6 +99,8 @@ pub struct Encoding {
     pub factor: [u64; 7],
     /// Number of indices.
     pub positions: u64,
+    /// Leading-pawn file (0 for pawnless tables).
+    pub file: usize,
 }
 
 /// One stored side of one leading-pawn file.
@@ -85,6 +132,17 @@ pub struct Header {
     pub data_end: u64,
     /// Bytes the header itself occupies (its prefix of the file).
     pub header_len: u64,
+}
+
+impl Header {
+    pub fn geometry(&self) -> Geometry {
+        Geometry {
+            pawnful: self.pawnful,
+            kk: self.kk,
+            lead_pawns: self.lead_pawns,
+            other_pawns: self.other_pawns,
+        }
+    }
 }
 
 pub const DTZ_STM: u8 = 1;
@@ -121,8 +179,13 @@ pub fn parse(
     let split = kind == Kind::Wdl && flags & 1 != 0;
     let sides = if split { 2 } else { 1 };
     let nfiles = if pawnful { 4 } else { 1 };
-    let (lead_pawns, other_pawns) = shape.lead_pawns();
-    let kk = !pawnful && (1..16).filter(|&c| shape.counts[c] == 1).count() == 2;
+    let geo = Geometry::of(shape);
+    let Geometry {
+        kk,
+        lead_pawns,
+        other_pawns,
+        ..
+    } = geo;
 
     let mut encodings: Vec<Vec<Encoding>> = Vec::with_capacity(nfiles);
     for file in 0..nfiles {
@@ -140,7 +203,7 @@ pub fn parse(
             } else {
                 (order2 >> shift) & 0x0f
             };
-            per_side.push(encoding(pieces, o, o2, file, kk, lead_pawns, other_pawns)?);
+            per_side.push(encoding(pieces, o, o2, file, geo)?);
         }
         encodings.push(per_side);
     }
@@ -261,28 +324,23 @@ fn check_pieces(pieces: &[u8], shape: &Shape) -> Result<(), FormatError> {
 }
 
 /// Derives group sizes and factors. `order`/`order2` say at which step of
-/// the mixed-radix number the leading group and the second pawn group come.
-fn encoding(
+/// the mixed-radix number the leading group and the second pawn group come
+/// (0x0f: no second pawn group). The writer calls it too, for every piece
+/// order it tries.
+pub fn encoding(
     pieces: Vec<u8>,
     order: u8,
     order2: u8,
     file: usize,
-    kk: bool,
-    lead_pawns: u8,
-    other_pawns: u8,
+    geo: Geometry,
 ) -> Result<Encoding, FormatError> {
     let n = pieces.len();
-    let pawnful = lead_pawns > 0;
+    let pawnful = geo.pawnful;
+    let other_pawns = geo.other_pawns;
     let mut norm = [0u8; 7];
     let mut factor = [0u64; 7];
-    let lead = if pawnful {
-        lead_pawns
-    } else if kk {
-        2
-    } else {
-        3
-    };
-    if usize::from(lead) + usize::from(other_pawns) > n {
+    let lead = geo.lead() as u8;
+    if n > super::consts::MAX_PIECES || usize::from(lead) + usize::from(other_pawns) > n {
         return Err(FormatError::Corrupt("more leading pieces than pieces"));
     }
     norm[0] = lead;
@@ -310,13 +368,7 @@ fn encoding(
         }
         if step == order {
             factor[0] = f;
-            let size = if pawnful {
-                PAWN_FACTOR[usize::from(lead) - 1][file]
-            } else if kk {
-                KK_COUNT
-            } else {
-                PIECE3_COUNT
-            };
+            let size = geo.lead_size(file);
             f = f
                 .checked_mul(size)
                 .ok_or(FormatError::Corrupt("index space overflows"))?;
@@ -343,6 +395,7 @@ fn encoding(
         norm,
         factor,
         positions: f,
+        file,
     })
 }
 

@@ -7,6 +7,8 @@ pub mod decode;
 pub mod encode;
 pub mod header;
 pub mod pairs;
+pub mod squares;
+pub mod write;
 
 use std::fmt;
 

@@ -1,0 +1,206 @@
+//! Index to position: the inverse of [`super::encode`]. Every index of a
+//! subtable names one placement of its pieces (in the table's colour frame,
+//! squares in the order of `enc.pieces`); encoding that placement gives the
+//! index back. The writer walks a table's indices with it, and a position can
+//! be shared as a material plus an index.
+
+use super::consts::{binomial, KK_IDX, LOWER, PAWN_IDX, PAWN_TWIST, TRIANGLE_ORDER};
+use super::header::{Encoding, Geometry};
+use super::FormatError;
+
+/// `BINOMIAL[n][k]` for the group sizes an index can hold.
+const BINOMIAL: [[u64; 8]; 65] = {
+    let mut t = [[0u64; 8]; 65];
+    let mut n = 0;
+    while n < 65 {
+        let mut k = 0;
+        while k < 8 {
+            t[n][k] = binomial(n as u64, k as u64);
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// The two-king placements in index order: (first king, second king).
+const KK_SQUARES: [(u8, u8); 462] = {
+    let mut t = [(0u8, 0u8); 462];
+    let mut i = 0;
+    while i < 10 {
+        let mut k2 = 0;
+        while k2 < 64 {
+            let n = KK_IDX[i][k2];
+            if n >= 0 {
+                t[n as usize] = (TRIANGLE_ORDER[i] as u8, k2 as u8);
+            }
+            k2 += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Squares strictly below the a1-h8 diagonal by their [`LOWER`] number.
+const LOWER_SQUARES: [u8; 28] = {
+    let mut t = [0u8; 28];
+    let mut sq = 0;
+    while sq < 64 {
+        if (sq >> 3) < (sq & 7) {
+            t[LOWER[sq] as usize] = sq as u8;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// Pawn squares by their [`PAWN_TWIST`] number.
+const TWIST_SQUARES: [u8; 48] = {
+    let mut t = [0u8; 48];
+    let mut sq = 8;
+    while sq < 56 {
+        t[PAWN_TWIST[sq] as usize] = sq as u8;
+        sq += 1;
+    }
+    t
+};
+
+/// The square of the diagonal on file `f`.
+const fn on_diag(f: u64) -> usize {
+    (f as usize) * 9
+}
+
+/// Fills `out` (one square per piece of `enc.pieces`) with the placement
+/// of `index`.
+pub fn squares(
+    index: u64,
+    enc: &Encoding,
+    geo: Geometry,
+    out: &mut [usize],
+) -> Result<(), FormatError> {
+    let n = enc.pieces.len();
+    if index >= enc.positions || out.len() != n {
+        return Err(FormatError::Corrupt("index beyond the table"));
+    }
+    let part = |k: usize, size: u64| (index / enc.factor[k]) % size;
+    let lead = geo.lead();
+    let lead_index = part(0, geo.lead_size(enc.file));
+    let mut k;
+    if geo.pawnful {
+        leading_pawns(lead_index, lead, enc.file, out);
+        k = lead;
+        let others = usize::from(geo.other_pawns);
+        if others > 0 {
+            let size = BINOMIAL[48 - lead][others];
+            group(part(k, size), k, others, 8, out);
+            k += others;
+        }
+    } else {
+        if geo.kk {
+            let (a, b) = KK_SQUARES[lead_index as usize];
+            out[0] = usize::from(a);
+            out[1] = usize::from(b);
+        } else {
+            three_unique(lead_index, out);
+        }
+        k = lead;
+    }
+    while k < n {
+        let m = usize::from(enc.norm[k]).max(1).min(n - k);
+        group(part(k, BINOMIAL[64 - k][m]), k, m, 0, out);
+        k += m;
+    }
+    Ok(())
+}
+
+/// Largest `p` with `C(p, k) <= g`.
+fn largest_below(g: u64, k: usize) -> usize {
+    let mut p = k - 1;
+    while p < 64 && BINOMIAL[p + 1][k] <= g {
+        p += 1;
+    }
+    p
+}
+
+/// The group `out[k..k + m]` from its combinatorial number, on the squares
+/// from `origin` on that `out[..k]` leaves free.
+fn group(mut g: u64, k: usize, m: usize, origin: usize, out: &mut [usize]) {
+    let mut taken = [0usize; 7];
+    taken[..k].copy_from_slice(&out[..k]);
+    taken[..k].sort_unstable();
+    for i in (1..=m).rev() {
+        let p = largest_below(g, i);
+        g -= BINOMIAL[p][i];
+        let mut sq = p + origin;
+        for &t in &taken[..k] {
+            if t <= sq {
+                sq += 1;
+            }
+        }
+        out[k + i - 1] = sq;
+    }
+}
+
+/// The leading pawns: the first on its slot of file `file`, the others by
+/// their twist numbers, highest first.
+fn leading_pawns(g: u64, lead: usize, file: usize, out: &mut [usize]) {
+    let row = &PAWN_IDX[lead - 1];
+    let mut slot = file * 6;
+    while slot + 1 < file * 6 + 6 && row[slot + 1] <= g {
+        slot += 1;
+    }
+    out[0] = (1 + slot % 6) * 8 + slot / 6;
+    let mut rest = g - row[slot];
+    for i in 1..lead {
+        let t = largest_below(rest, lead - i);
+        rest -= BINOMIAL[t][lead - i];
+        out[i] = usize::from(TWIST_SQUARES[t]);
+    }
+}
+
+/// Inverse of the three-unique-pieces numbering (see `encode`).
+fn three_unique(g: u64, out: &mut [usize]) {
+    const OFF: u64 = 6 * 63 * 62;
+    const A_DIAG: u64 = OFF + 4 * 28 * 62;
+    const AB_DIAG: u64 = A_DIAG + 4 * 7 * 28;
+    // Skips the squares of `below` (ascending) that a count from 0 passes.
+    let skip = |mut s: usize, below: &mut [usize]| {
+        below.sort_unstable();
+        for &t in below.iter() {
+            if t <= s {
+                s += 1;
+            }
+        }
+        s
+    };
+    let (a, b, c);
+    if g < OFF {
+        a = TRIANGLE_ORDER[(g / (63 * 62)) as usize];
+        b = skip(((g / 62) % 63) as usize, &mut [a]);
+        c = skip((g % 62) as usize, &mut [a, b]);
+    } else if g < A_DIAG {
+        let r = g - OFF;
+        a = on_diag(r / (28 * 62));
+        b = usize::from(LOWER_SQUARES[((r / 62) % 28) as usize]);
+        c = skip((r % 62) as usize, &mut [a, b]);
+    } else if g < AB_DIAG {
+        let r = g - A_DIAG;
+        let fa = r / (7 * 28);
+        a = on_diag(fa);
+        let fb = (r / 28) % 7;
+        b = on_diag(fb + u64::from(fb >= fa));
+        c = usize::from(LOWER_SQUARES[(r % 28) as usize]);
+    } else {
+        let r = g - AB_DIAG;
+        let fa = r / 42;
+        let mut files = [fa as usize];
+        let fb = skip(((r / 6) % 7) as usize, &mut files);
+        let fc = skip((r % 6) as usize, &mut [fa as usize, fb]);
+        a = on_diag(fa);
+        b = on_diag(fb as u64);
+        c = on_diag(fc as u64);
+    }
+    out[0] = a;
+    out[1] = b;
+    out[2] = c;
+}
