@@ -19,6 +19,7 @@ pub mod report;
 pub mod store;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
+pub mod write;
 
 pub use engine::{Config, Engine};
 pub use error::ProbeError;

@@ -36,6 +36,9 @@ fn groups(shape: &Shape) -> Vec<(PieceCode, u8)> {
     out
 }
 
+/// Leading pieces, the second pawn group, the other groups.
+type Lead = (Vec<PieceCode>, Vec<PieceCode>, Vec<(PieceCode, u8)>);
+
 /// Every permutation of `items`, in lexicographic order of positions.
 fn permutations<T: Clone>(items: &[T]) -> Vec<Vec<T>> {
     if items.len() <= 1 {
@@ -60,8 +63,7 @@ pub fn candidates(shape: &Shape, limit: usize) -> Vec<Order> {
     let geo = Geometry::of(shape);
     let all = groups(shape);
     let mut out = Vec::new();
-    // (lead pieces, second pawn group, other groups)
-    let mut leads: Vec<(Vec<PieceCode>, Vec<PieceCode>, Vec<(PieceCode, u8)>)> = Vec::new();
+    let mut leads: Vec<Lead> = Vec::new();
     if geo.pawnful {
         let (w, b) = shape.pawns();
         let lead_code = if b > 0 && (w == 0 || w > b) { 9 } else { 1 };

@@ -1,0 +1,207 @@
+//! Every position's values, asked of the source once and kept in a compact
+//! array indexed like the material's plainest encoding. Trying other piece
+//! orders then costs an index decode and encode per position, never a
+//! source lookup.
+
+use super::source::{pieces, Source, Values};
+use crate::format::encode::{encode, leading_file};
+use crate::format::header::{Encoding, Geometry, PieceCode};
+use crate::format::squares::squares;
+use crate::format::write::order::Order;
+use crate::format::FormatError;
+use crate::material::Material;
+
+/// A position's values packed in 32 bits: WDL + 2 in bits 0-2, the flags
+/// below, DTZ (i16) in bits 16-31.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry(u32);
+
+const ILLEGAL: u32 = 1 << 3;
+/// A capture reaches the position's WDL: the WDL table may hold less.
+const WDL_FREE: u32 = 1 << 4;
+/// Drawn, or won with a zeroing move: the DTZ table is not consulted.
+const DTZ_FREE: u32 = 1 << 5;
+
+impl Entry {
+    pub const ILLEGAL: Entry = Entry(ILLEGAL | 2);
+
+    pub fn new(v: &Values) -> Entry {
+        let wdl = v.wdl.clamp(-2, 2);
+        let mut bits = (wdl + 2) as u32;
+        if v.capture == Some(wdl) {
+            bits |= WDL_FREE;
+        }
+        let zeroing = v.capture.max(v.pawn_move);
+        if wdl == 0 || (wdl > 0 && zeroing == Some(wdl)) {
+            bits |= DTZ_FREE;
+        }
+        let dtz = v.dtz.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+        Entry(bits | (u32::from(dtz as u16) << 16))
+    }
+    pub fn illegal(self) -> bool {
+        self.0 & ILLEGAL != 0
+    }
+    pub fn wdl(self) -> i8 {
+        (self.0 & 7) as i8 - 2
+    }
+    pub fn wdl_free(self) -> bool {
+        self.0 & WDL_FREE != 0
+    }
+    pub fn dtz_free(self) -> bool {
+        self.0 & DTZ_FREE != 0
+    }
+    pub fn dtz(self) -> i32 {
+        i32::from((self.0 >> 16) as u16 as i16)
+    }
+}
+
+/// The values of a material, per leading-pawn file and side to move.
+pub struct Entries {
+    pub material: Material,
+    pub geo: Geometry,
+    /// Per file: the reference order and its encoding.
+    pub reference: Vec<(Order, Encoding)>,
+    /// Per file, per side to move (white first; one side when symmetric).
+    pub values: Vec<Vec<Vec<Entry>>>,
+    /// Slot in the source's piece list of each reference slot.
+    to_source: Vec<usize>,
+}
+
+/// For each slot of `from`, a slot of `to` with the same piece, each used once.
+pub fn slot_map(from: &[PieceCode], to: &[PieceCode]) -> Vec<usize> {
+    let mut used = vec![false; to.len()];
+    from.iter()
+        .map(|p| {
+            let j = (0..to.len())
+                .find(|&j| !used[j] && to[j] == *p)
+                .unwrap_or(0);
+            used[j] = true;
+            j
+        })
+        .collect()
+}
+
+fn kings_touch(pieces: &[PieceCode], sq: &[usize]) -> bool {
+    let mut kings = pieces
+        .iter()
+        .zip(sq)
+        .filter(|(p, _)| **p & 7 == 6)
+        .map(|(_, s)| *s);
+    match (kings.next(), kings.next()) {
+        (Some(a), Some(b)) => (a & 7).abs_diff(b & 7) <= 1 && (a >> 3).abs_diff(b >> 3) <= 1,
+        _ => false,
+    }
+}
+
+impl Entries {
+    /// Asks `source` about every position; `progress` hears the fraction done.
+    pub fn collect<S: Source + ?Sized>(
+        mat: &Material,
+        source: &S,
+        progress: &mut dyn FnMut(f64),
+    ) -> Result<Entries, FormatError> {
+        let geo = Geometry::of(&mat.shape);
+        let plain = super::plain_order(mat);
+        let files = if geo.pawnful { 4 } else { 1 };
+        let sides = if mat.symmetric { 1 } else { 2 };
+        let reference: Vec<(Order, Encoding)> = (0..files)
+            .map(|f| Ok((plain.clone(), plain.encoding(f, geo)?)))
+            .collect::<Result<_, FormatError>>()?;
+        let to_source = slot_map(&plain.pieces, &pieces(mat));
+        let total: u64 = reference.iter().map(|r| r.1.positions).sum::<u64>() * sides as u64;
+        let mut done = 0u64;
+        let n = mat.pieces;
+        let mut sq = vec![0usize; n];
+        let mut named = vec![0u8; n];
+        let mut values = Vec::with_capacity(files);
+        for (_, enc) in &reference {
+            let mut per_side = Vec::with_capacity(sides);
+            for side in 0..sides {
+                let mut out = Vec::with_capacity(enc.positions as usize);
+                for i in 0..enc.positions {
+                    squares(i, enc, geo, &mut sq)?;
+                    let e = if kings_touch(&enc.pieces, &sq) {
+                        Entry::ILLEGAL
+                    } else {
+                        for (slot, &s) in sq.iter().enumerate() {
+                            named[to_source[slot]] = s as u8;
+                        }
+                        match source.values(&named, side == 0) {
+                            Some(v) => Entry::new(&v),
+                            None => Entry::ILLEGAL,
+                        }
+                    };
+                    out.push(e);
+                    if i & 0xffff == 0 {
+                        progress((done + i) as f64 / total as f64);
+                    }
+                }
+                done += enc.positions;
+                per_side.push(out);
+            }
+            values.push(per_side);
+        }
+        progress(1.0);
+        Ok(Entries {
+            material: mat.clone(),
+            geo,
+            reference,
+            values,
+            to_source,
+        })
+    }
+
+    /// A reader of the entries in another piece order: maps that order's
+    /// squares onto the reference encoding.
+    pub fn view<'a>(&'a self, enc: &'a Encoding, file: usize, side: usize) -> View<'a> {
+        let reference = &self.reference[file].1;
+        View {
+            entries: self,
+            enc,
+            reference,
+            values: &self.values[file][side],
+            to_ref: slot_map(&enc.pieces, &reference.pieces),
+            sq: vec![0; enc.pieces.len()],
+            ref_sq: vec![0; enc.pieces.len()],
+        }
+    }
+
+    /// Slot in the source's piece list of each reference slot.
+    pub fn source_slots(&self) -> &[usize] {
+        &self.to_source
+    }
+}
+
+/// Entries of one subtable in a chosen piece order.
+pub struct View<'a> {
+    entries: &'a Entries,
+    enc: &'a Encoding,
+    reference: &'a Encoding,
+    values: &'a [Entry],
+    to_ref: Vec<usize>,
+    sq: Vec<usize>,
+    ref_sq: Vec<usize>,
+}
+
+impl View<'_> {
+    /// The entry at index `i` of the chosen encoding.
+    pub fn get(&mut self, i: u64) -> Entry {
+        let geo = self.entries.geo;
+        if squares(i, self.enc, geo, &mut self.sq).is_err()
+            || kings_touch(&self.enc.pieces, &self.sq)
+        {
+            return Entry::ILLEGAL;
+        }
+        for (slot, &s) in self.sq.iter().enumerate() {
+            self.ref_sq[self.to_ref[slot]] = s;
+        }
+        if geo.pawnful {
+            leading_file(&mut self.ref_sq, usize::from(geo.lead_pawns));
+        }
+        let idx = encode(&mut self.ref_sq, self.reference, geo);
+        self.values
+            .get(idx as usize)
+            .copied()
+            .unwrap_or(Entry::ILLEGAL)
+    }
+}

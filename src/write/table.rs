@@ -1,0 +1,247 @@
+//! Both files of a material: values collected once, then per subtable the
+//! piece order (and for DTZ the side to move) that compresses best.
+
+use std::fmt;
+
+use super::choose::{best_order, cells};
+use super::dtz::{self, Plies, Symbols};
+use super::entries::{Entries, Entry};
+use super::source::Source;
+use crate::format::header::{DTZ_LOSS_PLIES, DTZ_MAPPED, DTZ_STM, DTZ_WIDE, DTZ_WIN_PLIES};
+use crate::format::write::dontcare::{at_most, resolve, ANY};
+use crate::format::write::file::{self, FilePart, Layout, Part};
+use crate::format::write::order::candidates;
+use crate::format::write::subtable::{compress, Compressed};
+use crate::format::{FormatError, Kind};
+use crate::material::Material;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// DTZ of wins and losses in plies, never halved (as the tables lichess
+    /// serves): exact whenever |DTZ| <= 100. Official tables halve them
+    /// unless a DTZ of exactly 100 occurs.
+    pub exact_dtz: bool,
+    /// DTZ value maps with 16-bit entries even where 8 bits suffice.
+    pub wide_dtz: bool,
+    /// Piece orders tried per subtable (1: the plainest only).
+    pub orders: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            exact_dtz: false,
+            wide_dtz: false,
+            orders: 64,
+        }
+    }
+}
+
+/// The two files' bytes.
+pub struct Written {
+    pub wdl: Vec<u8>,
+    pub dtz: Vec<u8>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WriteError {
+    /// Not a table name of two to seven pieces.
+    Material(String),
+    Format(FormatError),
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WriteError::Material(n) => write!(f, "not a table name: {n}"),
+            WriteError::Format(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<FormatError> for WriteError {
+    fn from(e: FormatError) -> Self {
+        WriteError::Format(e)
+    }
+}
+
+fn wdl_cell(e: Entry) -> u16 {
+    if e.illegal() {
+        ANY
+    } else if e.wdl_free() {
+        at_most((e.wdl() + 2) as u16)
+    } else {
+        (e.wdl() + 2) as u16
+    }
+}
+
+/// Writes the WDL and DTZ files of material `name` (strong side first,
+/// e.g. `KRPvKR`) from `source`. `progress` hears the fraction of source
+/// lookups done.
+pub fn write_tables<S: Source + ?Sized>(
+    name: &str,
+    source: &S,
+    opts: &Options,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Written, WriteError> {
+    let entries = collect(name, source, progress)?;
+    Ok(Written {
+        wdl: write_wdl(&entries, opts),
+        dtz: write_dtz(&entries, opts),
+    })
+}
+
+/// Asks `source` about every position of material `name` once; the files
+/// (in any variant) are then written from what it said.
+pub fn collect<S: Source + ?Sized>(
+    name: &str,
+    source: &S,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Entries, WriteError> {
+    let mat = Material::from_name(name).ok_or_else(|| WriteError::Material(name.into()))?;
+    Ok(Entries::collect(&mat, source, progress)?)
+}
+
+fn layout(mat: &Material, kind: Kind) -> Layout {
+    let (w, b) = mat.shape.pawns();
+    Layout {
+        kind,
+        pieces: mat.pieces,
+        pawnful: mat.shape.pawnful(),
+        both_pawns: w > 0 && b > 0,
+        symmetric: mat.symmetric,
+    }
+}
+
+/// Cells of a whole subtable in `order`, don't-cares resolved.
+fn full(
+    entries: &Entries,
+    order: &crate::format::write::order::Order,
+    file: usize,
+    side: usize,
+    cell: &dyn Fn(Entry) -> u16,
+) -> Vec<u16> {
+    let positions = entries.reference[file].1.positions;
+    let mut v = cells(entries, order, file, side, 0..positions, cell);
+    resolve(&mut v);
+    v
+}
+
+/// The WDL file.
+pub fn write_wdl(entries: &Entries, opts: &Options) -> Vec<u8> {
+    let mat = &entries.material;
+    let cands = candidates(&mat.shape, opts.orders.max(1));
+    let mut files = Vec::new();
+    for (file, per_side) in entries.values.iter().enumerate() {
+        let mut sides = Vec::new();
+        for side in 0..per_side.len() {
+            let (order, _) = best_order(entries, &cands, file, side, &wdl_cell);
+            let values = full(entries, &order, file, side, &wdl_cell);
+            sides.push(Part {
+                order,
+                flags: 0,
+                data: compress(&values, true, 6),
+            });
+        }
+        files.push(FilePart { sides, maps: None });
+    }
+    file::write(&layout(mat, Kind::Wdl), &files)
+}
+
+/// Plies flags per side to move, as the official generator sets them: a
+/// colour's wins (and the other colour's losses) are stored in plies when a
+/// DTZ of exactly 100 occurs among them, where halving would be ambiguous.
+fn plies(entries: &Entries, exact: bool) -> Vec<Plies> {
+    let sides = entries.values[0].len();
+    if exact {
+        return vec![
+            Plies {
+                win: true,
+                loss: true
+            };
+            sides
+        ];
+    }
+    let mut win100 = vec![false; sides];
+    let mut loss100 = vec![false; sides];
+    for per_side in &entries.values {
+        for (s, v) in per_side.iter().enumerate() {
+            for e in v.iter().filter(|e| !e.illegal() && !e.dtz_free()) {
+                if e.dtz().abs() == 100 {
+                    if e.wdl() == 2 {
+                        win100[s] = true;
+                    } else if e.wdl() == -2 {
+                        loss100[s] = true;
+                    }
+                }
+            }
+        }
+    }
+    if sides == 1 {
+        let p = win100[0] || loss100[0];
+        return vec![Plies { win: p, loss: p }];
+    }
+    let white = win100[0] || loss100[1];
+    let black = win100[1] || loss100[0];
+    vec![
+        Plies {
+            win: white,
+            loss: black,
+        },
+        Plies {
+            win: black,
+            loss: white,
+        },
+    ]
+}
+
+/// The DTZ file.
+pub fn write_dtz(entries: &Entries, opts: &Options) -> Vec<u8> {
+    let mat = &entries.material;
+    let cands = candidates(&mat.shape, opts.orders.max(1));
+    let plies = plies(entries, opts.exact_dtz);
+    let mut files = Vec::new();
+    for (file, per_side) in entries.values.iter().enumerate() {
+        // The side to store: the one whose best order compresses better.
+        let mut best = None;
+        for (side, values) in per_side.iter().enumerate() {
+            let mut freq: [Vec<u64>; 4] = Default::default();
+            for &e in values {
+                if let Some((c, v)) = dtz::stored(e, plies[side]) {
+                    let f = &mut freq[c];
+                    if f.len() <= usize::from(v) {
+                        f.resize(usize::from(v) + 1, 0);
+                    }
+                    f[usize::from(v)] += 1;
+                }
+            }
+            let maps = dtz::maps(&freq, opts.wide_dtz);
+            let symbols = Symbols::new(&maps);
+            let p = plies[side];
+            let cell = |e: Entry| symbols.cell(e, p);
+            let (order, est) = best_order(entries, &cands, file, side, &cell);
+            if best.as_ref().is_none_or(|b: &(u64, _, _, _)| est < b.0) {
+                best = Some((est, side, order, maps));
+            }
+        }
+        let Some((_, side, order, maps)) = best else {
+            continue;
+        };
+        let p = plies[side];
+        let symbols = Symbols::new(&maps);
+        let values = full(entries, &order, file, side, &|e| symbols.cell(e, p));
+        let zero_only = maps.maps.iter().all(|m| m.iter().all(|&v| v == 0));
+        let data = compress(&values, zero_only, 10);
+        let mut flags = (side as u8 * DTZ_STM)
+            | (u8::from(p.win) * DTZ_WIN_PLIES)
+            | (u8::from(p.loss) * DTZ_LOSS_PLIES);
+        if matches!(data, Compressed::Huffman(_)) {
+            flags |= DTZ_MAPPED | (u8::from(maps.wide) * DTZ_WIDE);
+        }
+        files.push(FilePart {
+            sides: vec![Part { order, flags, data }],
+            maps: Some(maps),
+        });
+    }
+    file::write(&layout(mat, Kind::Dtz), &files)
+}
