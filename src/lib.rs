@@ -5,6 +5,8 @@
 //! Pipeline, one folder per stage: [`format`] (bytes to values),
 //! [`store`] (pages and what is missing), [`engine`] (tables and attempts),
 //! [`probe`] (search and ranking), [`drivers`] (where bytes come from).
+//! Writing goes the other way: [`write`] turns per-position values into
+//! per-index arrays, which [`format::write`] turns into table files.
 #![forbid(unsafe_code)]
 
 #[cfg(not(target_arch = "wasm32"))]

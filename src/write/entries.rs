@@ -38,6 +38,13 @@ impl Entry {
         let dtz = v.dtz.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
         Entry(bits | (u32::from(dtz as u16) << 16))
     }
+    /// The packed bits (for saving collected values).
+    pub fn bits(self) -> u32 {
+        self.0
+    }
+    pub fn from_bits(bits: u32) -> Entry {
+        Entry(bits)
+    }
     pub fn illegal(self) -> bool {
         self.0 & ILLEGAL != 0
     }
@@ -94,6 +101,46 @@ fn kings_touch(pieces: &[PieceCode], sq: &[usize]) -> bool {
 }
 
 impl Entries {
+    /// The number of entries per file and side, in the reference order.
+    pub fn shape(mat: &Material) -> Result<Vec<Vec<u64>>, FormatError> {
+        let geo = Geometry::of(&mat.shape);
+        let plain = super::plain_order(mat);
+        let files = if geo.pawnful { 4 } else { 1 };
+        let sides = if mat.symmetric { 1 } else { 2 };
+        (0..files)
+            .map(|f| Ok(vec![plain.encoding(f, geo)?.positions; sides]))
+            .collect()
+    }
+
+    /// Entries saved before (per file and side, as [`Self::shape`] says).
+    pub fn from_values(
+        mat: &Material,
+        values: Vec<Vec<Vec<Entry>>>,
+    ) -> Result<Entries, FormatError> {
+        let geo = Geometry::of(&mat.shape);
+        let plain = super::plain_order(mat);
+        let shape = Self::shape(mat)?;
+        let fits = shape.len() == values.len()
+            && shape.iter().zip(&values).all(|(s, v)| {
+                s.len() == v.len() && s.iter().zip(v).all(|(n, e)| *n == e.len() as u64)
+            });
+        if !fits {
+            return Err(FormatError::Corrupt(
+                "saved entries do not fit the material",
+            ));
+        }
+        let reference = (0..values.len())
+            .map(|f| Ok((plain.clone(), plain.encoding(f, geo)?)))
+            .collect::<Result<_, FormatError>>()?;
+        Ok(Entries {
+            material: mat.clone(),
+            geo,
+            reference,
+            values,
+            to_source: slot_map(&plain.pieces, &pieces(mat)),
+        })
+    }
+
     /// Asks `source` about every position; `progress` hears the fraction done.
     pub fn collect<S: Source + ?Sized>(
         mat: &Material,

@@ -2,6 +2,8 @@
 //! location, position generators and the reference prober.
 #![allow(dead_code)]
 
+pub mod official;
+
 use std::path::PathBuf;
 
 use shakmaty::{

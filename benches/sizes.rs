@@ -1,0 +1,111 @@
+//! Our file sizes beside the official ones: every table in SYZYGY_PATH
+//! with 3-4 pieces (5 with `SIZES_PIECES=5`, or a list in `SIZES_TABLES`)
+//! is read through our prober, rewritten with the default options, and
+//! measured. Prints a Markdown table with times (collecting the values
+//! from the prober, then writing both files) and the total ratio.
+//!
+//! `cargo bench --bench sizes`
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::time::Instant;
+
+use common::official::Official;
+use syzygy_web::material::Material;
+use syzygy_web::write::entries::Entry;
+use syzygy_web::write::{collect, write_dtz, write_wdl, Entries, Options};
+
+/// Collected values are kept in target/sizes-cache, so that a change to
+/// the writer is measured without asking the prober again.
+fn entries(name: &str) -> Entries {
+    let cache = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/sizes-cache");
+    let path = cache.join(format!("{name}.entries"));
+    let mat = Material::from_name(name).expect("material");
+    if let Ok(bytes) = std::fs::read(&path) {
+        let mut words = bytes
+            .chunks_exact(4)
+            .map(|c| Entry::from_bits(u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+        let values = Entries::shape(&mat)
+            .expect("shape")
+            .iter()
+            .map(|sides| {
+                sides
+                    .iter()
+                    .map(|&n| words.by_ref().take(n as usize).collect())
+                    .collect()
+            })
+            .collect();
+        if let Ok(e) = Entries::from_values(&mat, values) {
+            return e;
+        }
+    }
+    let e = collect(name, &Official::new(name), &mut |_| {}).expect("collected");
+    let mut bytes = Vec::new();
+    for per_side in &e.values {
+        for v in per_side {
+            for x in v {
+                bytes.extend_from_slice(&x.bits().to_le_bytes());
+            }
+        }
+    }
+    let _ = std::fs::create_dir_all(&cache);
+    let _ = std::fs::write(&path, bytes);
+    e
+}
+
+fn main() {
+    let max: usize = std::env::var("SIZES_PIECES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4);
+    let names: Vec<String> = match std::env::var("SIZES_TABLES") {
+        Ok(list) => list.split(',').map(str::to_string).collect(),
+        Err(_) => common::table_names()
+            .into_iter()
+            .filter(|n| n.len() - 1 <= max)
+            .collect(),
+    };
+    let opts = Options::default();
+    let dir = common::syzygy_path();
+    let size = |n: &str, ext: &str| {
+        std::fs::metadata(dir.join(format!("{n}.{ext}")))
+            .map(|m| m.len())
+            .unwrap_or(0)
+    };
+    println!("| table | WDL ours | WDL official | DTZ ours | DTZ official | ratio | collect s | write s |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    let (mut ours_total, mut theirs_total) = (0u64, 0u64);
+    let (mut ours_wdl, mut theirs_wdl, mut ours_dtz, mut theirs_dtz) = (0u64, 0u64, 0u64, 0u64);
+    for name in names {
+        let t0 = Instant::now();
+        let entries = entries(&name);
+        let t1 = Instant::now();
+        let wdl = write_wdl(&entries, &opts).len() as u64;
+        let dtz = write_dtz(&entries, &opts).len() as u64;
+        let t2 = Instant::now();
+        let (tw, td) = (size(&name, "rtbw"), size(&name, "rtbz"));
+        ours_total += wdl + dtz;
+        theirs_total += tw + td;
+        ours_wdl += wdl;
+        theirs_wdl += tw;
+        ours_dtz += dtz;
+        theirs_dtz += td;
+        println!(
+            "| {name} | {wdl} | {tw} | {dtz} | {td} | {:.3} | {:.1} | {:.1} |",
+            (wdl + dtz) as f64 / (tw + td) as f64,
+            (t1 - t0).as_secs_f64(),
+            (t2 - t1).as_secs_f64()
+        );
+    }
+    println!(
+        "| **total** | {ours_wdl} | {theirs_wdl} | {ours_dtz} | {theirs_dtz} | **{:.3}** | | |",
+        ours_total as f64 / theirs_total as f64
+    );
+    println!(
+        "\nWDL {:.3}, DTZ {:.3}, both {:.3} (ours / official)",
+        ours_wdl as f64 / theirs_wdl as f64,
+        ours_dtz as f64 / theirs_dtz as f64,
+        ours_total as f64 / theirs_total as f64
+    );
+}
