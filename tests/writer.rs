@@ -15,13 +15,11 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use shakmaty::{
-    Board, CastlingMode, Chess, Color, FromSetup, Piece, Position, Role, Setup, Square,
-};
+use common::official::Official;
+use shakmaty::Chess;
 use syzygy_web::drivers::{FsFetcher, Tablebase};
-use syzygy_web::material::Material;
 use syzygy_web::probe::Dtz;
-use syzygy_web::write::{collect, pieces, write_dtz, write_wdl, Options, Source, Values};
+use syzygy_web::write::{collect, write_dtz, write_wdl, Options};
 use syzygy_web::Config;
 
 /// A directory with our files of `name` and links to every other official file.
