@@ -30,7 +30,7 @@ export function createBrowser(callbacks) {
     }
     const n = offered.size;
     status.textContent = n
-      ? `This host has ${n} of the ${allMaterials().length} materials with 3 to 5 pieces. Pick one to start from a position.`
+      ? `This host has ${n} of the ${allMaterials().length} materials with 3 to 5 pieces. Pick one to start from a position. (Only 3-5 pieces are listed; larger positions are probed when the host has their tables.)`
       : 'The host did not answer, or has none of these tables.';
     render();
   }
