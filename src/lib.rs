@@ -15,6 +15,9 @@ pub mod drivers;
 pub mod engine;
 pub mod error;
 pub mod format;
+pub mod generate;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod generate_cli;
 pub mod material;
 pub mod probe;
 pub mod report;

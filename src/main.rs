@@ -18,7 +18,9 @@ mod native {
 
     use syzygy_web::cli::{self, Options};
 
-    const USAGE: &str = "usage: syzygy-web probe [--path DIR]... [--url BASE_URL]... [--cache-dir DIR] [--json] [--stats] [--mainline] [FEN]...
+    const USAGE: &str =
+        "usage: syzygy-web probe ... | syzygy-web generate ... (see generate --help)
+       syzygy-web probe [--path DIR]... [--url BASE_URL]... [--cache-dir DIR] [--json] [--stats] [--mainline] [FEN]...
       Probes each FEN (or each line of standard input) in Syzygy tables.
       --path DIR       a folder of .rtbw/.rtbz files (repeatable)
       --url BASE_URL   a folder of tables over HTTP(S) with Range support (repeatable)
@@ -29,6 +31,28 @@ mod native {
       --mainline       add the line of best play to the next zeroing move (UCI)
     exit status: 0 all answered, 1 some line had an error, 2 usage error";
 
+    fn generate(args: &[String]) -> ExitCode {
+        use syzygy_web::generate_cli;
+        if args.iter().any(|a| a == "-h" || a == "--help") {
+            println!("{}", generate_cli::USAGE);
+            return ExitCode::SUCCESS;
+        }
+        let parsed = match generate_cli::parse(args) {
+            Ok(a) => a,
+            Err(e) => {
+                eprintln!("{e}\n{}", generate_cli::USAGE);
+                return ExitCode::from(2);
+            }
+        };
+        match generate_cli::run(&parsed) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(1)
+            }
+        }
+    }
+
     pub fn main() -> ExitCode {
         let args: Vec<String> = std::env::args().skip(1).collect();
         let mut opts = Options::default();
@@ -36,6 +60,7 @@ mod native {
         let mut it = args.into_iter();
         match it.next().as_deref() {
             Some("probe") => {}
+            Some("generate") => return generate(&it.collect::<Vec<_>>()),
             Some("-h") | Some("--help") | Some("help") => {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;

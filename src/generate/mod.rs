@@ -1,0 +1,177 @@
+//! Our own tables: retrograde analysis of every position of a material, for
+//! the 5-valued WDL under the 50-move rule, DTZ50'' in plies and, on
+//! request, the distance to mate. A pure core (no I/O, threads optional)
+//! that the CLI and the browser drive.
+//!
+//! Pipeline per material: [`plan`] orders the sub-materials reached by
+//! captures and promotions; [`layout`] numbers positions (pawns fixed per
+//! slice, solved from the most advanced back); per slice, the forward pass
+//! in [`slice`] counts quiet moves and values zeroing moves from finished
+//! tables ([`solved`]); [`retro`] then settles positions distance by
+//! distance, once for DTZ50'' and once for mate; [`summary`] reports.
+//!
+//! # Memory, and what 6 and 7 pieces would need
+//! Working set per slice: 9 bytes a position and side to move (quiet-move
+//! count, two zeroing codes, two values), plus 4 bytes a position for the
+//! finished table (DTZ50'' and mate codes, 16 bits each). A 5-piece pawnless
+//! table (16 x 64^4 x 2 = 537 M positions) peaks near 7 GB with mate
+//! distances; pawnful ones are solved one pawn slice at a time (KRPvKR:
+//! slices of 33.5 M positions, 3.2 GB for the finished table).
+//! - 6 pieces: 64x more positions per table. Pawnless ones (34 G positions)
+//!   would need ~440 GB in this layout: the working arrays would have to go
+//!   to 2 bits per position for WDL (bitmaps of won/lost sets, seed 001) and
+//!   DTZ be computed in a second pass over slices of the white king's square,
+//!   streaming the finished values to disk. Pawnful 6-piece tables fit per
+//!   slice (1-2 G positions, ~20 GB) but their finished tables must live on
+//!   disk, read back through the same page store the prober uses.
+//! - 7 pieces: ~4 T positions per table; the official generator needed a
+//!   1 TB machine for months. That is the point where a distributed engine
+//!   takes over: slices (pawn configurations, king squares) are independent
+//!   between levels, so they shard across machines that exchange the
+//!   positions decided at each distance.
+
+pub mod layout;
+pub mod moves;
+pub mod plan;
+pub mod retro;
+pub mod slice;
+pub mod solved;
+pub mod summary;
+pub mod value;
+pub mod values_file;
+
+use layout::Layout;
+use slice::Tables;
+use solved::{Library, Solved};
+
+/// How to generate.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Threads for the forward pass and for independent slices.
+    pub threads: usize,
+    /// Also compute distances to mate.
+    pub dtm: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            threads: 1,
+            dtm: false,
+        }
+    }
+}
+
+/// Progress of a generation, for bars and Web Worker events. Called from
+/// the generating threads.
+pub trait Progress: Sync {
+    /// `units` more of the `total` units of work on `material` are done
+    /// (a unit is one position through one pass).
+    fn advance(&self, material: &str, units: u64, total: u64);
+}
+
+/// Progress nobody watches.
+pub struct Quiet;
+
+impl Progress for Quiet {
+    fn advance(&self, _: &str, _: u64, _: u64) {}
+}
+
+/// One material's progress: its name and total beside the sink.
+pub struct Meter<'a> {
+    pub progress: &'a dyn Progress,
+    pub material: &'a str,
+    pub total: u64,
+}
+
+impl Meter<'_> {
+    pub fn add(&self, units: u64) {
+        self.progress.advance(self.material, units, self.total);
+    }
+}
+
+/// Generates one material. Every material its captures and promotions reach
+/// must be in `library` (see [`plan::order`]); the result is not inserted.
+pub fn generate(
+    key: [u8; 12],
+    library: &Library,
+    opts: Options,
+    progress: &dyn Progress,
+) -> Solved {
+    let layout = Layout::new(key);
+    let per_side = layout.positions_per_side();
+    let size = layout.slice_size;
+    let mut solved = Solved {
+        dtz: [
+            vec![value::INVALID; per_side],
+            vec![value::INVALID; per_side],
+        ],
+        dtm: opts.dtm.then(|| {
+            [
+                vec![value::INVALID; per_side],
+                vec![value::INVALID; per_side],
+            ]
+        }),
+        layout,
+    };
+    let passes = if opts.dtm { 3 } else { 2 };
+    let name = solved.layout.name.clone();
+    let meter = Meter {
+        progress,
+        material: &name,
+        total: passes * 2 * per_side as u64,
+    };
+    let threads = opts.threads.max(1);
+    let count = solved.layout.slices.len();
+    let mut start = 0;
+    while start < count {
+        // Slices of equal advancement depend only on finished ones.
+        let adv = solved.layout.slice_advancement(start);
+        let mut end = start + 1;
+        while end < count && solved.layout.slice_advancement(end) == adv {
+            end += 1;
+        }
+        let mut done: Vec<(usize, solved::Values)> = Vec::with_capacity(end - start);
+        for batch in (start..end).collect::<Vec<_>>().chunks(threads) {
+            let tables = Tables {
+                this: &solved,
+                library,
+            };
+            let inner = (threads / batch.len()).max(1);
+            if batch.len() == 1 {
+                done.push((
+                    batch[0],
+                    slice::solve(&tables, batch[0], opts.dtm, inner, &meter),
+                ));
+            } else {
+                std::thread::scope(|scope| {
+                    let handles: Vec<_> = batch
+                        .iter()
+                        .map(|&s| {
+                            let (tables, meter) = (&tables, &meter);
+                            scope.spawn(move || (s, slice::solve(tables, s, opts.dtm, 1, meter)))
+                        })
+                        .collect();
+                    // A panicking slice is a bug; re-raise it here.
+                    for h in handles {
+                        match h.join() {
+                            Ok(r) => done.push(r),
+                            Err(e) => std::panic::resume_unwind(e),
+                        }
+                    }
+                });
+            }
+        }
+        for (s, (dtz, dtm)) in done {
+            let range = s * size..(s + 1) * size;
+            for side in 0..2 {
+                solved.dtz[side][range.clone()].copy_from_slice(&dtz[side]);
+                if let (Some(all), Some(part)) = (solved.dtm.as_mut(), dtm.as_ref()) {
+                    all[side][range.clone()].copy_from_slice(&part[side]);
+                }
+            }
+        }
+        start = end;
+    }
+    solved
+}

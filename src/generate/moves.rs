@@ -1,0 +1,229 @@
+//! Moves forward (to classify and count them) and backward (to find the
+//! predecessors of a decided position) on the generator's squares-by-slot
+//! positions. Only what tables need: no castling, no en passant rights in
+//! stored positions (a double push's en passant reply is handled where the
+//! push is valued).
+
+use shakmaty::{attacks, Bitboard, Color, Role, Square};
+
+use super::layout::{Layout, MAX_PIECES};
+
+/// No slot.
+pub const NONE: usize = usize::MAX;
+
+fn square(s: u8) -> Square {
+    Square::new(u32::from(s))
+}
+
+/// Squares a piece attacks.
+pub fn attack_set(color: Color, role: Role, from: u8, occ: u64) -> u64 {
+    let sq = square(from);
+    let occ = Bitboard(occ);
+    match role {
+        Role::King => attacks::king_attacks(sq).0,
+        Role::Knight => attacks::knight_attacks(sq).0,
+        Role::Bishop => attacks::bishop_attacks(sq, occ).0,
+        Role::Rook => attacks::rook_attacks(sq, occ).0,
+        Role::Queen => attacks::queen_attacks(sq, occ).0,
+        Role::Pawn => attacks::pawn_attacks(color, sq).0,
+    }
+}
+
+/// A position under construction: squares by slot, with slots removed by a
+/// capture marked by `gone`.
+pub struct Board<'a> {
+    pub layout: &'a Layout,
+    pub sq: [u8; MAX_PIECES],
+}
+
+impl<'a> Board<'a> {
+    pub fn occupancy(&self) -> u64 {
+        self.sq[..self.layout.pieces()]
+            .iter()
+            .fold(0, |o, &s| o | 1 << s)
+    }
+
+    /// Whether `target` is attacked by `by`'s pieces, `skip` (a captured
+    /// slot) left out, with the given occupancy.
+    pub fn attacked(&self, target: u8, by: Color, occ: u64, skip: usize) -> bool {
+        let l = self.layout;
+        for (i, &(c, r)) in l.slots.iter().enumerate() {
+            if c != by || i == skip {
+                continue;
+            }
+            let from = self.sq[i];
+            // Cheap rejections before the slider lookups.
+            let hit = match r {
+                Role::Bishop | Role::Rook | Role::Queen => {
+                    let (df, dr) = (
+                        (from & 7) as i8 - (target & 7) as i8,
+                        (from >> 3) as i8 - (target >> 3) as i8,
+                    );
+                    let line = df == 0 || dr == 0;
+                    let diag = df == dr || df == -dr;
+                    let possible = match r {
+                        Role::Bishop => diag,
+                        Role::Rook => line,
+                        _ => line || diag,
+                    };
+                    possible && attack_set(c, r, from, occ) & (1 << target) != 0
+                }
+                _ => attack_set(c, r, from, occ) & (1 << target) != 0,
+            };
+            if hit {
+                return true;
+            }
+        }
+        false
+    }
+
+    pub fn king(&self, color: Color) -> u8 {
+        match color {
+            Color::White => self.sq[0],
+            Color::Black => self.sq[1],
+        }
+    }
+
+    /// The side not to move is not in check.
+    pub fn legal(&self, turn: Color) -> bool {
+        !self.attacked(self.king(!turn), turn, self.occupancy(), NONE)
+    }
+
+    pub fn in_check(&self, turn: Color) -> bool {
+        self.attacked(self.king(turn), !turn, self.occupancy(), NONE)
+    }
+}
+
+/// One legal move.
+#[derive(Debug, Clone, Copy)]
+pub struct Move {
+    pub slot: usize,
+    pub to: u8,
+    /// The captured slot, or NONE.
+    pub capture: usize,
+    pub promotion: Option<Role>,
+    pub double_push: bool,
+}
+
+impl Move {
+    /// Captures and pawn moves start a new phase of the 50-move rule.
+    pub fn zeroing(&self, layout: &Layout) -> bool {
+        self.capture != NONE || self.slot >= layout.first_pawn
+    }
+}
+
+const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+/// Calls `f` for every legal move of `turn`.
+pub fn for_each_move(b: &Board, turn: Color, mut f: impl FnMut(Move)) {
+    let l = b.layout;
+    let n = l.pieces();
+    let occ = b.occupancy();
+    let mut own = 0u64;
+    let mut slot_at = [NONE; 64];
+    for i in 0..n {
+        slot_at[usize::from(b.sq[i])] = i;
+        if l.slots[i].0 == turn {
+            own |= 1 << b.sq[i];
+        }
+    }
+    let king_slot = if turn == Color::White { 0 } else { 1 };
+    let mut try_move = |slot: usize, to: u8, promotion: Option<Role>, double_push: bool| {
+        let from = b.sq[slot];
+        let capture = slot_at[usize::from(to)];
+        let after = (occ & !(1 << from)) | (1 << to);
+        let king = if slot == king_slot {
+            to
+        } else {
+            b.sq[king_slot]
+        };
+        // The moved piece's own square changes only for the king test.
+        let mut moved = Board {
+            layout: l,
+            sq: b.sq,
+        };
+        moved.sq[slot] = to;
+        if !moved.attacked(king, !turn, after, capture) {
+            f(Move {
+                slot,
+                to,
+                capture,
+                promotion,
+                double_push,
+            });
+        }
+    };
+    for i in 0..n {
+        let (c, r) = l.slots[i];
+        if c != turn {
+            continue;
+        }
+        let from = b.sq[i];
+        if r != Role::Pawn {
+            let mut targets = attack_set(c, r, from, occ) & !own;
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                try_move(i, to, None, false);
+            }
+            continue;
+        }
+        let (step, start, last): (i8, u8, u8) = match c {
+            Color::White => (8, 1, 7),
+            Color::Black => (-8, 6, 0),
+        };
+        let mut targets = attack_set(c, r, from, occ) & occ & !own;
+        let one = (from as i8 + step) as u8;
+        if occ & (1 << one) == 0 {
+            targets |= 1 << one;
+            let two = (one as i8 + step) as u8;
+            if from >> 3 == start && occ & (1 << two) == 0 {
+                try_move(i, two, None, true);
+            }
+        }
+        while targets != 0 {
+            let to = targets.trailing_zeros() as u8;
+            targets &= targets - 1;
+            if to >> 3 == last {
+                for p in PROMOTIONS {
+                    try_move(i, to, Some(p), false);
+                }
+            } else {
+                try_move(i, to, None, false);
+            }
+        }
+    }
+}
+
+/// Calls `f` with every predecessor of the position (its side to move is
+/// `turn`) by a move of the other side that is neither a capture nor a
+/// pawn move, i.e. one that stays in this slice. Predecessors are legal
+/// (the side to move here is not in check there) and not yet canonical;
+/// `f` also gets the slot that moved.
+pub fn for_each_unmove(b: &Board, turn: Color, mut f: impl FnMut(&[u8; MAX_PIECES], usize)) {
+    let l = b.layout;
+    let mover = !turn;
+    let occ = b.occupancy();
+    let target = b.king(turn);
+    for i in 0..l.first_pawn {
+        let (c, r) = l.slots[i];
+        if c != mover {
+            continue;
+        }
+        let to = b.sq[i];
+        let mut origins = attack_set(c, r, to, occ) & !occ;
+        while origins != 0 {
+            let from = origins.trailing_zeros() as u8;
+            origins &= origins - 1;
+            let mut prev = Board {
+                layout: l,
+                sq: b.sq,
+            };
+            prev.sq[i] = from;
+            let before = (occ & !(1 << to)) | (1 << from);
+            if !prev.attacked(target, mover, before, NONE) {
+                f(&prev.sq, i);
+            }
+        }
+    }
+}

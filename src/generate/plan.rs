@@ -1,0 +1,145 @@
+//! Which materials to generate, in which order: a material's captures and
+//! promotions lead to materials with fewer pieces or fewer pawns, so
+//! ordering by (pieces, pawns) puts every dependency first.
+
+use std::collections::BTreeSet;
+
+use shakmaty::{Color, Role};
+
+use super::layout::{flip_key, key_index, name_of, parse_material, MaterialError};
+
+const PIECE_ROLES: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+/// The key with the table's first side as White.
+pub fn normalize(key: [u8; 12]) -> [u8; 12] {
+    if name_of(&key).1 {
+        flip_key(&key)
+    } else {
+        key
+    }
+}
+
+fn pieces(key: &[u8; 12]) -> u8 {
+    key.iter().sum()
+}
+
+fn pawns(key: &[u8; 12]) -> u8 {
+    key[key_index(Color::White, Role::Pawn)] + key[key_index(Color::Black, Role::Pawn)]
+}
+
+/// No table is needed: bare kings, or a lone minor piece.
+pub fn trivial(key: &[u8; 12]) -> bool {
+    let minors = [Color::White, Color::Black]
+        .iter()
+        .map(|&c| key[key_index(c, Role::Bishop)] + key[key_index(c, Role::Knight)])
+        .sum::<u8>();
+    pieces(key) == 2 || (pieces(key) == 3 && minors == 1)
+}
+
+/// Materials one capture and/or one promotion away.
+pub fn children(key: &[u8; 12]) -> Vec<[u8; 12]> {
+    let mut out = Vec::new();
+    for color in [Color::White, Color::Black] {
+        // Captures of a non-king piece of `color` (by the other side).
+        for victim in [
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ] {
+            let v = key_index(color, victim);
+            if key[v] == 0 {
+                continue;
+            }
+            let mut k = *key;
+            k[v] -= 1;
+            out.push(k);
+            // The capturing pawn promotes.
+            let p = key_index(!color, Role::Pawn);
+            if k[p] > 0 {
+                for role in PIECE_ROLES {
+                    let mut kp = k;
+                    kp[p] -= 1;
+                    kp[key_index(!color, role)] += 1;
+                    out.push(kp);
+                }
+            }
+        }
+        // Quiet promotions of `color`'s pawns.
+        let p = key_index(color, Role::Pawn);
+        if key[p] > 0 {
+            for role in PIECE_ROLES {
+                let mut kp = *key;
+                kp[p] -= 1;
+                kp[key_index(color, role)] += 1;
+                out.push(kp);
+            }
+        }
+    }
+    out.into_iter().map(normalize).collect()
+}
+
+/// Every non-trivial material that `targets` depend on, targets included,
+/// in an order where dependencies come first; `have` skips materials that
+/// are already available (their own dependencies too, unless needed
+/// elsewhere).
+pub fn order(targets: &[[u8; 12]], have: impl Fn(&[u8; 12]) -> bool) -> Vec<[u8; 12]> {
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<[u8; 12]> = targets.iter().map(|&k| normalize(k)).collect();
+    while let Some(k) = stack.pop() {
+        if trivial(&k) && !targets.iter().any(|t| normalize(*t) == k) {
+            continue;
+        }
+        if !seen.insert(k) {
+            continue;
+        }
+        let is_target = targets.iter().any(|t| normalize(*t) == k);
+        if !is_target && have(&k) {
+            seen.remove(&k);
+            continue;
+        }
+        stack.extend(children(&k));
+    }
+    let mut list: Vec<[u8; 12]> = seen.into_iter().collect();
+    list.sort_by_key(|k| (pieces(k), pawns(k), name_of(k).0));
+    list
+}
+
+/// Every material of 3 to `max` pieces (kings included), as the official
+/// sets list them.
+pub fn all_up_to(max: usize) -> Vec<[u8; 12]> {
+    fn multisets(n: usize, roles: &str) -> Vec<String> {
+        if n == 0 {
+            return vec![String::new()];
+        }
+        let mut v = Vec::new();
+        for (i, r) in roles.char_indices() {
+            for rest in multisets(n - 1, &roles[i..]) {
+                v.push(format!("{r}{rest}"));
+            }
+        }
+        v
+    }
+    let mut out = BTreeSet::new();
+    for total in 3..=max.min(super::layout::MAX_PIECES) {
+        let others = total - 2;
+        for a in 0..=others {
+            for x in multisets(a, "QRBNP") {
+                for y in multisets(others - a, "QRBNP") {
+                    if let Ok(k) = parse_material(&format!("K{x}vK{y}")) {
+                        out.insert(k);
+                    }
+                }
+            }
+        }
+    }
+    let mut v: Vec<_> = out.into_iter().collect();
+    v.sort_by_key(|k| (pieces(k), pawns(k), name_of(k).0));
+    v
+}
+
+/// Parses a list of material names.
+pub fn parse_all(names: &[String]) -> Result<Vec<[u8; 12]>, MaterialError> {
+    names.iter().map(|n| parse_material(n)).collect()
+}

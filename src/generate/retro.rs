@@ -1,0 +1,152 @@
+//! The retrograde passes: decided positions are processed one distance at a
+//! time, in sparse lists (seed 001's lost(N) lists), and each one visits its
+//! predecessors by un-moving a piece of the side that just moved.
+//!
+//! - A predecessor of a loss in n is a win in n + 1 (the first time it is
+//!   reached is the fastest).
+//! - A predecessor of a win in n loses one quiet move; when none is left,
+//!   it is lost in max(n + 1, its best zeroing loss), unless a zeroing move
+//!   draws or wins.
+//! - Zeroing moves seed wins and deferred losses at their own distance: on
+//!   the DTZ50'' scale at 1 or 101, on the mate scale at any distance.
+
+use shakmaty::Color;
+
+use super::layout::{Layout, MAX_PIECES};
+use super::moves::{for_each_unmove, Board};
+use super::value::{self, DRAW, MATED, UNKNOWN};
+use super::Meter;
+
+fn push(lists: &mut Vec<[Vec<u32>; 2]>, level: usize, s: usize, i: u32) {
+    if lists.len() <= level {
+        lists.resize_with(level + 1, Default::default);
+    }
+    lists[level][s].push(i);
+}
+
+/// Fills `val` (both sides of one slice) from the quiet-move counts and the
+/// best zeroing codes; undecided positions end as draws.
+pub fn retro(
+    l: &Layout,
+    slice: usize,
+    quiet: &mut [Vec<u8>; 2],
+    zero: &[Vec<i16>; 2],
+    val: &mut [Vec<i16>; 2],
+    meter: &Meter,
+) {
+    let units = (val[0].len() + val[1].len()) as u64;
+    let mut reported = 0u64;
+    let mut pend_win: Vec<[Vec<u32>; 2]> = Vec::new();
+    let mut pend_loss: Vec<[Vec<u32>; 2]> = Vec::new();
+    let mut cur: [Vec<u32>; 2] = Default::default();
+    for s in 0..2 {
+        for i in 0..val[s].len() {
+            let v = val[s][i];
+            if v == MATED {
+                cur[s].push(i as u32);
+            }
+            if v != UNKNOWN {
+                continue;
+            }
+            let z = zero[s][i];
+            if z == UNKNOWN {
+                continue;
+            }
+            if z > 0 {
+                push(&mut pend_win, usize::from(value::distance(z)), s, i as u32);
+            } else if quiet[s][i] == 0 {
+                if z < 0 {
+                    push(&mut pend_loss, usize::from(value::distance(z)), s, i as u32);
+                } else if z == DRAW {
+                    val[s][i] = DRAW;
+                }
+            }
+        }
+    }
+    let mut b = Board {
+        layout: l,
+        sq: [0; MAX_PIECES],
+    };
+    let n_pieces = l.pieces();
+    let mut n = 0usize;
+    loop {
+        for s in 0..2 {
+            for (lists, win) in [(&mut pend_win, true), (&mut pend_loss, false)] {
+                let Some(level) = lists.get_mut(n) else {
+                    continue;
+                };
+                for i in std::mem::take(&mut level[s]) {
+                    let v = &mut val[s][i as usize];
+                    if *v == UNKNOWN {
+                        *v = if win {
+                            value::win(n as u16)
+                        } else {
+                            value::loss(n as u16)
+                        };
+                        cur[s].push(i);
+                    }
+                }
+            }
+        }
+        if cur[0].is_empty() && cur[1].is_empty() && n >= pend_win.len().max(pend_loss.len()) {
+            break;
+        }
+        if n >= usize::from(value::MAX_DISTANCE) {
+            break;
+        }
+        let mut next: [Vec<u32>; 2] = Default::default();
+        for s in 0..2 {
+            let o = 1 - s;
+            let turn = if s == 0 { Color::White } else { Color::Black };
+            for &i in &cur[s] {
+                let lost = val[s][i as usize] < 0;
+                l.squares(slice, i as usize, &mut b.sq);
+                for_each_unmove(&b, turn, |prev, slot| {
+                    let mut sq = *prev;
+                    l.canonicalize_after(&mut sq[..n_pieces], slot);
+                    let p = l.local_index(&sq);
+                    if val[o][p] != UNKNOWN {
+                        return;
+                    }
+                    if lost {
+                        val[o][p] = value::win(n as u16 + 1);
+                        next[o].push(p as u32);
+                        return;
+                    }
+                    let left = &mut quiet[o][p];
+                    *left = left.saturating_sub(1);
+                    if *left != 0 {
+                        return;
+                    }
+                    let z = zero[o][p];
+                    if z > 0 || z == DRAW {
+                        return;
+                    }
+                    let at = if z == UNKNOWN {
+                        0
+                    } else {
+                        usize::from(value::distance(z))
+                    };
+                    if at <= n + 1 {
+                        val[o][p] = value::loss(n as u16 + 1);
+                        next[o].push(p as u32);
+                    } else {
+                        push(&mut pend_loss, at, o, p as u32);
+                    }
+                });
+            }
+        }
+        let step = (cur[0].len() + cur[1].len()) as u64;
+        let step = step.min(units - reported);
+        meter.add(step);
+        reported += step;
+        cur = next;
+        n += 1;
+    }
+    meter.add(units - reported);
+    for v in val.iter_mut().flat_map(|v| v.iter_mut()) {
+        if *v == UNKNOWN {
+            *v = DRAW;
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! Solving one slice: a forward pass that counts each position's quiet
+//! moves and values its zeroing moves from finished tables, then the
+//! retrograde passes (DTZ50'', then mate distance) from those seeds.
+
+use shakmaty::{Color, Role};
+
+use super::layout::{Layout, MAX_PIECES};
+use super::moves::{for_each_move, Board, Move};
+use super::retro::retro;
+use super::solved::{side, Library, Piece, Solved, Values};
+use super::value::{self, DRAW, INVALID, MATED, UNKNOWN};
+use super::Meter;
+
+/// Per-side working arrays of a slice.
+pub struct Work {
+    /// Quiet (non-zeroing) legal moves not yet known to lose.
+    pub quiet: [Vec<u8>; 2],
+    /// Best DTZ50'' code among zeroing moves (UNKNOWN if none).
+    pub zero_dtz: [Vec<i16>; 2],
+    /// Best mate code among zeroing moves (UNKNOWN if none).
+    pub zero_dtm: [Vec<i16>; 2],
+    /// Final DTZ50'' codes; mated and stalemated positions are set by the
+    /// forward pass.
+    pub dtz: [Vec<i16>; 2],
+}
+
+/// Where zeroing moves lead: earlier slices of this material, or other
+/// finished materials.
+pub struct Tables<'a> {
+    pub this: &'a Solved,
+    pub library: &'a Library,
+}
+
+impl Tables<'_> {
+    fn probe(&self, pieces: &[Piece], turn: Color) -> (i16, i16) {
+        let this = &self.this.layout;
+        let same = pieces.len() == this.pieces() && super::solved::key_of(pieces) == this.key;
+        let found = if same {
+            self.this.get(pieces, turn)
+        } else {
+            self.library.probe(pieces, turn)
+        };
+        // Callers generate every sub-material first; a gap would be a bug in
+        // the plan, so value it as unknown rather than crash.
+        found.unwrap_or((UNKNOWN, UNKNOWN))
+    }
+}
+
+/// The pieces after a move, as lookup pieces.
+fn after(b: &Board, m: &Move, out: &mut [Piece; MAX_PIECES]) -> usize {
+    let l = b.layout;
+    let mut k = 0;
+    for (i, &(c, r)) in l.slots.iter().enumerate() {
+        if i == m.capture {
+            continue;
+        }
+        let (role, sq) = if i == m.slot {
+            (m.promotion.unwrap_or(r), m.to)
+        } else {
+            (r, b.sq[i])
+        };
+        out[k] = (c, role, sq);
+        k += 1;
+    }
+    k
+}
+
+/// (WDL, mate code) of the position after a zeroing move, for the side to
+/// move there, en passant replies to a double push included.
+fn zeroing_child(t: &Tables, b: &Board, m: &Move, turn: Color, dtm: bool) -> (i8, i16) {
+    let mut pieces = [(Color::White, Role::King, 0u8); MAX_PIECES];
+    let n = after(b, m, &mut pieces);
+    let (code, mate) = t.probe(&pieces[..n], !turn);
+    let mut w = value::wdl(code);
+    let mut mate = if dtm { mate } else { UNKNOWN };
+    if m.double_push {
+        let passed = if turn == Color::White {
+            m.to - 8
+        } else {
+            m.to + 8
+        };
+        for j in 0..n {
+            let (c, r, s) = pieces[j];
+            let beside = s >> 3 == m.to >> 3 && ((s & 7) as i8 - (m.to & 7) as i8).abs() == 1;
+            if c == turn || r != Role::Pawn || !beside {
+                continue;
+            }
+            // The capture of the pushed pawn en passant, if legal.
+            let mut ep = [(Color::White, Role::King, 0u8); MAX_PIECES];
+            let mut k = 0;
+            for (i, &p) in pieces[..n].iter().enumerate() {
+                if p.2 == m.to {
+                    continue;
+                }
+                ep[k] = if i == j { (c, r, passed) } else { p };
+                k += 1;
+            }
+            if ep_exposes_king(&ep[..k], !turn) {
+                continue;
+            }
+            let (g, gm) = t.probe(&ep[..k], turn);
+            w = w.max(-value::wdl(g));
+            if dtm && value::rank(value::through(gm)) > value::rank(mate) {
+                mate = value::through(gm);
+            }
+        }
+    }
+    (w, mate)
+}
+
+/// Whether `side`'s king is attacked in a position given as lookup pieces.
+fn ep_exposes_king(pieces: &[Piece], side: Color) -> bool {
+    let occ = pieces.iter().fold(0u64, |o, p| o | 1 << p.2);
+    let Some(king) = pieces.iter().find(|p| p.0 == side && p.1 == Role::King) else {
+        return true;
+    };
+    pieces
+        .iter()
+        .any(|&(c, r, s)| c != side && super::moves::attack_set(c, r, s, occ) & (1 << king.2) != 0)
+}
+
+/// The forward pass over `range` of one side of a slice.
+#[allow(clippy::too_many_arguments)]
+pub fn init_range(
+    t: &Tables,
+    slice: usize,
+    turn: Color,
+    start: usize,
+    quiet: &mut [u8],
+    zero_dtz: &mut [i16],
+    zero_dtm: &mut [i16],
+    dtz: &mut [i16],
+    dtm: bool,
+    meter: &Meter,
+) {
+    let l: &Layout = &t.this.layout;
+    let mut b = Board {
+        layout: l,
+        sq: [0; MAX_PIECES],
+    };
+    for k in 0..quiet.len() {
+        if k % 65_536 == 65_535 {
+            meter.add(65_536);
+        }
+        l.squares(slice, start + k, &mut b.sq);
+        quiet[k] = 0;
+        zero_dtz[k] = UNKNOWN;
+        zero_dtm[k] = UNKNOWN;
+        if !l.well_formed(&b.sq) || !b.legal(turn) {
+            dtz[k] = INVALID;
+            continue;
+        }
+        dtz[k] = UNKNOWN;
+        let (mut count, mut any, mut zd, mut zm) = (0u32, false, UNKNOWN, UNKNOWN);
+        for_each_move(&b, turn, |m| {
+            any = true;
+            if !m.zeroing(l) {
+                count += 1;
+                return;
+            }
+            let (w, mate) = zeroing_child(t, &b, &m, turn, dtm);
+            let code = value::zeroing_wdl(w);
+            if value::rank(code) > value::rank(zd) {
+                zd = code;
+            }
+            if dtm {
+                let c = value::through(mate);
+                if value::rank(c) > value::rank(zm) {
+                    zm = c;
+                }
+            }
+        });
+        if !any {
+            dtz[k] = if b.in_check(turn) { MATED } else { DRAW };
+        }
+        quiet[k] = count.min(255) as u8;
+        zero_dtz[k] = zd;
+        zero_dtm[k] = zm;
+    }
+    meter.add((quiet.len() % 65_536) as u64);
+}
+
+/// Solves one slice: the forward pass on `threads` threads, then the
+/// retrograde passes. Returns (DTZ50'' codes, mate codes) by side.
+pub fn solve(t: &Tables, slice: usize, dtm: bool, threads: usize, meter: &Meter) -> Values {
+    let size = t.this.layout.slice_size;
+    let mut w = Work {
+        quiet: [vec![0; size], vec![0; size]],
+        zero_dtz: [vec![0; size], vec![0; size]],
+        zero_dtm: [vec![0; size], vec![0; size]],
+        dtz: [vec![0; size], vec![0; size]],
+    };
+    let threads = threads.max(1);
+    for turn in [Color::White, Color::Black] {
+        let s = side(turn);
+        let chunk = size.div_ceil(threads).max(1);
+        if threads == 1 {
+            let (q, zd, zm, d) = (
+                &mut w.quiet[s][..],
+                &mut w.zero_dtz[s][..],
+                &mut w.zero_dtm[s][..],
+                &mut w.dtz[s][..],
+            );
+            init_range(t, slice, turn, 0, q, zd, zm, d, dtm, meter);
+            continue;
+        }
+        std::thread::scope(|scope| {
+            let parts = w.quiet[s]
+                .chunks_mut(chunk)
+                .zip(w.zero_dtz[s].chunks_mut(chunk))
+                .zip(w.zero_dtm[s].chunks_mut(chunk))
+                .zip(w.dtz[s].chunks_mut(chunk))
+                .enumerate();
+            for (i, (((q, zd), zm), d)) in parts {
+                scope
+                    .spawn(move || init_range(t, slice, turn, i * chunk, q, zd, zm, d, dtm, meter));
+            }
+        });
+    }
+    let mate = if dtm {
+        let mut quiet = w.quiet.clone();
+        let mut codes = w.dtz.clone();
+        retro(
+            &t.this.layout,
+            slice,
+            &mut quiet,
+            &w.zero_dtm,
+            &mut codes,
+            meter,
+        );
+        Some(codes)
+    } else {
+        None
+    };
+    let mut codes = w.dtz;
+    retro(
+        &t.this.layout,
+        slice,
+        &mut w.quiet,
+        &w.zero_dtz,
+        &mut codes,
+        meter,
+    );
+    (codes, mate)
+}

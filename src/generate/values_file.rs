@@ -1,0 +1,112 @@
+//! Our own file of generated values (`NAME.swv`): what the Syzygy format
+//! cannot hold (exact DTZ50'' everywhere, distances to mate), kept so that a
+//! later run reads sub-materials instead of generating them again, and so
+//! that a browser can keep a generated table.
+//!
+//! Layout, all integers little-endian:
+//! - magic `SWGV`, then `u16` version ([`VERSION`]: the generator's layout
+//!   and value codes; a new version makes old files stale, never misread);
+//! - `u8` flags (bit 0: mate distances follow), `u8` name length, the
+//!   material name (e.g. `KRPvKR`; it fixes the layout, see `layout.rs`);
+//! - `u64` positions per side to move;
+//! - DTZ50'' codes (`i16`, see `value.rs`) for White to move, then Black;
+//! - with flag bit 0, mate codes in the same order.
+
+use std::io::{self, Read, Write};
+
+use super::layout::{parse_material, Layout};
+use super::solved::Solved;
+
+pub const MAGIC: [u8; 4] = *b"SWGV";
+/// Bump whenever the layout or the value codes change.
+pub const VERSION: u16 = 1;
+pub const EXTENSION: &str = "swv";
+
+fn write_codes(w: &mut impl Write, codes: &[i16]) -> io::Result<()> {
+    let mut buf = Vec::with_capacity(1 << 16);
+    for chunk in codes.chunks(1 << 15) {
+        buf.clear();
+        for &c in chunk {
+            buf.extend_from_slice(&c.to_le_bytes());
+        }
+        w.write_all(&buf)?;
+    }
+    Ok(())
+}
+
+/// Writes a table; the bytes depend only on its values.
+pub fn write(t: &Solved, w: &mut impl Write) -> io::Result<()> {
+    let name = t.layout.name.as_bytes();
+    w.write_all(&MAGIC)?;
+    w.write_all(&VERSION.to_le_bytes())?;
+    w.write_all(&[u8::from(t.dtm.is_some()), name.len() as u8])?;
+    w.write_all(name)?;
+    w.write_all(&(t.dtz[0].len() as u64).to_le_bytes())?;
+    for side in &t.dtz {
+        write_codes(w, side)?;
+    }
+    if let Some(dtm) = &t.dtm {
+        for side in dtm {
+            write_codes(w, side)?;
+        }
+    }
+    Ok(())
+}
+
+fn bad(why: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("generated values file: {why}"),
+    )
+}
+
+fn read_codes(r: &mut impl Read, n: usize) -> io::Result<Vec<i16>> {
+    let mut out = Vec::with_capacity(n);
+    let mut buf = vec![0u8; 1 << 16];
+    while out.len() < n {
+        let take = ((n - out.len()) * 2).min(buf.len());
+        r.read_exact(&mut buf[..take])?;
+        out.extend(
+            buf[..take]
+                .chunks_exact(2)
+                .map(|b| i16::from_le_bytes([b[0], b[1]])),
+        );
+    }
+    Ok(out)
+}
+
+/// Reads a table written by [`write`]. A file of another version, material
+/// or size is refused with `InvalidData`.
+pub fn read(r: &mut impl Read) -> io::Result<Solved> {
+    let mut head = [0u8; 8];
+    r.read_exact(&mut head)?;
+    if head[..4] != MAGIC {
+        return Err(bad("not a generated values file"));
+    }
+    if u16::from_le_bytes([head[4], head[5]]) != VERSION {
+        return Err(bad("written by another generator version"));
+    }
+    let has_dtm = head[6] & 1 != 0;
+    let mut name = vec![0u8; usize::from(head[7])];
+    r.read_exact(&mut name)?;
+    let name = String::from_utf8(name).map_err(|_| bad("bad material name"))?;
+    let key = parse_material(&name).map_err(|e| bad(&e.0))?;
+    let layout = Layout::new(key);
+    if layout.name != name {
+        return Err(bad("material name not in table form"));
+    }
+    let mut n = [0u8; 8];
+    r.read_exact(&mut n)?;
+    let n = u64::from_le_bytes(n);
+    if n != layout.positions_per_side() as u64 {
+        return Err(bad("size does not match the material"));
+    }
+    let n = n as usize;
+    let dtz = [read_codes(r, n)?, read_codes(r, n)?];
+    let dtm = if has_dtm {
+        Some([read_codes(r, n)?, read_codes(r, n)?])
+    } else {
+        None
+    };
+    Ok(Solved { layout, dtz, dtm })
+}

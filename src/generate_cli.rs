@@ -1,0 +1,231 @@
+//! `syzygy-web generate`: the generator's command-line face. Plans the
+//! materials, reads finished sub-materials from the output directory, shows
+//! progress, writes our values files and prints a summary per table.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use crate::generate::layout::{name_of, parse_material};
+use crate::generate::solved::{Library, Solved};
+use crate::generate::summary::summarize;
+use crate::generate::{self, plan, values_file, Options, Progress};
+
+pub const USAGE: &str =
+    "usage: syzygy-web generate MATERIAL... [--max N] [--out DIR] [--threads N] [--dtm] [--json]
+      Generates tables by retrograde analysis: WDL and DTZ50'' of every
+      position, and with --dtm the distance to mate.
+      MATERIAL         e.g. KRPvKR (sub-materials are generated first, or
+                       read from DIR when an earlier run wrote them)
+      --max N          every material of 3 to N pieces
+      --out DIR        write NAME.swv (generated values) per material
+      --threads N      threads (default: the machine's cores)
+      --dtm            also compute distances to mate
+      --json           one JSON summary per table on standard output";
+
+#[derive(Debug, Clone, Default)]
+pub struct Args {
+    pub materials: Vec<String>,
+    pub max: Option<usize>,
+    pub out: Option<PathBuf>,
+    pub threads: Option<usize>,
+    pub dtm: bool,
+    pub json: bool,
+}
+
+/// Parses the arguments after `generate`.
+pub fn parse(args: &[String]) -> Result<Args, String> {
+    let mut a = Args::default();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match arg.as_str() {
+            "--dtm" => a.dtm = true,
+            "--json" => a.json = true,
+            "--out" => a.out = Some(PathBuf::from(value("--out")?)),
+            "--max" => {
+                let v = value("--max")?;
+                let n: usize = v.parse().map_err(|_| format!("--max {v}: not a number"))?;
+                if !(3..=generate::layout::MAX_PIECES).contains(&n) {
+                    return Err(format!("--max {n}: between 3 and 7"));
+                }
+                a.max = Some(n);
+            }
+            "--threads" => {
+                let v = value("--threads")?;
+                let n: usize = v
+                    .parse()
+                    .map_err(|_| format!("--threads {v}: not a number"))?;
+                a.threads = Some(n.max(1));
+            }
+            s if s.starts_with("--") => return Err(format!("unknown option {s}")),
+            m => a.materials.push(m.to_string()),
+        }
+    }
+    if a.materials.is_empty() && a.max.is_none() {
+        return Err("name at least one material, or --max N".into());
+    }
+    Ok(a)
+}
+
+/// A progress bar on standard error, drawn only on a terminal and only for
+/// work that lasts more than a second.
+struct Bar {
+    done: AtomicU64,
+    started: Instant,
+    last: Mutex<Instant>,
+    tty: bool,
+}
+
+impl Bar {
+    fn new() -> Bar {
+        Bar {
+            done: AtomicU64::new(0),
+            started: Instant::now(),
+            last: Mutex::new(Instant::now()),
+            tty: io::stderr().is_terminal(),
+        }
+    }
+
+    fn clear(&self) {
+        if self.tty && self.started.elapsed().as_secs_f64() > 1.0 {
+            eprint!("\r\x1b[2K");
+        }
+    }
+}
+
+impl Progress for Bar {
+    fn advance(&self, material: &str, units: u64, total: u64) {
+        let done = self.done.fetch_add(units, Ordering::Relaxed) + units;
+        if !self.tty {
+            return;
+        }
+        let elapsed = self.started.elapsed().as_secs_f64();
+        let Ok(mut last) = self.last.try_lock() else {
+            return;
+        };
+        if elapsed < 1.0 || last.elapsed().as_millis() < 100 {
+            return;
+        }
+        *last = Instant::now();
+        let frac = (done as f64 / total.max(1) as f64).min(1.0);
+        let width = 30;
+        let filled = (frac * width as f64) as usize;
+        let eta = if frac > 0.01 {
+            format!("{:.0} s left", elapsed / frac - elapsed)
+        } else {
+            String::new()
+        };
+        eprint!(
+            "\r\x1b[2K{material} [{}{}] {:>3.0}% {elapsed:.1} s {eta}",
+            "#".repeat(filled),
+            ".".repeat(width - filled),
+            frac * 100.0
+        );
+    }
+}
+
+fn values_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.{}", values_file::EXTENSION))
+}
+
+/// A finished table from the output directory, if one is there and fits.
+fn load(dir: &Path, name: &str, dtm: bool) -> Option<Solved> {
+    let f = fs::File::open(values_path(dir, name)).ok()?;
+    let t = values_file::read(&mut BufReader::new(f)).ok()?;
+    (!dtm || t.dtm.is_some()).then_some(t)
+}
+
+fn save(dir: &Path, t: &Solved) -> io::Result<()> {
+    fs::create_dir_all(dir)?;
+    let path = values_path(dir, &t.layout.name);
+    let tmp = path.with_extension("swv.part");
+    let mut w = BufWriter::new(fs::File::create(&tmp)?);
+    values_file::write(t, &mut w)?;
+    w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    fs::rename(tmp, path)
+}
+
+/// Runs the command; Err is a message for standard error.
+pub fn run(a: &Args) -> Result<(), String> {
+    let mut targets = Vec::new();
+    for m in &a.materials {
+        targets.push(parse_material(m).map_err(|e| e.0)?);
+    }
+    if let Some(n) = a.max {
+        targets.extend(plan::all_up_to(n));
+    }
+    let target_set: HashSet<[u8; 12]> = targets.iter().map(|&k| plan::normalize(k)).collect();
+    let dir = a.out.clone();
+    let on_disk = |k: &[u8; 12]| {
+        dir.as_deref()
+            .is_some_and(|d| values_path(d, &name_of(k).0).is_file())
+    };
+    let order = plan::order(&targets, on_disk);
+    let opts = Options {
+        threads: a
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        dtm: a.dtm,
+    };
+    // Which planned materials still need each table, to free memory early.
+    let mut last_use = std::collections::HashMap::new();
+    for (i, k) in order.iter().enumerate() {
+        for c in plan::children(k) {
+            last_use.insert(c, i);
+        }
+    }
+    let mut lib = Library::default();
+    let stdout = io::stdout();
+    for (i, &key) in order.iter().enumerate() {
+        for c in plan::children(&key) {
+            if plan::trivial(&c) || lib.contains(&c) || order.contains(&c) {
+                continue;
+            }
+            let name = name_of(&c).0;
+            let t = dir
+                .as_deref()
+                .and_then(|d| load(d, &name, a.dtm))
+                .ok_or_else(|| format!("{name}: no usable {name}.swv in the output directory"))?;
+            lib.insert(t);
+        }
+        let name = name_of(&key).0;
+        let bar = Bar::new();
+        let started = Instant::now();
+        let t = generate::generate(key, &lib, opts, &bar);
+        bar.clear();
+        let seconds = started.elapsed().as_secs_f64();
+        if let Some(d) = &dir {
+            save(d, &t).map_err(|e| format!("{name}: writing {}: {e}", d.display()))?;
+        }
+        if target_set.contains(&key) || a.json {
+            let s = summarize(&t);
+            eprintln!("{}", s.line(seconds));
+            if a.json {
+                let mut out = stdout.lock();
+                writeln!(out, "{}", s.json(seconds, opts.threads)).map_err(|e| e.to_string())?;
+            }
+        }
+        lib.insert(t);
+        let done: Vec<[u8; 12]> = last_use
+            .iter()
+            .filter(|(_, &last)| last <= i)
+            .map(|(k, _)| *k)
+            .collect();
+        for k in done {
+            if last_use.get(&k).is_some_and(|&l| l <= i) && !order[i + 1..].contains(&k) {
+                lib.remove(&k);
+                last_use.remove(&k);
+            }
+        }
+    }
+    Ok(())
+}
