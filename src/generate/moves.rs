@@ -112,6 +112,15 @@ impl Move {
     }
 }
 
+/// Same rank, file or diagonal.
+fn aligned(a: u8, b: u8) -> bool {
+    let (df, dr) = (
+        (a & 7) as i8 - (b & 7) as i8,
+        (a >> 3) as i8 - (b >> 3) as i8,
+    );
+    df == 0 || dr == 0 || df == dr || df == -dr
+}
+
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
 /// Calls `f` for every legal move of `turn`.
@@ -128,15 +137,25 @@ pub fn for_each_move(b: &Board, turn: Color, mut f: impl FnMut(Move)) {
         }
     }
     let king_slot = if turn == Color::White { 0 } else { 1 };
+    let own_king = b.sq[king_slot];
+    let in_check = b.attacked(own_king, !turn, occ, NONE);
     let mut try_move = |slot: usize, to: u8, promotion: Option<Role>, double_push: bool| {
         let from = b.sq[slot];
         let capture = slot_at[usize::from(to)];
+        // Out of check, a piece off every line through its king cannot
+        // expose it: no need to look for attacks.
+        if !in_check && slot != king_slot && !aligned(from, own_king) {
+            f(Move {
+                slot,
+                to,
+                capture,
+                promotion,
+                double_push,
+            });
+            return;
+        }
         let after = (occ & !(1 << from)) | (1 << to);
-        let king = if slot == king_slot {
-            to
-        } else {
-            b.sq[king_slot]
-        };
+        let king = if slot == king_slot { to } else { own_king };
         // The moved piece's own square changes only for the king test.
         let mut moved = Board {
             layout: l,
@@ -205,6 +224,10 @@ pub fn for_each_unmove(b: &Board, turn: Color, mut f: impl FnMut(&[u8; MAX_PIECE
     let mover = !turn;
     let occ = b.occupancy();
     let target = b.king(turn);
+    // The predecessor is illegal when a piece of the mover attacks this
+    // king there. Unless the king is in check here or a line to it runs
+    // through the moved piece's square, only the moved piece can.
+    let in_check = b.attacked(target, mover, occ, NONE);
     for i in 0..l.first_pawn {
         let (c, r) = l.slots[i];
         if c != mover {
@@ -212,16 +235,26 @@ pub fn for_each_unmove(b: &Board, turn: Color, mut f: impl FnMut(&[u8; MAX_PIECE
         }
         let to = b.sq[i];
         let mut origins = attack_set(c, r, to, occ) & !occ;
+        if origins == 0 {
+            continue;
+        }
+        let vacated = occ & !(1 << to);
+        let full_check = in_check || b.attacked(target, mover, vacated, i);
         while origins != 0 {
             let from = origins.trailing_zeros() as u8;
             origins &= origins - 1;
+            let before = vacated | (1 << from);
             let mut prev = Board {
                 layout: l,
                 sq: b.sq,
             };
             prev.sq[i] = from;
-            let before = (occ & !(1 << to)) | (1 << from);
-            if !prev.attacked(target, mover, before, NONE) {
+            let attacked = if full_check {
+                prev.attacked(target, mover, before, NONE)
+            } else {
+                attack_set(c, r, from, before) & (1 << target) != 0
+            };
+            if !attacked {
                 f(&prev.sq, i);
             }
         }

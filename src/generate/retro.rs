@@ -35,6 +35,14 @@ pub fn retro(
     meter: &Meter,
 ) {
     let units = (val[0].len() + val[1].len()) as u64;
+    // One bit per position, set once it is decided: predecessors are mostly
+    // decided already, and this bitmap is 16 times smaller than `val`, so
+    // the test usually stays in cache.
+    let mut done: [Vec<u64>; 2] = [
+        vec![0; val[0].len().div_ceil(64)],
+        vec![0; val[1].len().div_ceil(64)],
+    ];
+    let mark = |d: &mut Vec<u64>, i: usize| d[i >> 6] |= 1 << (i & 63);
     let mut reported = 0u64;
     let mut pend_win: Vec<[Vec<u32>; 2]> = Vec::new();
     let mut pend_loss: Vec<[Vec<u32>; 2]> = Vec::new();
@@ -42,6 +50,9 @@ pub fn retro(
     for s in 0..2 {
         for i in 0..val[s].len() {
             let v = val[s][i];
+            if v != UNKNOWN {
+                mark(&mut done[s], i);
+            }
             if v == MATED {
                 cur[s].push(i as u32);
             }
@@ -59,6 +70,7 @@ pub fn retro(
                     push(&mut pend_loss, usize::from(value::distance(z)), s, i as u32);
                 } else if z == DRAW {
                     val[s][i] = DRAW;
+                    mark(&mut done[s], i);
                 }
             }
         }
@@ -68,6 +80,15 @@ pub fn retro(
         sq: [0; MAX_PIECES],
     };
     let n_pieces = l.pieces();
+    // Slots whose move changes only their own 6 bits of the index: not in
+    // a group of identical pieces, and not the pawnless white king (whose
+    // move may change the symmetry).
+    let mut simple = [false; MAX_PIECES];
+    let mut shift = [0u32; MAX_PIECES];
+    for (slot, s) in simple.iter_mut().enumerate().take(l.first_pawn) {
+        *s = !(slot == 0 && !l.pawnful()) && !l.groups.iter().any(|g| g.0 <= slot && slot < g.1);
+        shift[slot] = 6 * (l.first_pawn - 1 - slot) as u32;
+    }
     let mut n = 0usize;
     loop {
         for s in 0..2 {
@@ -78,6 +99,7 @@ pub fn retro(
                 for i in std::mem::take(&mut level[s]) {
                     let v = &mut val[s][i as usize];
                     if *v == UNKNOWN {
+                        mark(&mut done[s], i as usize);
                         *v = if win {
                             value::win(n as u16)
                         } else {
@@ -101,15 +123,23 @@ pub fn retro(
             for &i in &cur[s] {
                 let lost = val[s][i as usize] < 0;
                 l.squares(slice, i as usize, &mut b.sq);
+                let here = i as usize;
+                let now = b.sq;
                 for_each_unmove(&b, turn, |prev, slot| {
-                    let mut sq = *prev;
-                    l.canonicalize_after(&mut sq[..n_pieces], slot);
-                    let p = l.local_index(&sq);
-                    if val[o][p] != UNKNOWN {
+                    let p = if simple[slot] {
+                        let sh = shift[slot];
+                        here - (usize::from(now[slot]) << sh) + (usize::from(prev[slot]) << sh)
+                    } else {
+                        let mut sq = *prev;
+                        l.canonicalize_after(&mut sq[..n_pieces], slot);
+                        l.local_index(&sq)
+                    };
+                    if done[o][p >> 6] & (1 << (p & 63)) != 0 {
                         return;
                     }
                     if lost {
                         val[o][p] = value::win(n as u16 + 1);
+                        mark(&mut done[o], p);
                         next[o].push(p as u32);
                         return;
                     }
@@ -129,6 +159,7 @@ pub fn retro(
                     };
                     if at <= n + 1 {
                         val[o][p] = value::loss(n as u16 + 1);
+                        mark(&mut done[o], p);
                         next[o].push(p as u32);
                     } else {
                         push(&mut pend_loss, at, o, p as u32);

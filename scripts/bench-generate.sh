@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Generator benchmark: wall time, CPU time and peak memory per table, with 1
+# and 2 threads, mate distances included, beside the original C generator's
+# figures measured on this kind of machine (2 threads, WDL + DTZ only).
+#   scripts/bench-generate.sh [MATERIAL...]     default: KQvKR KRvKN KBNvK, then the 3-4 piece set
+#   BENCH_5=1 scripts/bench-generate.sh         also KRPvKR (generates its 5-piece sub-tables first)
+# Sub-materials are generated once, untimed, into a scratch directory, so
+# each figure is the named table alone (as the C generator reads its
+# sub-tables from RTBPATH).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+command -v /usr/bin/time >/dev/null || { echo "needs GNU time (/usr/bin/time)" >&2; exit 2; }
+cargo build --release --quiet
+bin=target/release/syzygy-web
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+
+declare -A reference=([KQvKR]="2.6 s" [KRvKN]="3.4 s" [KBNvK]="4.8 s" [KRPvKR]="167 s, 631 MB" [3-4]="80 s")
+materials=("$@")
+if [[ ${#materials[@]} -eq 0 ]]; then
+  materials=(KQvKR KRvKN KBNvK)
+  [[ -n "${BENCH_5:-}" ]] && materials+=(KRPvKR)
+fi
+
+# Everything the named tables need, untimed.
+for m in "${materials[@]}"; do
+  "$bin" generate "$m" --dtm --out "$scratch" 2>/dev/null
+done
+
+printf '%-8s %7s %9s %9s %9s   %s\n' table threads "wall s" "CPU s" "peak MB" "C generator (2 threads, no DTM)"
+run() { # label threads args...
+  local label="$1" threads="$2"
+  shift 2
+  local t
+  t="$( { /usr/bin/time -f '%e %U %S %M' "$bin" generate "$@" --dtm --threads "$threads" >/dev/null 2>/dev/null; } 2>&1 | tail -1)"
+  read -r wall user sys kb <<<"$t"
+  printf '%-8s %7s %9.2f %9.2f %9.0f   %s\n' "$label" "$threads" "$wall" "$(awk "BEGIN{print $user + $sys}")" "$((kb / 1024))" "${reference[$label]:-}"
+}
+for m in "${materials[@]}"; do
+  for threads in 1 2; do
+    run "$m" "$threads" "$m" --out "$scratch"
+  done
+done
+if [[ $# -eq 0 ]]; then
+  for threads in 1 2; do
+    fresh="$(mktemp -d -p "$scratch")"
+    run 3-4 "$threads" --max 4 --out "$fresh"
+  done
+fi
