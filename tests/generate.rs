@@ -222,13 +222,11 @@ fn self_consistency(stride_of: impl Fn(&str) -> usize) -> (u64, Vec<String>) {
             let (dtz, dtm) = value_of(lib, &pos);
             let (want_dtz, want_dtm) = best_through_moves(lib, &pos);
             let agree = (i16::from(value::wdl(dtz).signum()), dtm.signum());
-            if (dtz, dtm) != (want_dtz, want_dtm) || agree.0 != agree.1 {
-                if bad.len() < 20 {
-                    bad.push(format!(
-                        "{}: stored dtz {dtz} dtm {dtm}, through moves dtz {want_dtz} dtm {want_dtm}",
-                        fen(&pos)
-                    ));
-                }
+            if ((dtz, dtm) != (want_dtz, want_dtm) || agree.0 != agree.1) && bad.len() < 20 {
+                bad.push(format!(
+                    "{}: stored dtz {dtz} dtm {dtm}, through moves dtz {want_dtz} dtm {want_dtm}",
+                    fen(&pos)
+                ));
             }
         });
     }

@@ -86,7 +86,7 @@ pub fn retro(
     let mut simple = [false; MAX_PIECES];
     let mut shift = [0u32; MAX_PIECES];
     for (slot, s) in simple.iter_mut().enumerate().take(l.first_pawn) {
-        *s = !(slot == 0 && !l.pawnful()) && !l.groups.iter().any(|g| g.0 <= slot && slot < g.1);
+        *s = (slot != 0 || l.pawnful()) && !l.groups.iter().any(|g| g.0 <= slot && slot < g.1);
         shift[slot] = 6 * (l.first_pawn - 1 - slot) as u32;
     }
     let mut n = 0usize;
