@@ -266,3 +266,89 @@ fn values_file_round_trips() {
     short.truncate(short.len() / 2);
     assert!(generate::values_file::read(&mut short.as_slice()).is_err());
 }
+
+#[test]
+fn four_piece_every_position() {
+    // Every 4-piece position up to the board's symmetries, both sides to
+    // move (about 157 M): SYZYGY_GENERATE_EXHAUSTIVE=1 only.
+    if !exhaustive() {
+        eprintln!("skipped: set SYZYGY_GENERATE_EXHAUSTIVE=1");
+        return;
+    }
+    let lib = library();
+    let theirs = theirs();
+    let mut stats = [0u64; 3];
+    let mut bad = Vec::new();
+    for name in table_names().into_iter().filter(|n| n.len() == 5) {
+        let t = Instant::now();
+        let before = stats[0];
+        positions_up_to_symmetry(&name, |pos| {
+            if let Err(e) = check(lib, &theirs, pos, &mut stats) {
+                if bad.len() < 20 {
+                    bad.push(format!("{name}: {e}"));
+                }
+            }
+        });
+        eprintln!(
+            "{name}: {} positions in {:.0} s",
+            stats[0] - before,
+            t.elapsed().as_secs_f64()
+        );
+    }
+    eprintln!(
+        "compared {} (rounded: ours one more {})",
+        stats[0], stats[1]
+    );
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn five_piece_samples() {
+    // 20,000 seeded positions of each 5-piece table in SYZYGY_PATH (or of
+    // those named in SYZYGY_GENERATE_5, e.g. "KRRvKR,KQRvKR"), generated into
+    // SYZYGY_GENERATE_DIR (default target/generated), whose values files
+    // later runs reuse. Generation takes minutes per table: opt-in.
+    let Some(which) = std::env::var_os("SYZYGY_GENERATE_5") else {
+        eprintln!("skipped: set SYZYGY_GENERATE_5=1 (or a list of tables)");
+        return;
+    };
+    let which = which.to_string_lossy().to_string();
+    let dir = std::env::var_os("SYZYGY_GENERATE_DIR").map_or_else(
+        || std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/generated"),
+        std::path::PathBuf::from,
+    );
+    let names: Vec<String> = table_names()
+        .into_iter()
+        .filter(|n| n.len() == 6 && (which == "1" || which.split(',').any(|w| w == n)))
+        .collect();
+    let theirs = theirs();
+    let mut bad = Vec::new();
+    for name in &names {
+        let args = syzygy_web::generate_cli::Args {
+            materials: vec![name.clone()],
+            out: Some(dir.clone()),
+            ..Default::default()
+        };
+        let path = dir.join(format!("{name}.swv"));
+        if !path.is_file() {
+            syzygy_web::generate_cli::run(&args).expect("generated");
+        }
+        let file = std::fs::File::open(&path).expect("values file");
+        let t = generate::values_file::read(&mut std::io::BufReader::new(file)).expect("read");
+        let mut lib = Library::default();
+        lib.insert(t);
+        let mut stats = [0u64; 3];
+        for pos in sample(name, 20_000, 5) {
+            if let Err(e) = check(&lib, &theirs, &pos, &mut stats) {
+                if bad.len() < 20 {
+                    bad.push(format!("{name}: {e}"));
+                }
+            }
+        }
+        eprintln!(
+            "{name}: compared {} (rounded: ours one more {})",
+            stats[0], stats[1]
+        );
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

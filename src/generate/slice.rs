@@ -145,7 +145,9 @@ pub fn init_range(
         l.squares(slice, start + k, &mut b.sq);
         quiet[k] = 0;
         zero_dtz[k] = UNKNOWN;
-        zero_dtm[k] = UNKNOWN;
+        if dtm {
+            zero_dtm[k] = UNKNOWN;
+        }
         if !l.well_formed(&b.sq) || !b.legal(turn) {
             dtz[k] = INVALID;
             continue;
@@ -175,9 +177,20 @@ pub fn init_range(
         }
         quiet[k] = count.min(255) as u8;
         zero_dtz[k] = zd;
-        zero_dtm[k] = zm;
+        if dtm {
+            zero_dtm[k] = zm;
+        }
     }
     meter.add((quiet.len() % 65_536) as u64);
+}
+
+/// Chunks of the mate seeds, or empty slices when there are none.
+fn mate_chunks(v: &mut [i16], chunk: usize) -> Box<dyn Iterator<Item = &mut [i16]> + '_> {
+    if v.is_empty() {
+        Box::new(std::iter::repeat_with(|| -> &mut [i16] { &mut [] }))
+    } else {
+        Box::new(v.chunks_mut(chunk))
+    }
 }
 
 /// Solves one slice: the forward pass on `threads` threads, then the
@@ -187,7 +200,12 @@ pub fn solve(t: &Tables, slice: usize, dtm: bool, threads: usize, meter: &Meter)
     let mut w = Work {
         quiet: [vec![0; size], vec![0; size]],
         zero_dtz: [vec![0; size], vec![0; size]],
-        zero_dtm: [vec![0; size], vec![0; size]],
+        // Only with mate distances: 2 bytes a position otherwise wasted.
+        zero_dtm: if dtm {
+            [vec![0; size], vec![0; size]]
+        } else {
+            [Vec::new(), Vec::new()]
+        },
         dtz: [vec![0; size], vec![0; size]],
     };
     let threads = threads.max(1);
@@ -208,7 +226,7 @@ pub fn solve(t: &Tables, slice: usize, dtm: bool, threads: usize, meter: &Meter)
             let parts = w.quiet[s]
                 .chunks_mut(chunk)
                 .zip(w.zero_dtz[s].chunks_mut(chunk))
-                .zip(w.zero_dtm[s].chunks_mut(chunk))
+                .zip(mate_chunks(&mut w.zero_dtm[s], chunk))
                 .zip(w.dtz[s].chunks_mut(chunk))
                 .enumerate();
             for (i, (((q, zd), zm), d)) in parts {
