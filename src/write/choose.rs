@@ -57,20 +57,22 @@ pub fn estimate_order(
     estimate(&sample)
 }
 
-/// The best of the first `limit` candidate orders and its estimate.
-pub fn best_order(
+/// The candidate orders with their estimates, best first (ties keep the
+/// candidates' order, so the choice is deterministic).
+pub fn ranked(
     entries: &Entries,
     candidates: &[Order],
     file: usize,
     side: usize,
     cell: &dyn Fn(Entry) -> u16,
-) -> (Order, u64) {
-    let mut best: Option<(Order, u64)> = None;
-    for o in candidates {
-        let e = estimate_order(entries, o, file, side, cell);
-        if best.as_ref().is_none_or(|b| e < b.1) {
-            best = Some((o.clone(), e));
-        }
+) -> Vec<(Order, u64)> {
+    let mut out: Vec<(Order, u64)> = candidates
+        .iter()
+        .map(|o| (o.clone(), estimate_order(entries, o, file, side, cell)))
+        .collect();
+    out.sort_by_key(|x| x.1);
+    if out.is_empty() {
+        out.push((entries.reference[file].0.clone(), 0));
     }
-    best.unwrap_or_else(|| (entries.reference[file].0.clone(), 0))
+    out
 }

@@ -3,14 +3,15 @@
 
 use std::fmt;
 
-use super::choose::{best_order, cells};
+use super::choose::{cells, ranked};
 use super::dtz::{self, Plies, Symbols};
 use super::entries::{Entries, Entry};
 use super::source::Source;
 use crate::format::header::{DTZ_LOSS_PLIES, DTZ_MAPPED, DTZ_STM, DTZ_WIDE, DTZ_WIN_PLIES};
 use crate::format::write::dontcare::{at_most, resolve, ANY};
-use crate::format::write::file::{self, FilePart, Layout, Part};
+use crate::format::write::file::{self, DtzMaps, FilePart, Layout, Part};
 use crate::format::write::order::candidates;
+use crate::format::write::subtable::header;
 use crate::format::write::subtable::{compress, Compressed};
 use crate::format::{FormatError, Kind};
 use crate::material::Material;
@@ -23,8 +24,11 @@ pub struct Options {
     pub exact_dtz: bool,
     /// DTZ value maps with 16-bit entries even where 8 bits suffice.
     pub wide_dtz: bool,
-    /// Piece orders tried per subtable (1: the plainest only).
+    /// Piece orders tried per subtable (1: the plainest only), estimated
+    /// on samples.
     pub orders: usize,
+    /// Of those, the best estimated ones compressed in full; the smallest wins.
+    pub finalists: usize,
 }
 
 impl Default for Options {
@@ -33,6 +37,7 @@ impl Default for Options {
             exact_dtz: false,
             wide_dtz: false,
             orders: 64,
+            finalists: 2,
         }
     }
 }
@@ -135,13 +140,20 @@ pub fn write_wdl(entries: &Entries, opts: &Options) -> Vec<u8> {
     for (file, per_side) in entries.values.iter().enumerate() {
         let mut sides = Vec::new();
         for side in 0..per_side.len() {
-            let (order, _) = best_order(entries, &cands, file, side, &wdl_cell);
-            let values = full(entries, &order, file, side, &wdl_cell);
-            sides.push(Part {
-                order,
-                flags: 0,
-                data: compress(&values, true, 6),
-            });
+            let parts = ranked(entries, &cands, file, side, &wdl_cell)
+                .into_iter()
+                .take(opts.finalists.max(1))
+                .map(|(order, _)| {
+                    let values = full(entries, &order, file, side, &wdl_cell);
+                    Part {
+                        order,
+                        flags: 0,
+                        data: compress(&values, true, 6),
+                    }
+                });
+            if let Some(best) = smallest(parts) {
+                sides.push(best);
+            }
         }
         files.push(FilePart { sides, maps: None });
     }
@@ -202,8 +214,9 @@ pub fn write_dtz(entries: &Entries, opts: &Options) -> Vec<u8> {
     let plies = plies(entries, opts.exact_dtz);
     let mut files = Vec::new();
     for (file, per_side) in entries.values.iter().enumerate() {
-        // The side to store: the one whose best order compresses better.
-        let mut best = None;
+        // The side to store and its order: the smallest in full of the
+        // best estimated orders of each side.
+        let mut parts = Vec::new();
         for (side, values) in per_side.iter().enumerate() {
             let mut freq: [Vec<u64>; 4] = Default::default();
             for &e in values {
@@ -219,29 +232,57 @@ pub fn write_dtz(entries: &Entries, opts: &Options) -> Vec<u8> {
             let symbols = Symbols::new(&maps);
             let p = plies[side];
             let cell = |e: Entry| symbols.cell(e, p);
-            let (order, est) = best_order(entries, &cands, file, side, &cell);
-            if best.as_ref().is_none_or(|b: &(u64, _, _, _)| est < b.0) {
-                best = Some((est, side, order, maps));
+            for (order, _) in ranked(entries, &cands, file, side, &cell)
+                .into_iter()
+                .take(opts.finalists.max(1))
+            {
+                let values = full(entries, &order, file, side, &cell);
+                let zero_only = maps.maps.iter().all(|m| m.iter().all(|&v| v == 0));
+                let data = compress(&values, zero_only, 10);
+                let mut flags = (side as u8 * DTZ_STM)
+                    | (u8::from(p.win) * DTZ_WIN_PLIES)
+                    | (u8::from(p.loss) * DTZ_LOSS_PLIES);
+                if matches!(data, Compressed::Huffman(_)) {
+                    flags |= DTZ_MAPPED | (u8::from(maps.wide) * DTZ_WIDE);
+                }
+                parts.push((Part { order, flags, data }, maps.clone()));
             }
         }
-        let Some((_, side, order, maps)) = best else {
-            continue;
-        };
-        let p = plies[side];
-        let symbols = Symbols::new(&maps);
-        let values = full(entries, &order, file, side, &|e| symbols.cell(e, p));
-        let zero_only = maps.maps.iter().all(|m| m.iter().all(|&v| v == 0));
-        let data = compress(&values, zero_only, 10);
-        let mut flags = (side as u8 * DTZ_STM)
-            | (u8::from(p.win) * DTZ_WIN_PLIES)
-            | (u8::from(p.loss) * DTZ_LOSS_PLIES);
-        if matches!(data, Compressed::Huffman(_)) {
-            flags |= DTZ_MAPPED | (u8::from(maps.wide) * DTZ_WIDE);
+        let mut best: Option<(Part, DtzMaps)> = None;
+        for (part, maps) in parts {
+            if best
+                .as_ref()
+                .is_none_or(|b| part_size(&part) < part_size(&b.0))
+            {
+                best = Some((part, maps));
+            }
         }
-        files.push(FilePart {
-            sides: vec![Part { order, flags, data }],
-            maps: Some(maps),
-        });
+        if let Some((part, maps)) = best {
+            files.push(FilePart {
+                sides: vec![part],
+                maps: Some(maps),
+            });
+        }
     }
     file::write(&layout(mat, Kind::Dtz), &files)
+}
+
+/// Bytes a subtable takes in its file (header, indexes, padded data).
+fn part_size(p: &Part) -> u64 {
+    let h = header(p.flags, &p.data).len() as u64;
+    match &p.data {
+        Compressed::Single(_) => h,
+        Compressed::Huffman(c) => h + c.blocks.size(),
+    }
+}
+
+/// The smallest of some parts (the first on a tie).
+fn smallest(parts: impl Iterator<Item = Part>) -> Option<Part> {
+    let mut best: Option<Part> = None;
+    for p in parts {
+        if best.as_ref().is_none_or(|b| part_size(&p) < part_size(b)) {
+            best = Some(p);
+        }
+    }
+    best
 }

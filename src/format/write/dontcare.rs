@@ -1,7 +1,8 @@
 //! Don't-care values: positions whose stored value the prober never uses
 //! as it is (a capture already decides them, or they cannot occur) may hold
-//! any value up to a ceiling. Each takes the value that keeps runs going:
-//! its left neighbour's, else its right neighbour's, else the most common
+//! any value up to a ceiling. Each takes a value that joins a run: the
+//! smaller of its neighbours' values where both are allowed (the right one
+//! only across a short gap), else the allowed one, else the most common
 //! allowed value.
 
 /// A cell that allows any value up to and including `v`.
@@ -12,6 +13,9 @@ pub const fn at_most(v: u16) -> u16 {
 pub const AT_MOST: u16 = 0x8000;
 /// A cell that allows anything.
 pub const ANY: u16 = 0xffff;
+
+/// Gaps shorter than this may take their right neighbour's value.
+const SHORT: usize = 32;
 
 /// Replaces every ceiling cell by an allowed exact value.
 pub fn resolve(cells: &mut [u16]) {
@@ -48,21 +52,26 @@ pub fn resolve(cells: &mut [u16]) {
             continue;
         }
         let ceiling = c & !AT_MOST;
-        let v = match prev {
-            Some(p) if p <= ceiling => p,
-            _ => {
-                if next_at <= i {
-                    next_at = i + 1;
-                    while next_at < cells.len() && cells[next_at] & AT_MOST != 0 {
-                        next_at += 1;
-                    }
-                    next_exact = cells.get(next_at).copied();
-                }
-                match next_exact {
-                    Some(n) if n <= ceiling => n,
-                    _ => fallback(c),
-                }
+        if next_at <= i {
+            next_at = i + 1;
+            while next_at < cells.len() && cells[next_at] & AT_MOST != 0 {
+                next_at += 1;
             }
+            next_exact = cells.get(next_at).copied();
+        }
+        // Both neighbours allowed: the smaller value (the more frequent
+        // symbol where values are numbered by frequency), so that short
+        // gaps join the commoner run.
+        let left = prev.filter(|&p| p <= ceiling);
+        let right = next_exact.filter(|&n| n <= ceiling && next_at - i < SHORT);
+        let v = match (left, right) {
+            (Some(l), Some(r)) => l.min(r),
+            (Some(l), None) => l,
+            (None, Some(r)) => r,
+            (None, None) => match next_exact {
+                Some(n) if n <= ceiling => n,
+                _ => fallback(c),
+            },
         };
         cells[i] = v;
         prev = Some(v);
@@ -74,9 +83,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fills_from_the_left_then_the_right_within_ceilings() {
+    fn joins_the_smaller_neighbour_within_ceilings() {
         let mut c = [ANY, 3, ANY, at_most(1), 1, at_most(4), 4, at_most(2), 3];
         resolve(&mut c);
-        assert_eq!(c, [3, 3, 3, 1, 1, 1, 4, 1, 3]);
+        assert_eq!(c, [3, 3, 1, 1, 1, 1, 4, 1, 3]);
     }
 }
