@@ -22,7 +22,8 @@ pub const USAGE: &str =
       MATERIAL         e.g. KRPvKR (sub-materials are generated first, or
                        read from DIR when an earlier run wrote them)
       --max N          every material of 3 to N pieces
-      --out DIR        write NAME.swv (generated values) per material
+      --out DIR        write NAME.swv (generated values) and the Syzygy
+                       files NAME.rtbw and NAME.rtbz per material
       --threads N      threads (default: the machine's cores)
       --dtm            also compute distances to mate
       --json           one JSON summary per table on standard output";
@@ -154,6 +155,26 @@ fn save(dir: &Path, t: &Solved) -> io::Result<()> {
     fs::rename(tmp, path)
 }
 
+/// Writes the material's .rtbw and .rtbz files (sub-materials in `lib`).
+fn write_syzygy(dir: &Path, t: &Solved, lib: &Library) -> Result<(), String> {
+    let source = crate::generate_write::Generated::new(t, lib)
+        .ok_or_else(|| "material has no Syzygy layout".to_string())?;
+    let name = &t.layout.name;
+    let entries = crate::write::collect(name, &source, &mut |_| {}).map_err(|e| e.to_string())?;
+    let opts = crate::write::Options::default();
+    for (ext, bytes) in [
+        ("rtbw", crate::write::write_wdl(&entries, &opts)),
+        ("rtbz", crate::write::write_dtz(&entries, &opts)),
+    ] {
+        let path = dir.join(format!("{name}.{ext}"));
+        let tmp = path.with_extension(format!("{ext}.part"));
+        fs::write(&tmp, &bytes)
+            .and_then(|_| fs::rename(&tmp, &path))
+            .map_err(|e| format!("writing {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
 /// Runs the command; Err is a message for standard error.
 pub fn run(a: &Args) -> Result<(), String> {
     let mut targets = Vec::new();
@@ -205,6 +226,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         let seconds = started.elapsed().as_secs_f64();
         if let Some(d) = &dir {
             save(d, &t).map_err(|e| format!("{name}: writing {}: {e}", d.display()))?;
+            write_syzygy(d, &t, &lib).map_err(|e| format!("{name}: {e}"))?;
         }
         if target_set.contains(&key) || a.json {
             let s = summarize(&t);

@@ -18,6 +18,8 @@ pub mod format;
 pub mod generate;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod generate_cli;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod generate_write;
 pub mod material;
 pub mod probe;
 pub mod report;

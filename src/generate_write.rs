@@ -1,0 +1,132 @@
+//! The generator's finished tables as the writer's input: a
+//! [`write::Source`] over a generated material and the library of its
+//! sub-materials. Values come from the generator's DTZ50'' codes; the best
+//! WDL of captures and pawn moves from its move generator and one lookup
+//! per zeroing move, so no shakmaty position is built per index.
+
+use shakmaty::{Color, Role};
+
+use crate::generate::layout::MAX_PIECES;
+use crate::generate::moves::{for_each_move, Board, NONE};
+use crate::generate::solved::{Library, Piece, Solved};
+use crate::generate::value;
+use crate::material::Material;
+use crate::write::{self, Source, Values};
+
+pub struct Generated<'a> {
+    table: &'a Solved,
+    lib: &'a Library,
+    /// Layout slot of each piece in the writer's order.
+    slot_of: Vec<usize>,
+}
+
+impl<'a> Generated<'a> {
+    /// `None` when the table's layout does not hold the material's pieces.
+    pub fn new(table: &'a Solved, lib: &'a Library) -> Option<Generated<'a>> {
+        let mat = Material::from_name(&table.layout.name)?;
+        let slots = &table.layout.slots;
+        let mut used = vec![false; slots.len()];
+        let mut slot_of = Vec::new();
+        for code in write::pieces(&mat) {
+            let color = if code < 8 { Color::White } else { Color::Black };
+            let role = Role::try_from(u32::from(code & 7)).ok()?;
+            let j = (0..slots.len()).find(|&j| !used[j] && slots[j] == (color, role))?;
+            used[j] = true;
+            slot_of.push(j);
+        }
+        Some(Generated {
+            table,
+            lib,
+            slot_of,
+        })
+    }
+}
+
+/// A double push next to an enemy pawn gives an en passant right the
+/// generator's child value does not see: such pushes are not counted, so
+/// that a DTZ value is never left out on their account.
+fn en_passant_possible(b: &Board, slot: usize, to: u8, turn: Color) -> bool {
+    let l = b.layout;
+    (l.first_pawn..l.pieces()).any(|j| {
+        j != slot
+            && l.slots[j].0 != turn
+            && b.sq[j] >> 3 == to >> 3
+            && (b.sq[j] & 7).abs_diff(to & 7) == 1
+    })
+}
+
+impl Source for Generated<'_> {
+    fn values(&self, squares: &[u8], white_to_move: bool) -> Option<Values> {
+        let layout = &self.table.layout;
+        let turn = if white_to_move {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let mut b = Board {
+            layout,
+            sq: [0u8; MAX_PIECES],
+        };
+        for (i, &s) in squares.iter().enumerate() {
+            b.sq[*self.slot_of.get(i)?] = s;
+        }
+        if !b.legal(turn) {
+            return None;
+        }
+        let n = layout.pieces();
+        let pieces: Vec<Piece> = (0..n)
+            .map(|j| (layout.slots[j].0, layout.slots[j].1, b.sq[j]))
+            .collect();
+        let (code, _) = self.table.get(&pieces, turn)?;
+        if !value::is_decided(code) {
+            return None;
+        }
+        let dtz = if code == 0 {
+            0
+        } else {
+            i32::from(value::distance(code)) * i32::from(code.signum())
+        };
+        let (mut capture, mut pawn_move) = (None::<i8>, None::<i8>);
+        let mut child: Vec<Piece> = Vec::with_capacity(n);
+        for_each_move(&b, turn, |m| {
+            if !m.zeroing(layout) || (m.double_push && en_passant_possible(&b, m.slot, m.to, turn))
+            {
+                return;
+            }
+            child.clear();
+            for j in 0..n {
+                if j == m.capture {
+                    continue;
+                }
+                let (c, r) = layout.slots[j];
+                if j == m.slot {
+                    child.push((c, m.promotion.unwrap_or(r), m.to));
+                } else {
+                    child.push((c, r, b.sq[j]));
+                }
+            }
+            let same = m.capture == NONE && m.promotion.is_none();
+            let found = if same {
+                self.table.get(&child, !turn)
+            } else {
+                self.lib.probe(&child, !turn)
+            };
+            let Some((c, _)) = found.filter(|(c, _)| value::is_decided(*c)) else {
+                return;
+            };
+            let v = -value::wdl(c);
+            let best = if m.capture != NONE {
+                &mut capture
+            } else {
+                &mut pawn_move
+            };
+            *best = Some(best.map_or(v, |x| x.max(v)));
+        });
+        Some(Values {
+            wdl: value::wdl(code),
+            dtz,
+            capture,
+            pawn_move,
+        })
+    }
+}
