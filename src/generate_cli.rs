@@ -16,7 +16,7 @@ use crate::generate::summary::summarize;
 use crate::generate::{self, plan, values_file, Options, Progress};
 
 pub const USAGE: &str =
-    "usage: syzygy-web generate MATERIAL... [--max N] [--out DIR] [--threads N] [--dtm] [--json]
+    "usage: syzygy-web generate MATERIAL... [--max N] [--out DIR] [--threads N] [--dtm] [--json] [--exact-dtz] [--wide-dtz]
       Generates tables by retrograde analysis: WDL and DTZ50'' of every
       position, and with --dtm the distance to mate.
       MATERIAL         e.g. KRPvKR (sub-materials are generated first, or
@@ -24,6 +24,8 @@ pub const USAGE: &str =
       --max N          every material of 3 to N pieces
       --out DIR        write NAME.swv (generated values) and the Syzygy
                        files NAME.rtbw and NAME.rtbz per material
+      --exact-dtz      DTZ in plies wherever |DTZ| <= 100 (no rounding)
+      --wide-dtz       16-bit DTZ value maps even where 8 bits suffice
       --threads N      threads (default: the machine's cores)
       --dtm            also compute distances to mate
       --json           one JSON summary per table on standard output";
@@ -36,6 +38,8 @@ pub struct Args {
     pub threads: Option<usize>,
     pub dtm: bool,
     pub json: bool,
+    pub exact_dtz: bool,
+    pub wide_dtz: bool,
 }
 
 /// Parses the arguments after `generate`.
@@ -51,6 +55,8 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
         match arg.as_str() {
             "--dtm" => a.dtm = true,
             "--json" => a.json = true,
+            "--exact-dtz" => a.exact_dtz = true,
+            "--wide-dtz" => a.wide_dtz = true,
             "--out" => a.out = Some(PathBuf::from(value("--out")?)),
             "--max" => {
                 let v = value("--max")?;
@@ -156,12 +162,25 @@ fn save(dir: &Path, t: &Solved) -> io::Result<()> {
 }
 
 /// Writes the material's .rtbw and .rtbz files (sub-materials in `lib`).
-fn write_syzygy(dir: &Path, t: &Solved, lib: &Library) -> Result<(), String> {
+fn write_syzygy(dir: &Path, t: &Solved, lib: &Library, a: &Args) -> Result<(), String> {
     let source = crate::generate_write::Generated::new(t, lib)
         .ok_or_else(|| "material has no Syzygy layout".to_string())?;
     let name = &t.layout.name;
-    let entries = crate::write::collect(name, &source, &mut |_| {}).map_err(|e| e.to_string())?;
-    let opts = crate::write::Options::default();
+    let bar = Bar::new();
+    let label = format!("{name} (writing)");
+    let mut last = 0u64;
+    let mut progress = |f: f64| {
+        let now = (f * 1000.0) as u64;
+        bar.advance(&label, now.saturating_sub(last), 1000);
+        last = last.max(now);
+    };
+    let entries = crate::write::collect(name, &source, &mut progress).map_err(|e| e.to_string())?;
+    bar.clear();
+    let opts = crate::write::Options {
+        exact_dtz: a.exact_dtz,
+        wide_dtz: a.wide_dtz,
+        ..Default::default()
+    };
     for (ext, bytes) in [
         ("rtbw", crate::write::write_wdl(&entries, &opts)),
         ("rtbz", crate::write::write_dtz(&entries, &opts)),
@@ -226,7 +245,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         let seconds = started.elapsed().as_secs_f64();
         if let Some(d) = &dir {
             save(d, &t).map_err(|e| format!("{name}: writing {}: {e}", d.display()))?;
-            write_syzygy(d, &t, &lib).map_err(|e| format!("{name}: {e}"))?;
+            write_syzygy(d, &t, &lib, a).map_err(|e| format!("{name}: {e}"))?;
         }
         if target_set.contains(&key) || a.json {
             let s = summarize(&t);

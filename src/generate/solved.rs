@@ -37,6 +37,16 @@ impl Solved {
     pub fn locate(&self, pieces: &[Piece]) -> Option<usize> {
         let l = &self.layout;
         let n = l.pieces();
+        let mut sq = self.slot_squares(pieces)?;
+        l.canonicalize(&mut sq[..n]);
+        let (slice, local) = l.index(&sq)?;
+        Some(slice * l.slice_size + local)
+    }
+
+    /// The squares of `pieces` by slot of this layout (not canonical).
+    pub fn slot_squares(&self, pieces: &[Piece]) -> Option<[u8; MAX_PIECES]> {
+        let l = &self.layout;
+        let n = l.pieces();
         if pieces.len() != n {
             return None;
         }
@@ -47,9 +57,7 @@ impl Solved {
             used[j] = true;
             sq[slot] = pieces[j].2;
         }
-        l.canonicalize(&mut sq[..n]);
-        let (slice, local) = l.index(&sq)?;
-        Some(slice * l.slice_size + local)
+        Some(sq)
     }
 
     /// (DTZ50'' code, mate code) of a position given with colours as the
