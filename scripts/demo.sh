@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The README's demo command: builds the wasm package and the site, then
 # serves both with the project's Range server and prints the URL.
-#   scripts/demo.sh [--port N] [--tables DIR]...   (default tables: SYZYGY_PATH or ../shared/syzygy)
+#   scripts/demo.sh [--port N] [--tables DIR]...
+# Default tables: SYZYGY_PATH, ../shared/syzygy, or else a 3-4 piece set our
+# generator makes once (scripts/tables.sh).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
@@ -14,10 +16,10 @@ while [[ $# -gt 0 ]]; do
     *) echo "usage: scripts/demo.sh [--port N] [--tables DIR]..." >&2; exit 2 ;;
   esac
 done
-if [[ ${#tables[@]} -eq 0 ]]; then
-  tables=(--tables "${SYZYGY_PATH:-$(cd .. && pwd)/shared/syzygy}")
-fi
 scripts/setup.sh --no-browser
+if [[ ${#tables[@]} -eq 0 ]]; then
+  tables=(--tables "$(scripts/tables.sh)")
+fi
 scripts/build-wasm.sh
 npm run build
 echo "Open the URL below; press Ctrl-C to stop."

@@ -1,15 +1,47 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, then runs every
 # check CI runs. Tables come from SYZYGY_PATH (default ../shared/syzygy).
+# Without the official tables it generates the 3-4 piece set with our own
+# generator and runs what those tables can check, naming what it skips.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
-export SYZYGY_PATH="${SYZYGY_PATH:-$(cd .. && pwd)/shared/syzygy}"
 
 step() { printf '\n== %s\n' "$*"; }
 
 step setup
 scripts/setup.sh
+
+official="$(cd .. && pwd)/shared/syzygy"
+if [[ -z "${SYZYGY_PATH:-}" && ! -f "$official/KQvK.rtbw" ]]; then
+  step "no official tables at $official: checks on tables we generate"
+  cargo fmt --check
+  cargo clippy --release --all-targets -- -D warnings
+  cargo clippy --release --target wasm32-unknown-unknown --lib --test web -- -D warnings
+  cargo build --release
+  SYZYGY_PATH="$(scripts/tables.sh)"
+  export SYZYGY_PATH SYZYGY_GENERATED_TABLES="$SYZYGY_PATH"
+  cargo test --release --lib --bins
+  cargo test --release --test generate --test generated_files
+  scripts/build-wasm.sh
+  npm run build
+  node --test tests/e2e/generated.test.mjs tests/e2e/logic.test.mjs
+  cat <<'SKIPPED'
+
+SKIPPED (they compare with, or probe positions from, the official tables,
+5-piece ones included: put them at ../shared/syzygy or set SYZYGY_PATH):
+  - differential, consistency, rounds, remote, bad-input, category, missing,
+    mainline and format-limit tests against the official tables
+  - the generator's and the writer's comparisons with the official values
+  - the test server self-test, wasm-bindgen tests, the browser fault matrix,
+    and the end-to-end tests other than tests/e2e/generated.test.mjs and
+    tests/e2e/logic.test.mjs
+SKIPPED
+  echo
+  echo "all tests that generated tables can run passed"
+  exit 0
+fi
+export SYZYGY_PATH="${SYZYGY_PATH:-$official}"
 
 step "format and lints"
 cargo fmt --check

@@ -11,6 +11,21 @@ use common::*;
 use shakmaty::{Chess, Color, Position, Role};
 use syzygy_web::generate::{self, plan, solved::Library, value, Options, Quiet};
 
+/// The 3-4 piece tables the official set has, or every 3-4 piece material.
+fn names_of(len: usize) -> Vec<String> {
+    if official_tables() {
+        return table_names()
+            .into_iter()
+            .filter(|n| n.len() == len)
+            .collect();
+    }
+    plan::all_up_to(4)
+        .into_iter()
+        .map(|k| generate::layout::name_of(&k).0)
+        .filter(|n| n.len() == len)
+        .collect()
+}
+
 fn lookup_pieces(pos: &Chess) -> Vec<(Color, Role, u8)> {
     let b = pos.board();
     b.occupied()
@@ -98,11 +113,15 @@ fn check(
 
 #[test]
 fn three_piece_every_position() {
+    if !official_tables() {
+        eprintln!("skipped: needs the official tables (SYZYGY_PATH or ../shared/syzygy)");
+        return;
+    }
     let lib = library();
     let theirs = theirs();
     let mut stats = [0u64; 3];
     let mut bad = Vec::new();
-    for name in table_names().into_iter().filter(|n| n.len() == 4) {
+    for name in names_of(4) {
         all_positions(&name, |pos| {
             if let Err(e) = check(lib, &theirs, pos, &mut stats) {
                 if bad.len() < 20 {
@@ -120,6 +139,10 @@ fn three_piece_every_position() {
 
 #[test]
 fn four_piece_samples() {
+    if !official_tables() {
+        eprintln!("skipped: needs the official tables (SYZYGY_PATH or ../shared/syzygy)");
+        return;
+    }
     let lib = library();
     let theirs = theirs();
     let mut stats = [0u64; 3];
@@ -269,6 +292,10 @@ fn values_file_round_trips() {
 
 #[test]
 fn four_piece_every_position() {
+    if !official_tables() {
+        eprintln!("skipped: needs the official tables (SYZYGY_PATH or ../shared/syzygy)");
+        return;
+    }
     // Every 4-piece position up to the board's symmetries, both sides to
     // move (about 157 M): SYZYGY_GENERATE_EXHAUSTIVE=1 only.
     if !exhaustive() {
@@ -304,6 +331,10 @@ fn four_piece_every_position() {
 
 #[test]
 fn five_piece_samples() {
+    if !official_tables() {
+        eprintln!("skipped: needs the official tables (SYZYGY_PATH or ../shared/syzygy)");
+        return;
+    }
     // 20,000 seeded positions of each 5-piece table in SYZYGY_PATH (or of
     // those named in SYZYGY_GENERATE_5, e.g. "KRRvKR,KQRvKR"), generated into
     // SYZYGY_GENERATE_DIR (default target/generated), whose values files

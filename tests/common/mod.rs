@@ -21,6 +21,12 @@ pub fn syzygy_path() -> PathBuf {
     }
 }
 
+/// Whether SYZYGY_PATH holds the official tables (their checksum list), not
+/// a set our generator made: comparisons with the official values need them.
+pub fn official_tables() -> bool {
+    syzygy_path().join("SHA256SUMS").is_file()
+}
+
 pub fn ours() -> Tablebase<FsFetcher> {
     Tablebase::new(FsFetcher::new(vec![syzygy_path()]), Config::default())
 }

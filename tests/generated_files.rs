@@ -1,0 +1,154 @@
+//! Files written from our generator, read by two readers (ours and
+//! shakmaty-syzygy), against the official tables: WDL exactly, DTZ equal
+//! or within what rounding allows (both sides round: an official n means n
+//! or n + 1 plies, and ours is written the same way).
+//! CI: every 3-piece position, and 20,000 sampled positions of KRvKN and
+//! KQvKR. SYZYGY_GENERATE_EXHAUSTIVE=1: every 3-4 piece table, every
+//! position up to symmetry.
+
+mod common;
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use common::*;
+use shakmaty::{Chess, Position};
+use syzygy_web::drivers::{FsFetcher, Tablebase};
+use syzygy_web::{generate_cli, Config};
+
+fn exhaustive() -> bool {
+    std::env::var_os("SYZYGY_GENERATE_EXHAUSTIVE").is_some()
+}
+
+fn materials() -> Vec<String> {
+    let mut m: Vec<String> = table_names().into_iter().filter(|n| n.len() == 4).collect();
+    if exhaustive() {
+        m.extend(table_names().into_iter().filter(|n| n.len() == 5));
+    } else {
+        m.extend(["KRvKN".to_string(), "KQvKR".to_string()]);
+    }
+    m
+}
+
+/// The materials generated and written once per test binary.
+fn written() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("target/generated-files")
+            .join(if exhaustive() { "all" } else { "ci" });
+        let _ = std::fs::remove_dir_all(&dir);
+        let args = generate_cli::Args {
+            materials: materials(),
+            out: Some(dir.clone()),
+            ..Default::default()
+        };
+        generate_cli::run(&args).expect("generated and written");
+        dir
+    })
+}
+
+struct Readers {
+    ours: Tablebase<FsFetcher>,
+    theirs: shakmaty_syzygy::Tablebase<Chess>,
+    /// None without the official tables: then the two readers of our
+    /// files are compared with each other only.
+    official: Option<shakmaty_syzygy::Tablebase<Chess>>,
+}
+
+fn readers() -> Readers {
+    let dir = written();
+    let mut theirs = shakmaty_syzygy::Tablebase::new();
+    theirs.add_directory(dir).expect("our files");
+    Readers {
+        ours: Tablebase::new(FsFetcher::new(vec![dir.clone()]), Config::default()),
+        theirs,
+        official: official_tables().then(common::theirs),
+    }
+}
+
+fn close(a: i32, b: i32) -> bool {
+    a == b || (a.signum() == b.signum() && (a - b).abs() == 1)
+}
+
+fn check(r: &mut Readers, pos: &Chess) -> Result<(), String> {
+    let f = fen(pos);
+    let theirs = wdl_of(
+        r.theirs
+            .probe_wdl_after_zeroing(pos)
+            .map_err(|e| format!("{f}: {e}"))?,
+    );
+    let official = match &r.official {
+        Some(o) => wdl_of(o.probe_wdl_after_zeroing(pos).map_err(|e| e.to_string())?),
+        None => theirs,
+    };
+    let (ours, d) = r
+        .ours
+        .probe_dtz(pos)
+        .map_err(|e| format!("{f}: ours: {e}"))?;
+    if official != theirs || official != ours {
+        return Err(format!(
+            "{f}: wdl official {official}, shakmaty on ours {theirs}, our reader {ours}"
+        ));
+    }
+    let (td, _) = dtz_of(r.theirs.probe_dtz(pos).map_err(|e| e.to_string())?);
+    let od = match &r.official {
+        Some(o) => dtz_of(o.probe_dtz(pos).map_err(|e| e.to_string())?).0,
+        None => td,
+    };
+    if pos.is_checkmate() {
+        return Ok(());
+    }
+    if td != d.plies && !forced_zeroing_near(pos) {
+        return Err(format!(
+            "{f}: dtz shakmaty on ours {td}, our reader {}",
+            d.plies
+        ));
+    }
+    if !close(td, od) {
+        return Err(format!("{f}: dtz in our files {td}, official {od}"));
+    }
+    Ok(())
+}
+
+#[test]
+fn three_piece_every_position() {
+    let mut r = readers();
+    let mut bad = Vec::new();
+    let mut n = 0;
+    for name in table_names().into_iter().filter(|n| n.len() == 4) {
+        n += all_positions(&name, |pos| {
+            if let Err(e) = check(&mut r, pos) {
+                if bad.len() < 20 {
+                    bad.push(e);
+                }
+            }
+        });
+    }
+    eprintln!("3-piece positions compared: {n}");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn four_piece() {
+    let mut r = readers();
+    let mut bad = Vec::new();
+    let mut n = 0;
+    for name in materials().into_iter().filter(|n| n.len() == 5) {
+        let mut each = |pos: &Chess| {
+            n += 1;
+            if let Err(e) = check(&mut r, pos) {
+                if bad.len() < 20 {
+                    bad.push(format!("{name}: {e}"));
+                }
+            }
+        };
+        if exhaustive() {
+            positions_up_to_symmetry(&name, |p| each(p));
+        } else {
+            sample(&name, 20_000, 11).iter().for_each(each);
+        }
+    }
+    eprintln!("4-piece positions compared: {n}");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
