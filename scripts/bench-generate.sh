@@ -32,10 +32,11 @@ printf '%-8s %7s %9s %9s %9s   %s\n' table threads "wall s" "CPU s" "peak MB" "C
 run() { # label threads args...
   local label="$1" threads="$2"
   shift 2
-  local t
-  t="$( { /usr/bin/time -f '%e %U %S %M' "$bin" generate "$@" --dtm --threads "$threads" >/dev/null 2>/dev/null; } 2>&1 | tail -1)"
-  read -r wall user sys kb <<<"$t"
-  printf '%-8s %7s %9.2f %9.2f %9.0f   %s\n' "$label" "$threads" "$wall" "$(awk "BEGIN{print $user + $sys}")" "$((kb / 1024))" "${reference[$label]:-}"
+  /usr/bin/time -o "$scratch/time" -f '%e %U %S %M' "$bin" generate "$@" --dtm --threads "$threads" >/dev/null 2>&1
+  local wall user sys kb
+  read -r wall user sys kb <"$scratch/time"
+  printf '%-8s %7s %9.2f %9.2f %9.0f   %s\n' "$label" "$threads" "$wall" \
+    "$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')" "$((kb / 1024))" "${reference[$label]:-}"
 }
 for m in "${materials[@]}"; do
   for threads in 1 2; do
