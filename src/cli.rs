@@ -5,7 +5,10 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use crate::drivers::{FsFetcher, Tablebase};
-use crate::probe::{self, Analysis, Mainline};
+use shakmaty::Position;
+
+use crate::generate::{self, solved::Library};
+use crate::probe::{self, generated, Analysis, Mainline};
 use crate::{report, Config, ProbeError};
 
 #[derive(Debug, Default, Clone)]
@@ -18,6 +21,8 @@ pub struct Options {
     pub stats: bool,
     /// Add the mainline (best play to the next zeroing move) to each answer.
     pub mainline: bool,
+    /// Answer from tables generated here (up to 4 pieces, with mate distances).
+    pub generate: bool,
 }
 
 /// Local or remote tables behind one interface.
@@ -25,10 +30,31 @@ pub enum Prober {
     Local(Tablebase<FsFetcher>),
     #[cfg(not(target_arch = "wasm32"))]
     Remote(Tablebase<crate::drivers::http::HttpFetcher>),
+    /// Tables generated on demand, kept for the next FENs.
+    Generated(Box<Library>),
+}
+
+/// Generates what a position needs into `lib` (positions of up to 4 pieces).
+fn generate_for(lib: &mut Library, pos: &shakmaty::Chess) -> Result<(), ProbeError> {
+    if !generated::in_reach(pos) {
+        return Err(ProbeError::TooManyPieces(pos.board().occupied().count()));
+    }
+    let opts = generate::Options {
+        threads: 2,
+        dtm: true,
+    };
+    for key in generated::needed(pos, |k| lib.contains(k)) {
+        let t = generate::generate(key, lib, opts, &generate::Quiet);
+        lib.insert(t);
+    }
+    Ok(())
 }
 
 impl Prober {
     pub fn new(opts: &Options) -> Result<Prober, String> {
+        if opts.generate {
+            return Ok(Prober::Generated(Box::default()));
+        }
         if !opts.urls.is_empty() {
             #[cfg(not(target_arch = "wasm32"))]
             {
@@ -51,6 +77,10 @@ impl Prober {
             Prober::Local(t) => t.analyse(&pos),
             #[cfg(not(target_arch = "wasm32"))]
             Prober::Remote(t) => t.analyse(&pos),
+            Prober::Generated(lib) => {
+                generate_for(lib, &pos)?;
+                generated::analyse(lib, &pos)
+            }
         }
     }
 
@@ -62,6 +92,7 @@ impl Prober {
             Prober::Local(t) => t.stats(),
             #[cfg(not(target_arch = "wasm32"))]
             Prober::Remote(t) => t.stats(),
+            Prober::Generated(_) => Default::default(),
         };
         let mut out = String::from("{");
         report::string(&mut out, "fen");
@@ -83,6 +114,7 @@ impl Prober {
             Prober::Local(t) => t.reset_stats(),
             #[cfg(not(target_arch = "wasm32"))]
             Prober::Remote(t) => t.reset_stats(),
+            Prober::Generated(_) => {}
         }
     }
 
@@ -92,6 +124,21 @@ impl Prober {
             Prober::Local(t) => t.mainline(&pos),
             #[cfg(not(target_arch = "wasm32"))]
             Prober::Remote(t) => t.mainline(&pos),
+            Prober::Generated(lib) => {
+                generate_for(lib, &pos)?;
+                let first = generated::mainline_step(lib, &pos)?;
+                let mut line = Mainline::start(&first);
+                let mut step = first;
+                loop {
+                    let next = step.best.as_ref().map(|b| b.fen.clone());
+                    if !line.push(step) {
+                        break;
+                    }
+                    let Some(fen) = next else { break };
+                    step = generated::mainline_step(lib, &probe::parse_fen(&fen)?)?;
+                }
+                Ok(line)
+            }
         }
     }
 

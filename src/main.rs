@@ -20,7 +20,7 @@ mod native {
 
     const USAGE: &str =
         "usage: syzygy-web probe ... | syzygy-web generate ... (see generate --help)
-       syzygy-web probe [--path DIR]... [--url BASE_URL]... [--cache-dir DIR] [--json] [--stats] [--mainline] [FEN]...
+       syzygy-web probe [--path DIR]... [--url BASE_URL]... [--generate] [--cache-dir DIR] [--json] [--stats] [--mainline] [FEN]...
       Probes each FEN (or each line of standard input) in Syzygy tables.
       --path DIR       a folder of .rtbw/.rtbz files (repeatable)
       --url BASE_URL   a folder of tables over HTTP(S) with Range support (repeatable)
@@ -28,7 +28,10 @@ mod native {
       --json           one JSON object per line
       --stats          after each answer, one JSON line on standard error: fen,
                        requests, bytes, waves, rounds, elapsedMs
-      --mainline       add the line of best play to the next zeroing move (UCI)
+      --mainline       add the line of best play to the next zeroing move (UCI);
+                       with --generate, to mate
+      --generate       answer from tables generated here (up to 4 pieces), with
+                       dtm (plies to mate) on the position and every move
     exit status: 0 all answered, 1 some line had an error, 2 usage error";
 
     fn generate(args: &[String]) -> ExitCode {
@@ -75,6 +78,7 @@ mod native {
                 "--json" => opts.json = true,
                 "--stats" => opts.stats = true,
                 "--mainline" => opts.mainline = true,
+                "--generate" => opts.generate = true,
                 "--path" | "--url" | "--cache-dir" => {
                     let Some(v) = it.next() else {
                         eprintln!("{a} needs a value\n{USAGE}");
@@ -97,7 +101,7 @@ mod native {
                 _ => fens.push(a),
             }
         }
-        if opts.paths.is_empty() && opts.urls.is_empty() {
+        if opts.paths.is_empty() && opts.urls.is_empty() && !opts.generate {
             eprintln!("give at least one --path or --url\n{USAGE}");
             return ExitCode::from(2);
         }

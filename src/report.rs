@@ -39,6 +39,14 @@ fn field(out: &mut String, key: &str, v: impl std::fmt::Display) {
     let _ = write!(out, ":{v},");
 }
 
+/// `dtm` as a number, or null where unknown.
+fn field_dtm(out: &mut String, dtm: Option<i32>) {
+    match dtm {
+        Some(d) => field(out, "dtm", d),
+        None => field(out, "dtm", "null"),
+    }
+}
+
 fn close(out: &mut String, bracket: char) {
     if out.ends_with(',') {
         out.pop();
@@ -59,6 +67,7 @@ fn move_json(out: &mut String, m: &MoveInfo) {
         field(out, "dtz", m.dtz);
         field(out, "precise", m.precise);
         field_str(out, "category", m.category.as_str());
+        field_dtm(out, m.dtm);
     }
     field(out, "zeroing", m.zeroing);
     field(out, "checkmate", m.facts.checkmate);
@@ -76,6 +85,7 @@ pub fn analysis(fen: &str, a: &Analysis) -> String {
     field(&mut out, "dtz", a.dtz);
     field(&mut out, "precise", a.precise);
     field_str(&mut out, "category", a.category.as_str());
+    field_dtm(&mut out, a.dtm);
     field(&mut out, "checkmate", a.facts.checkmate);
     field(&mut out, "stalemate", a.facts.stalemate);
     field(
@@ -112,6 +122,7 @@ pub fn line_step(l: &LineStep) -> String {
     field(&mut out, "wdl", l.wdl);
     field(&mut out, "dtz", l.dtz);
     field(&mut out, "precise", l.precise);
+    field_dtm(&mut out, l.dtm);
     field(&mut out, "last", l.last);
     string(&mut out, "step");
     out.push(':');
@@ -126,6 +137,7 @@ pub fn line_step(l: &LineStep) -> String {
             field(&mut out, "dtz", m.dtz);
             field(&mut out, "precise", m.precise);
             field(&mut out, "zeroing", m.zeroing);
+            field_dtm(&mut out, m.dtm);
             close(&mut out, '}');
         }
     }

@@ -22,6 +22,8 @@ pub struct MainlineStep {
     pub dtz: i32,
     pub precise: bool,
     pub zeroing: bool,
+    /// Plies to mate after the move, signed like `dtz`; None where unknown.
+    pub dtm: Option<i32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +31,8 @@ pub struct Mainline {
     pub wdl: i8,
     pub dtz: i32,
     pub precise: bool,
+    /// Plies to mate, signed like `dtz`; None where unknown.
+    pub dtm: Option<i32>,
     pub moves: Vec<MainlineStep>,
 }
 
@@ -38,6 +42,8 @@ pub struct LineStep {
     pub wdl: i8,
     pub dtz: i32,
     pub precise: bool,
+    /// Plies to mate, signed like `dtz`; None where unknown.
+    pub dtm: Option<i32>,
     /// None for a draw or a position without moves.
     pub best: Option<MainlineStep>,
     /// The line ends after `best`: it zeroes, mates or draws.
@@ -54,6 +60,7 @@ pub fn mainline_step(ctx: &Ctx<'_>, pos: &Chess) -> Result<LineStep, ProbeError>
             wdl: 0,
             dtz: dtz.plies,
             precise: dtz.precise,
+            dtm: None,
             best: None,
             last: true,
         });
@@ -83,6 +90,7 @@ pub fn mainline_step(ctx: &Ctx<'_>, pos: &Chess) -> Result<LineStep, ProbeError>
                 dtz: b.dtz,
                 precise: b.precise,
                 zeroing: b.zeroing,
+                dtm: b.dtm,
             },
             b.zeroing || b.facts.checkmate || b.wdl == 0,
         ))
@@ -91,6 +99,7 @@ pub fn mainline_step(ctx: &Ctx<'_>, pos: &Chess) -> Result<LineStep, ProbeError>
         wdl: a.wdl,
         dtz: a.dtz,
         precise: a.precise,
+        dtm: a.dtm,
         last: step.as_ref().is_none_or(|s| s.1),
         best: step.map(|s| s.0),
     })
@@ -103,6 +112,7 @@ impl Mainline {
             wdl: first.wdl,
             dtz: first.dtz,
             precise: first.precise,
+            dtm: first.dtm,
             moves: Vec::new(),
         }
     }
@@ -110,7 +120,7 @@ impl Mainline {
     /// Most plies a line can take: DTZ counts them (one more when rounded),
     /// so only inconsistent tables could make it longer.
     pub fn max_plies(&self) -> usize {
-        self.dtz.unsigned_abs() as usize + 1
+        self.dtz.unsigned_abs().max(self.dtm.map_or(0, |d| d.unsigned_abs())) as usize + 1
     }
 
     /// Adds a step's move; false when the line is complete.

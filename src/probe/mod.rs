@@ -5,6 +5,7 @@
 //! many missing pages as can be known at that point.
 
 mod category;
+pub mod generated;
 mod mainline;
 mod position;
 mod reach;

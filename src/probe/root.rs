@@ -22,6 +22,10 @@ pub struct MoveInfo {
     /// A capture or pawn move: resets the 50-move counter.
     pub zeroing: bool,
     pub facts: PositionFacts,
+    /// Plies to mate with best play after the move, signed like `dtz`
+    /// (from the view of the side to move there); None where unknown
+    /// (Syzygy tables hold no mate distances).
+    pub dtm: Option<i32>,
     /// Why this move has no result (its table is missing); then `wdl`,
     /// `dtz`, `precise` and `category` are placeholders (0, draw).
     pub error: Option<ProbeError>,
@@ -37,6 +41,8 @@ pub struct Analysis {
     pub facts: PositionFacts,
     pub halfmoves: u32,
     pub turn: Color,
+    /// Plies to mate with best play, signed like `dtz`; None where unknown.
+    pub dtm: Option<i32>,
     /// Best first.
     pub moves: Vec<MoveInfo>,
 }
@@ -66,18 +72,24 @@ pub fn analyse(ctx: &Ctx<'_>, pos: &Chess) -> Result<Analysis, ProbeError> {
         return Err(ProbeError::Missing);
     }
     let (wdl, dtz) = root.ok_or(ProbeError::Missing)?;
-    moves.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| a.uci.cmp(&b.uci)));
-    Ok(result(pos, wdl, dtz, moves))
+    sort(&mut moves);
+    Ok(result(pos, wdl, dtz, None, moves))
 }
 
 /// The position's own result without its moves: what a page can show
 /// first, as it needs a fraction of the tables and pages of [`analyse`].
 pub fn verdict(ctx: &Ctx<'_>, pos: &Chess) -> Result<Analysis, ProbeError> {
     let (wdl, dtz) = probe_dtz(ctx, pos)?;
-    Ok(result(pos, wdl, dtz, Vec::new()))
+    Ok(result(pos, wdl, dtz, None, Vec::new()))
 }
 
-fn result(pos: &Chess, wdl: i8, dtz: Dtz, moves: Vec<MoveInfo>) -> Analysis {
+pub(super) fn result(
+    pos: &Chess,
+    wdl: i8,
+    dtz: Dtz,
+    dtm: Option<i32>,
+    moves: Vec<MoveInfo>,
+) -> Analysis {
     let halfmoves = pos.halfmoves();
     let facts = PositionFacts::of(pos);
     Analysis {
@@ -88,11 +100,12 @@ fn result(pos: &Chess, wdl: i8, dtz: Dtz, moves: Vec<MoveInfo>) -> Analysis {
         facts,
         halfmoves,
         turn: pos.turn(),
+        dtm,
         moves,
     }
 }
 
-fn move_info(pos: &Chess, m: &Move, child: &Chess, wdl: i8, dtz: Dtz) -> MoveInfo {
+pub(super) fn move_info(pos: &Chess, m: &Move, child: &Chess, wdl: i8, dtz: Dtz) -> MoveInfo {
     let zeroing = m.is_zeroing();
     let clock = if zeroing {
         0
@@ -109,28 +122,37 @@ fn move_info(pos: &Chess, m: &Move, child: &Chess, wdl: i8, dtz: Dtz) -> MoveInf
         category: Category::new(wdl, dtz.plies, dtz.precise, clock, facts.checkmate),
         zeroing,
         facts,
+        dtm: None,
         error: None,
     }
+}
+
+/// Ranks moves best first (see [`rank`]), ties by UCI.
+pub(super) fn sort(moves: &mut [MoveInfo]) {
+    moves.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| a.uci.cmp(&b.uci)));
 }
 
 /// Sort key, best first: mates; wins by fewest plies to zeroing (a zeroing
 /// move counts as one ply), zeroing moves first among equals; cursed wins
 /// likewise; draws; blessed losses and losses by most plies to zeroing;
-/// moves without a result last.
-fn rank(m: &MoveInfo) -> (u8, i64, bool, i64) {
+/// moves without a result last. Where mate distances are known they come
+/// first within a WDL: fastest mate when winning, longest resistance when
+/// losing.
+fn rank(m: &MoveInfo) -> (u8, i64, i64, bool, i64) {
     if m.error.is_some() {
-        return (6, 0, false, 0);
+        return (6, 0, 0, false, 0);
     }
     if m.facts.checkmate {
-        return (0, 0, false, 0);
+        return (0, 0, 0, false, 0);
     }
     let child = i64::from(m.dtz).abs();
     let ours = if m.zeroing { 1 } else { child + 1 };
+    let mate = m.dtm.map_or(0, |d| i64::from(d).abs());
     match m.wdl {
-        -2 => (1, ours, !m.zeroing, child),
-        -1 => (2, ours, !m.zeroing, child),
-        0 => (3, 0, false, 0),
-        1 => (4, -ours, m.zeroing, -child),
-        _ => (5, -ours, m.zeroing, -child),
+        -2 => (1, mate, ours, !m.zeroing, child),
+        -1 => (2, mate, ours, !m.zeroing, child),
+        0 => (3, 0, 0, false, 0),
+        1 => (4, -mate, -ours, m.zeroing, -child),
+        _ => (5, -mate, -ours, m.zeroing, -child),
     }
 }
