@@ -6,7 +6,13 @@
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 
+mod generator;
+
+pub use generator::Generator;
+
 use crate::engine::{Attempt, Config, Engine, Supply};
+use crate::generate::layout::name_of;
+use crate::generate::solved::Library;
 use crate::error::ProbeError;
 use crate::format::Kind;
 use crate::probe;
@@ -17,8 +23,9 @@ use crate::store::Fetch;
 const TS_TYPES: &'static str = r#"
 /** Options of a Tablebase. */
 export interface TablebaseOptions {
-  /** Base URLs of table folders, searched in order (WDL and DTZ may differ). */
-  urls: string[];
+  /** Base URLs of table folders, searched in order (WDL and DTZ may differ);
+   *  may be empty or absent when tables are generated (see `generate`). */
+  urls?: string[];
   /** Optional map of file name (e.g. "KQvK.rtbw") to base URL, to skip probing for files. */
   manifest?: Record<string, string>;
   /** Page size in bytes, a power of two (default 4096). */
@@ -33,11 +40,27 @@ export interface TablebaseOptions {
   onProgress?: (p: Progress) => void;
   /** How far into a file to stream from a server that ignores Range (default 32 MiB). */
   wholeBodyLimit?: number;
+  /** Tables generated in the browser (a Web Worker) for positions of up to 4 pieces,
+   *  kept in IndexedDB: 'auto' (default) when no URL has the table or none is configured,
+   *  'always' for every such position, 'never'. */
+  generate?: 'auto' | 'always' | 'never';
+  /** Called as tables are generated (a generation continues when its position is left). */
+  onGenerate?: (p: GenerateProgress) => void;
+}
+/** Progress of a generation: `material` of `materials` (dependencies first; index into it). */
+export interface GenerateProgress {
+  material: string; target: string; materials: string[]; index: number;
+  /** Work units of `material` done, of `total`; `fraction` = done / total. */
+  done: number; total: number; fraction: number;
+  /** Since the generation for this position began; estimated time left (null before an estimate). */
+  elapsedMs: number; etaMs: number | null;
 }
 export interface Progress { requestsInFlight: number; requests: number; bytes: number; rounds: number; }
 export type Category = 'win' | 'maybe-win' | 'cursed-win' | 'draw' | 'blessed-loss' | 'maybe-loss' | 'loss';
 export interface MoveResult {
   uci: string; san: string; wdl: number; dtz: number; precise: boolean; category: Category;
+  /** Plies to mate with best play after the move, signed like dtz; null where unknown (Syzygy tables). */
+  dtm: number | null;
   zeroing: boolean; checkmate: boolean; stalemate: boolean; insufficientMaterial: boolean;
 }
 /** A move whose result needs an absent table: why, instead of the values. Listed last. */
@@ -47,16 +70,21 @@ export interface MoveError {
 }
 export interface ProbeResult {
   fen: string; wdl: number; dtz: number; precise: boolean; category: Category;
+  /** Plies to mate with best play, signed like dtz (0 for a draw); null where unknown. */
+  dtm: number | null;
   checkmate: boolean; stalemate: boolean; insufficientMaterial: boolean;
   halfmoveClock: number; turn: 'white' | 'black'; moves: (MoveResult | MoveError)[];
 }
-export interface MainlineStep { uci: string; san: string; fen: string; wdl: number; dtz: number; precise: boolean; zeroing: boolean; }
-export interface Mainline { fen: string; wdl: number; dtz: number; precise: boolean; moves: MainlineStep[]; }
+export interface MainlineStep { uci: string; san: string; fen: string; wdl: number; dtz: number; precise: boolean; zeroing: boolean; dtm: number | null; }
+/** Best play: to the next zeroing move from Syzygy tables, to mate from generated ones. */
+export interface Mainline { fen: string; wdl: number; dtz: number; precise: boolean; dtm: number | null; moves: MainlineStep[]; }
 export interface Stats {
   requests: number; bytes: number; rounds: number; retries: number;
   pagesFromMemory: number; pagesFromIndexedDb: number; pagesFromNetwork: number;
   cacheBytes: number; memoryBytes: number; indexedDb: 'ok' | 'memory-only' | 'opening';
   requestsInFlight: number; identityChanges: number;
+  /** Tables generated in this session, read back from IndexedDB, and generation time. */
+  tablesGenerated: number; tablesFromIndexedDb: number; generateMs: number;
   /** The last probe or mainline that used the network; null before one did. */
   last: ColdProbe | null;
 }
@@ -109,6 +137,14 @@ extern "C" {
 extern "C" {
     type PrefetchModule;
 }
+#[wasm_bindgen(module = "/src/web/generated.js")]
+extern "C" {
+    type GeneratedModule;
+}
+#[wasm_bindgen(module = "/src/web/generate-worker.js")]
+extern "C" {
+    type GenerateWorker;
+}
 #[wasm_bindgen(module = "/src/web/trace.js")]
 extern "C" {
     type Trace;
@@ -126,7 +162,7 @@ extern "C" {
     type Runtime;
 
     #[wasm_bindgen(constructor)]
-    fn new(core: Core, options: JsValue) -> Runtime;
+    fn new(core: Core, options: JsValue, format_version: u32) -> Runtime;
     #[wasm_bindgen(method)]
     fn analyse(this: &Runtime, fen: &str, options: JsValue) -> Promise;
     #[wasm_bindgen(method)]
@@ -144,6 +180,8 @@ extern "C" {
 #[wasm_bindgen]
 pub struct Core {
     engine: Engine,
+    /// Generated tables (values files from the worker or IndexedDB).
+    generated: Library,
 }
 
 fn error_json(e: &ProbeError) -> String {
@@ -183,6 +221,7 @@ impl Core {
         };
         Core {
             engine: Engine::new(config),
+            generated: Library::default(),
         }
     }
 
@@ -225,6 +264,55 @@ impl Core {
             Err(Attempt::Failed(e)) => error_json(&e),
             Err(Attempt::Need(w)) => need_json(&self.engine, &self.engine.fetches(&w)),
         }
+    }
+
+    /// One answer from generated tables: `{"done": result}`, `{"error",
+    /// "code"}`, or `{"generate": [material, ...]}`, the materials to make
+    /// (or load) first, dependencies first.
+    #[wasm_bindgen(js_name = attemptGenerated)]
+    pub fn attempt_generated(&self, kind: &str, fen: &str) -> String {
+        let fen = fen.trim();
+        let pos = match probe::parse_fen(fen) {
+            Ok(p) => p,
+            Err(e) => return error_json(&e),
+        };
+        let lib = &self.generated;
+        let need = probe::generated::needed(&pos, |k| lib.contains(k));
+        if !need.is_empty() {
+            let mut out = String::from("{\"generate\":[");
+            for (i, k) in need.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                report::string(&mut out, &name_of(k).0);
+            }
+            out.push_str("]}");
+            return out;
+        }
+        let result = match kind {
+            "mainline-step" => probe::generated::mainline_step(lib, &pos).map(|l| report::line_step(&l)),
+            "verdict" => probe::generated::verdict(lib, &pos).map(|a| report::analysis(fen, &a)),
+            _ => probe::generated::analyse(lib, &pos).map(|a| report::analysis(fen, &a)),
+        };
+        match result {
+            Ok(json) => format!("{{\"done\":{json}}}"),
+            Err(e) => error_json(&e),
+        }
+    }
+
+    /// Number of pieces of a FEN's position (0 for a bad FEN).
+    #[wasm_bindgen(js_name = pieceCount)]
+    pub fn piece_count(fen: &str) -> u32 {
+        probe::parse_position(fen).map_or(0, |p| {
+            use shakmaty::Position;
+            p.board().occupied().count() as u32
+        })
+    }
+
+    /// Adds a generated table (a values file); its material's name.
+    #[wasm_bindgen(js_name = insertGenerated)]
+    pub fn insert_generated(&mut self, bytes: &[u8]) -> Result<String, JsError> {
+        generator::insert_into(&mut self.generated, bytes)
     }
 
     /// Reads (count) made by the last attempt, all answered from memory when it succeeded.
@@ -300,18 +388,24 @@ impl Tablebase {
     /// `new Tablebase({ urls, manifest?, pageSize?, memoryBudget?, idbBudget?, concurrency?, onProgress? })`
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "TablebaseOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "TablebaseOptions | undefined")] options: JsValue,
     ) -> Result<Tablebase, JsError> {
-        let get = |k: &str| {
-            js_sys::Reflect::get(&options, &JsValue::from_str(k))
-                .ok()
-                .and_then(|v| v.as_f64())
+        // No options: generated tables only.
+        let options = if options.is_undefined() || options.is_null() {
+            js_sys::Object::new().into()
+        } else {
+            options
         };
         if !options.is_object() {
             return Err(JsError::new(
                 "Tablebase options must be an object with a urls array",
             ));
         }
+        let get = |k: &str| {
+            js_sys::Reflect::get(&options, &JsValue::from_str(k))
+                .ok()
+                .and_then(|v| v.as_f64())
+        };
         let page = get("pageSize").unwrap_or(4096.0);
         if !(512.0..=1048576.0).contains(&page) || (page as u64).count_ones() != 1 {
             return Err(JsError::new(
@@ -323,7 +417,7 @@ impl Tablebase {
             .max(1048576.0);
         let core = Core::new((page as u64).trailing_zeros(), memory);
         Ok(Tablebase {
-            runtime: Runtime::new(core, options),
+            runtime: Runtime::new(core, options, Generator::format_version()),
         })
     }
 

@@ -6,9 +6,11 @@
 //
 // The other concerns live beside it: http.js (Range requests, retries, the
 // concurrency gate, servers that ignore Range), page-db.js (the IndexedDB
-// page cache), prefetch.js (whole files for offline use).
+// page cache), prefetch.js (whole files for offline use), generated.js
+// (tables generated in a Web Worker, for positions of up to 4 pieces).
 
 import { fail } from './errors.js';
+import { Generated, MAX_GENERATED_PIECES } from './generated.js';
 import { RangeClient } from './http.js';
 import { PageDb } from './page-db.js';
 import { prefetchFiles } from './prefetch.js';
@@ -22,11 +24,16 @@ const WHOLE_BODY_LIMIT = 32 * 1048576;
 const ABSENT_TTL_MS = 1000;
 
 export class Runtime {
-  constructor(core, options) {
-    const urls = options && options.urls;
-    if (!Array.isArray(urls) || urls.length === 0 || !urls.every((u) => typeof u === 'string')) {
-      throw fail('Tablebase options need urls: an array of base URLs', 'options');
+  constructor(core, options, formatVersion) {
+    const generate = (options && options.generate) || 'auto';
+    if (!['auto', 'always', 'never'].includes(generate)) {
+      throw fail("Tablebase option generate must be 'auto', 'always' or 'never'", 'options');
     }
+    const urls = (options && options.urls) || [];
+    if (!Array.isArray(urls) || !urls.every((u) => typeof u === 'string') || (urls.length === 0 && generate === 'never')) {
+      throw fail('Tablebase options need urls: an array of base URLs (or generate tables)', 'options');
+    }
+    this.generateMode = generate;
     const base = typeof location !== 'undefined' ? location.href : undefined;
     this.urls = urls.map((u) => {
       const abs = new URL(u, base).href;
@@ -60,12 +67,40 @@ export class Runtime {
     const limit = options.wholeBodyLimit > 0 ? options.wholeBodyLimit : WHOLE_BODY_LIMIT;
     const concurrency = Math.max(1, Math.min(64, options.concurrency || 6));
     this.http = new RangeClient(this.counters, concurrency, limit, () => this.progress());
+    const onGenerate = typeof options.onGenerate === 'function' ? options.onGenerate : null;
+    this.generated = new Generated(core, this.db, this.pageSize, formatVersion, onGenerate);
+  }
+
+  /**
+   * Whether a position is answered from generated tables: always when
+   * asked to, or ('auto') when no URL is configured; in 'auto' with URLs, a
+   * missing table also sends it there (see run).
+   */
+  generates(fen) {
+    if (this.generateMode === 'never') return false;
+    const n = this.core.constructor.pieceCount(fen);
+    if (n === 0 || n > MAX_GENERATED_PIECES) return false;
+    return this.generateMode === 'always' || this.urls.length === 0;
+  }
+
+  /** A probe from generated tables: load or generate what it names, then answer. */
+  async runGenerated(kind, fen) {
+    for (let round = 0; round < 4; round++) {
+      const r = JSON.parse(this.core.attemptGenerated(kind, fen));
+      if (r.done) return r.done;
+      if (r.error) throw fail(r.error, r.code);
+      await this.generated.ensure(r.generate);
+    }
+    throw fail('generated tables did not answer', 'generate');
   }
 
   stats() {
     return {
       ...this.counters,
       cacheBytes: this.db.bytes,
+      tablesGenerated: this.generated.counters.generated,
+      tablesFromIndexedDb: this.generated.counters.fromIndexedDb,
+      generateMs: Math.round(this.generated.counters.generateMs),
       memoryBytes: this.core.memoryBytes(),
       indexedDb: this.db.state,
       last: this.last,
@@ -129,9 +164,10 @@ export class Runtime {
     const ask = { trace, prio: { high: false } };
     try {
       let r = await this.run('mainline-step', fen, ask);
-      const line = { fen: fen.trim(), wdl: r.wdl, dtz: r.dtz, precise: r.precise, moves: [] };
-      // DTZ counts the plies (one more when rounded): only inconsistent tables go further.
-      const maxPlies = Math.abs(r.dtz) + 1;
+      const line = { fen: fen.trim(), wdl: r.wdl, dtz: r.dtz, precise: r.precise, dtm: r.dtm, moves: [] };
+      // DTZ (DTM when known) counts the plies, one more when rounded: only
+      // inconsistent tables go further.
+      const maxPlies = Math.max(Math.abs(r.dtz), Math.abs(r.dtm || 0)) + 1;
       while (r.step) {
         line.moves.push(r.step);
         if (r.last || line.moves.length >= maxPlies) break;
@@ -149,6 +185,19 @@ export class Runtime {
    */
   async run(kind, fen, ask) {
     if (typeof fen !== 'string') throw fail('FEN must be a string', 'invalid-fen');
+    if (this.generates(fen)) return this.runGenerated(kind, fen);
+    try {
+      return await this.runTables(kind, fen, ask);
+    } catch (e) {
+      // 'auto': a table no URL has is generated instead, within reach.
+      if (e && e.code === 'missing-table' && this.generateMode === 'auto' && this.core.constructor.pieceCount(fen) <= MAX_GENERATED_PIECES) {
+        return this.runGenerated(kind, fen);
+      }
+      throw e;
+    }
+  }
+
+  async runTables(kind, fen, ask) {
     const tick = this.core.begin();
     const started = Date.now();
     try {

@@ -1,0 +1,47 @@
+// The Web Worker that generates tables, so that generation never blocks the
+// page. It loads its own copy of the wasm module and keeps the tables it
+// made or was given (sub-tables of later materials). Messages in:
+// {id, type: 'insert', bytes} and {id, type: 'generate', name}; out:
+// {id, type: 'progress', name, done, total}, {id, type: 'done', bytes?} and
+// {id, type: 'error', message}. Imported outside a worker it does nothing.
+
+import init, { Generator } from '../../../../syzygy_web.js';
+
+// Progress messages at most this often (ms): a table reports every 64 K positions.
+const PROGRESS_EVERY_MS = 100;
+
+if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) {
+  let generator = null;
+  const ready = init().then(() => {
+    generator = new Generator();
+  });
+  // One job at a time, in arrival order: a material's sub-tables are
+  // inserted or generated before it.
+  let queue = Promise.resolve();
+  self.onmessage = (event) => {
+    const m = event.data;
+    queue = queue.then(() => handle(m));
+  };
+  async function handle(m) {
+    try {
+      await ready;
+      if (m.type === 'insert') {
+        if (!generator.has(m.name)) generator.insert(m.bytes);
+        self.postMessage({ id: m.id, type: 'done' });
+      } else if (m.type === 'generate') {
+        let done = 0;
+        let last = 0;
+        const bytes = generator.generate(m.name, (material, units, total) => {
+          done += units;
+          const now = performance.now();
+          if (now - last < PROGRESS_EVERY_MS) return;
+          last = now;
+          self.postMessage({ id: m.id, type: 'progress', name: m.name, done, total });
+        });
+        self.postMessage({ id: m.id, type: 'done', bytes }, [bytes.buffer]);
+      }
+    } catch (err) {
+      self.postMessage({ id: m.id, type: 'error', message: String((err && err.message) || err) });
+    }
+  }
+}

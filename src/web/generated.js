@@ -1,0 +1,183 @@
+// Generated tables on the main thread's side: which ones the core holds,
+// loading them from IndexedDB (same page cache, budget and identity rules
+// as fetched tables; the identity is the generator's format version), and
+// asking the generation worker for the others, with progress and an
+// estimate of the time left.
+//
+// Leaving a position does not cancel its generation: the worker finishes
+// the material (and those queued before it), and the table is stored, so a
+// return to that material costs nothing.
+
+import { fail } from './errors.js';
+
+// Pieces of the largest material generated in a browser (see generator.rs).
+export const MAX_GENERATED_PIECES = 4;
+
+/** Positions to generate for a material: its name's pieces, as a rough weight for estimates. */
+function weight(name) {
+  const pieces = name.replace('v', '').length;
+  return Math.pow(64, pieces - 2);
+}
+
+export class Generated {
+  /**
+   * `core` answers from the tables; `db` is the PageDb; `version` the
+   * generator's format version; `onGenerate` receives progress reports.
+   */
+  constructor(core, db, pageSize, version, onGenerate) {
+    this.core = core;
+    this.db = db;
+    this.pageSize = pageSize;
+    this.version = version;
+    this.onGenerate = onGenerate;
+    // Materials the core holds.
+    this.held = new Set();
+    // name -> promise of its loading or generation.
+    this.pending = new Map();
+    // Materials the worker holds (given or made), and the bytes of held
+    // ones it lacks, handed over when it next generates.
+    this.inWorker = new Set();
+    this.toWorker = new Map();
+    this.worker = null;
+    this.jobs = new Map();
+    this.nextId = 1;
+    // Measured generation speed (weight units per ms), for estimates.
+    this.speed = null;
+    this.counters = { generated: 0, fromIndexedDb: 0, generateMs: 0 };
+  }
+
+  url(name) {
+    return `generated:v${this.version}/${name}.swv`;
+  }
+
+  /** Makes sure the core holds every material of `names` (dependencies first). */
+  async ensure(names) {
+    const started = performance.now();
+    const plan = { names, index: 0, started };
+    for (let i = 0; i < names.length; i++) {
+      plan.index = i;
+      await this.one(names[i], plan, names.slice(i + 1));
+    }
+  }
+
+  one(name, plan, later) {
+    if (this.held.has(name)) return Promise.resolve();
+    let p = this.pending.get(name);
+    if (!p) {
+      p = this.load(name, plan, later).finally(() => this.pending.delete(name));
+      this.pending.set(name, p);
+    }
+    return p;
+  }
+
+  async load(name, plan, later) {
+    let bytes = await this.fromDb(name);
+    if (bytes) {
+      this.counters.fromIndexedDb++;
+    } else {
+      bytes = await this.generate(name, plan, later);
+      this.counters.generated++;
+      await this.toDb(name, bytes);
+    }
+    this.core.insertGenerated(bytes);
+    // The worker keeps its own copy as a sub-table for later materials.
+    if (!this.inWorker.has(name)) this.toWorker.set(name, bytes);
+    this.held.add(name);
+    return bytes;
+  }
+
+  async fromDb(name) {
+    const url = this.url(name);
+    const known = await this.db.identity(url);
+    if (!known) return null;
+    const count = Math.ceil(known.size / this.pageSize);
+    const pages = [];
+    for (let p = 0; p < count; p++) pages.push(p);
+    const got = await this.db.get(url, pages);
+    if (got.size !== count) return null;
+    const bytes = new Uint8Array(known.size);
+    for (const [p, piece] of got) bytes.set(piece, p * this.pageSize);
+    return bytes;
+  }
+
+  async toDb(name, bytes) {
+    const url = this.url(name);
+    const validator = `v${this.version}`;
+    await this.db.setIdentity(url, bytes.length, validator);
+    const pages = new Map();
+    for (let off = 0, p = 0; off < bytes.length; off += this.pageSize, p++) pages.set(p, bytes.subarray(off, off + this.pageSize));
+    await this.db.put(url, { size: bytes.length, validator }, pages);
+  }
+
+  startWorker() {
+    if (this.worker) return;
+    if (typeof Worker === 'undefined') throw fail('generating tables needs Web Workers', 'generate');
+    this.worker = new Worker(new URL('./generate-worker.js', import.meta.url), { type: 'module' });
+    this.worker.onmessage = (e) => {
+      const m = e.data;
+      const job = this.jobs.get(m.id);
+      if (!job) return;
+      if (m.type === 'progress') job.progress(m.done, m.total);
+      else {
+        this.jobs.delete(m.id);
+        if (m.type === 'error') job.reject(fail(m.message, 'generate'));
+        else job.resolve(m.bytes);
+      }
+    };
+    this.worker.onerror = (e) => {
+      const err = fail(`generation worker failed: ${e.message || 'could not start'}`, 'generate');
+      for (const job of this.jobs.values()) job.reject(err);
+      this.jobs.clear();
+      this.worker = null;
+      this.inWorker.clear();
+    };
+    this.worker.onmessageerror = this.worker.onerror;
+  }
+
+  post(msg, progress = () => {}) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.jobs.set(id, { resolve, reject, progress });
+      this.worker.postMessage({ id, ...msg });
+    });
+  }
+
+  async generate(name, plan, later) {
+    this.startWorker();
+    // The worker needs every sub-table this core holds and it lacks.
+    for (const [held, bytes] of this.toWorker) {
+      this.post({ type: 'insert', name: held, bytes });
+      this.inWorker.add(held);
+    }
+    this.toWorker.clear();
+    const t0 = performance.now();
+    const laterWeight = later.reduce((s, n) => s + weight(n), 0);
+    const report = (done, total) => {
+      const elapsed = performance.now() - t0;
+      const fraction = total > 0 ? Math.min(1, done / total) : 0;
+      // Time left: this material's pace, then the measured speed for the rest.
+      const speed = fraction > 0.05 ? (weight(name) * fraction) / Math.max(1, elapsed) : this.speed;
+      const leftHere = fraction > 0.05 ? (elapsed / fraction) * (1 - fraction) : speed ? weight(name) / speed : null;
+      const etaMs = leftHere === null ? null : Math.round(leftHere + (speed ? laterWeight / speed : 0));
+      this.emit({ material: name, target: plan.names[plan.names.length - 1], done, total, fraction, materials: plan.names, index: plan.index, elapsedMs: Math.round(performance.now() - plan.started), etaMs });
+    };
+    report(0, 0);
+    const bytes = await this.post({ type: 'generate', name }, report);
+    this.inWorker.add(name);
+    const ms = performance.now() - t0;
+    this.counters.generateMs += ms;
+    this.speed = weight(name) / Math.max(1, ms);
+    report(1, 1);
+    return bytes;
+  }
+
+  emit(p) {
+    if (!this.onGenerate) return;
+    try {
+      this.onGenerate(p);
+    } catch (e) {
+      // A failing callback must not break generation.
+    }
+  }
+
+}

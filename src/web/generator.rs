@@ -1,0 +1,122 @@
+//! Generation in the browser: the `Generator` that a Web Worker drives
+//! (generate-worker.js), and the generated tables the main thread's `Core`
+//! answers from. Tables cross between them as values files (our own
+//! format, versioned by `values_file::VERSION`), which is also what
+//! IndexedDB keeps.
+
+use std::cell::RefCell;
+
+use js_sys::Function;
+use wasm_bindgen::prelude::*;
+
+use crate::generate::layout::{name_of, parse_material};
+use crate::generate::solved::Library;
+use crate::generate::{self, values_file, Options, Progress};
+
+/// Most pieces of a table generated in a browser: 4-piece tables take
+/// seconds and tens of MB, 5-piece ones gigabytes.
+pub const MAX_PIECES: u8 = 4;
+
+thread_local! {
+    /// Where progress goes during one `generate` call: a wasm module in a
+    /// worker runs one thread, so the callback lives here rather than in a
+    /// `Progress` value, which must be `Sync`.
+    static SINK: RefCell<Option<Function>> = const { RefCell::new(None) };
+}
+
+struct ToJs;
+
+impl Progress for ToJs {
+    fn advance(&self, material: &str, units: u64, total: u64) {
+        SINK.with(|s| {
+            if let Some(f) = s.borrow().as_ref() {
+                let _ = f.call3(
+                    &JsValue::NULL,
+                    &material.into(),
+                    &(units as f64).into(),
+                    &(total as f64).into(),
+                );
+            }
+        });
+    }
+}
+
+/// Reads a values file into a library; the material's name on success.
+pub(crate) fn insert_into(lib: &mut Library, bytes: &[u8]) -> Result<String, JsError> {
+    let t = values_file::read(&mut &bytes[..]).map_err(|e| JsError::new(&e.to_string()))?;
+    let name = t.layout.name.clone();
+    lib.insert(t);
+    Ok(name)
+}
+
+/// The generator of one Web Worker, single-threaded (a static host cannot
+/// be assumed to allow shared memory). It keeps what it made, and what it
+/// was given, as the sub-tables of later materials.
+#[wasm_bindgen]
+pub struct Generator {
+    library: Library,
+}
+
+impl Default for Generator {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[wasm_bindgen]
+impl Generator {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Generator {
+        Generator {
+            library: Library::default(),
+        }
+    }
+
+    /// The version of the values files this generator writes and reads.
+    #[wasm_bindgen(js_name = formatVersion)]
+    pub fn format_version() -> u32 {
+        u32::from(values_file::VERSION)
+    }
+
+    /// Adds a table (a values file) that later materials depend on.
+    pub fn insert(&mut self, bytes: &[u8]) -> Result<String, JsError> {
+        insert_into(&mut self.library, bytes)
+    }
+
+    /// Whether a material (e.g. "KQvK") is held.
+    pub fn has(&self, name: &str) -> bool {
+        parse_material(name).is_ok_and(|k| self.library.contains(&k))
+    }
+
+    /// Generates one material, with mate distances, whose sub-materials are
+    /// all held; keeps it and returns it as a values file.
+    /// `on_progress(material, units, total)` is called as work is done.
+    pub fn generate(&mut self, name: &str, on_progress: Option<Function>) -> Result<Vec<u8>, JsError> {
+        let key = parse_material(name).map_err(|e| JsError::new(&e.0))?;
+        if key.iter().sum::<u8>() > MAX_PIECES {
+            return Err(JsError::new(&format!(
+                "generate {name}: the browser generates tables of up to {MAX_PIECES} pieces"
+            )));
+        }
+        if let Some(missing) = generate::plan::children(&key)
+            .into_iter()
+            .find(|k| !generate::plan::trivial(k) && !self.library.contains(k))
+        {
+            return Err(JsError::new(&format!(
+                "generate {name}: {} is needed first",
+                name_of(&missing).0
+            )));
+        }
+        SINK.with(|s| *s.borrow_mut() = on_progress);
+        let opts = Options {
+            threads: 1,
+            dtm: true,
+        };
+        let t = generate::generate(key, &self.library, opts, &ToJs);
+        SINK.with(|s| *s.borrow_mut() = None);
+        let mut bytes = Vec::new();
+        values_file::write(&t, &mut bytes).map_err(|e| JsError::new(&e.to_string()))?;
+        self.library.insert(t);
+        Ok(bytes)
+    }
+}
