@@ -319,7 +319,10 @@ describe('distance to mate, when a result carries one (optional dtm field)', () 
     assert.equal(describeResult({ ...base, dtm: 17 }).dtm, 17);
     const [group] = groupMoves([{ uci: 'a1a8', san: 'Ra8', wdl: -2, dtz: -8, category: 'loss', zeroing: false, dtm: -16 }]);
     assert.equal(group.moves[0].dtm, -16);
-    assert.ok(group.moves[0].badges.some((b) => b.kind === 'dtm' && b.text === 'DTM 16'));
+    // After the move the opponent is mated in 16 plies: the mover mates in 17 plies, 9 moves.
+    assert.ok(group.moves[0].badges.some((b) => b.kind === 'dtm' && b.text === 'Mate in 9'));
+    const [losing] = groupMoves([{ uci: 'a1a2', san: 'Ka2', wdl: 2, dtz: 5, category: 'win', zeroing: false, dtm: 5 }]);
+    assert.ok(losing.moves[0].badges.some((b) => b.kind === 'dtm' && b.text === 'Mated in 3'));
     const [plain] = groupMoves([{ uci: 'a1a8', san: 'Ra8', wdl: -2, dtz: -8, category: 'loss', zeroing: false }]);
     assert.equal(plain.moves[0].dtm, null);
   });

@@ -37,13 +37,21 @@ export function createApp(host, options) {
     s.handlePromise = openTablebase(parseTableUrls(spec)).then((handle) => {
       if (s.destroyed) return handle;
       s.handle = handle;
-      s.unsubscribe = handle.subscribe((p) => {
+      const offNet = handle.subscribe((p) => {
         view.verdict.fetching(p && p.requestsInFlight > 0);
         if (full) {
           view.network.progress(p);
           refreshStats(ctx);
         }
       });
+      // A generation shows while the position waiting for it has no answer yet.
+      const offGen = handle.subscribeGenerate((p) => {
+        if (!s.result && !s.destroyed) view.verdict.generating(p);
+      });
+      s.unsubscribe = () => {
+        offNet();
+        offGen();
+      };
       return handle;
     });
     s.handlePromise.catch(() => {});

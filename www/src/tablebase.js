@@ -36,8 +36,10 @@ export function parseTableUrls(spec, base = document.baseURI) {
 const shared = new Map();
 
 /**
- * A shared handle: { tb, urls, subscribe(fn) -> unsubscribe }. `fn` receives
- * every progress report {requestsInFlight, requests, bytes, rounds}.
+ * A shared handle: { tb, urls, subscribe(fn) -> unsubscribe,
+ * subscribeGenerate(fn) -> unsubscribe }. `fn` receives every progress
+ * report {requestsInFlight, requests, bytes, rounds} (or, for the second,
+ * of tables generated in the browser).
  */
 export async function openTablebase(urls) {
   const key = urls.join(' ');
@@ -46,8 +48,20 @@ export async function openTablebase(urls) {
     entry = (async () => {
       await loadWasm();
       const listeners = new Set();
+      const generating = new Set();
       const tb = new Tablebase({
         urls,
+        // Positions of up to 4 pieces whose tables no URL has are solved in a worker.
+        generate: 'auto',
+        onGenerate: (p) => {
+          for (const fn of generating) {
+            try {
+              fn(p);
+            } catch (err) {
+              console.error(err);
+            }
+          }
+        },
         onProgress: (p) => {
           for (const fn of listeners) {
             try {
@@ -64,6 +78,11 @@ export async function openTablebase(urls) {
         subscribe(fn) {
           listeners.add(fn);
           return () => listeners.delete(fn);
+        },
+        /** `fn` receives every generation progress report (see GenerateProgress). */
+        subscribeGenerate(fn) {
+          generating.add(fn);
+          return () => generating.delete(fn);
         },
       };
     })();

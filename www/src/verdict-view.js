@@ -41,8 +41,26 @@ export function createVerdictCard() {
         h('div.sb-verdict-head', badge, h('h2.sb-headline', v.headline), v.tag ? h('span.sb-tag', v.tag) : null),
         h('p.sb-summary', v.summary),
         v.dtz ? h('p.sb-dtz', h('span.sb-dtz-badge', v.dtz.label), ' ', v.dtz.text) : null,
-        v.dtm !== null && v.dtm !== undefined ? h('p.sb-dtm', h('span.sb-dtz-badge', `Mate in ${Math.ceil(Math.abs(v.dtm) / 2)}`), ` ${plies(Math.abs(v.dtm))} to checkmate with best play.`) : null,
+        v.dtm ? h('p.sb-dtm', h('span.sb-dtz-badge', mateLabel(v.dtm)), ` ${plies(Math.abs(v.dtm))} to checkmate with best play.`) : null,
         v.notes.length ? h('ul.sb-notes', v.notes.map((n) => h('li', n))) : null,
+      );
+    },
+    /**
+     * A table being generated in the browser for this position: which one,
+     * how far, and about how long is left. Leaving the position does not
+     * stop it; the table is kept for next time.
+     */
+    generating(p) {
+      el.dataset.tone = 'loading';
+      el.classList.remove('sb-stale');
+      const pct = Math.round((p.fraction || 0) * 100);
+      const left = p.etaMs === null || p.etaMs === undefined ? 'estimating the time left' : `about ${Math.max(1, Math.round(p.etaMs / 1000))} s left`;
+      replace(
+        body,
+        h('div.sb-verdict-head', h('span.sb-spinner'), h('h2.sb-headline', `Solving ${p.material} in this browser…`)),
+        h('p.sb-summary', `Table ${p.index + 1} of ${p.materials.length} for ${p.target}: ${pct} %, ${left}.`),
+        h('progress.sb-generate', { max: 100, value: pct }),
+        h('p.sb-hint', 'No server has this table, so your device computes it (with distances to mate) and keeps it offline. You can move on: the work continues in the background.'),
       );
     },
     /**
@@ -61,6 +79,12 @@ export function createVerdictCard() {
       );
     },
   };
+}
+
+/** "Mate in N" (moves, as players count them) for plies to mate signed like DTZ. */
+export function mateLabel(dtm) {
+  const n = Math.abs(dtm);
+  return dtm > 0 ? `Mate in ${Math.ceil(n / 2)}` : `Mated in ${Math.ceil(n / 2)}`;
 }
 
 /** What DTZ, cursed wins and the halfmove clock mean, folded. */

@@ -201,7 +201,11 @@ export function describeMove(m) {
     badges.push({ text: '50-move?', kind: 'cursed', title: 'Too close to the 50-move limit to tell' });
   // The position after this move needs a table the server does not have.
   if (m.error) badges.push({ text: 'No table', kind: 'info', title: m.error });
-  if (!m.checkmate && Number.isInteger(m.dtm) && m.dtm !== 0) badges.push({ text: `DTM ${Math.abs(m.dtm)}`, kind: 'dtm', title: `Distance to mate after this move: ${plies(Math.abs(m.dtm))}` });
+  // Plies to mate after the move: the mover mates (dtm < 0 there) or is mated, in moves as players count them.
+  if (!m.checkmate && Number.isInteger(m.dtm) && m.dtm !== 0) {
+    const n = Math.abs(m.dtm) + 1;
+    badges.push({ text: `${m.dtm < 0 ? 'Mate' : 'Mated'} in ${Math.ceil(n / 2)}`, kind: 'dtm', title: `Distance to mate after this move: ${plies(Math.abs(m.dtm))} (DTM ${Math.abs(m.dtm)})` });
+  }
   if (!m.checkmate && Number.isInteger(m.dtz) && m.dtz !== 0) {
     const approx = m.precise === false ? '~' : '';
     const n = Math.abs(m.dtz);
