@@ -183,4 +183,3 @@ pub fn mainline_step(lib: &Library, pos: &Chess) -> Result<LineStep, ProbeError>
 pub fn in_reach(pos: &Chess) -> bool {
     pos.board().occupied().count() <= 4
 }
-

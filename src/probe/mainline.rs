@@ -120,7 +120,10 @@ impl Mainline {
     /// Most plies a line can take: DTZ counts them (one more when rounded),
     /// so only inconsistent tables could make it longer.
     pub fn max_plies(&self) -> usize {
-        self.dtz.unsigned_abs().max(self.dtm.map_or(0, |d| d.unsigned_abs())) as usize + 1
+        self.dtz
+            .unsigned_abs()
+            .max(self.dtm.map_or(0, |d| d.unsigned_abs())) as usize
+            + 1
     }
 
     /// Adds a step's move; false when the line is complete.

@@ -91,7 +91,11 @@ impl Generator {
     /// Generates one material, with mate distances, whose sub-materials are
     /// all held; keeps it and returns it as a values file.
     /// `on_progress(material, units, total)` is called as work is done.
-    pub fn generate(&mut self, name: &str, on_progress: Option<Function>) -> Result<Vec<u8>, JsError> {
+    pub fn generate(
+        &mut self,
+        name: &str,
+        on_progress: Option<Function>,
+    ) -> Result<Vec<u8>, JsError> {
         let key = parse_material(name).map_err(|e| JsError::new(&e.0))?;
         if key.iter().sum::<u8>() > MAX_PIECES {
             return Err(JsError::new(&format!(

@@ -11,10 +11,10 @@ mod generator;
 pub use generator::Generator;
 
 use crate::engine::{Attempt, Config, Engine, Supply};
-use crate::generate::layout::name_of;
-use crate::generate::solved::Library;
 use crate::error::ProbeError;
 use crate::format::Kind;
+use crate::generate::layout::name_of;
+use crate::generate::solved::Library;
 use crate::probe;
 use crate::report;
 use crate::store::Fetch;
@@ -290,7 +290,9 @@ impl Core {
             return out;
         }
         let result = match kind {
-            "mainline-step" => probe::generated::mainline_step(lib, &pos).map(|l| report::line_step(&l)),
+            "mainline-step" => {
+                probe::generated::mainline_step(lib, &pos).map(|l| report::line_step(&l))
+            }
             "verdict" => probe::generated::verdict(lib, &pos).map(|a| report::analysis(fen, &a)),
             _ => probe::generated::analyse(lib, &pos).map(|a| report::analysis(fen, &a)),
         };

@@ -1,0 +1,173 @@
+// Tables generated in the browser (a Web Worker) against the official
+// tables read by the native CLI: WDL, DTZ and the move list of seeded
+// positions; mate distances checked without an oracle (a position's DTM is
+// what its moves give); a generated table read back from IndexedDB after a
+// reload, offline, with no regeneration.
+//
+// By default the positions cover every 3-piece material and the 4-piece
+// materials below (generation in wasm takes seconds each on a loaded
+// 2-core machine); SYZYGY_GENERATE_ALL=1 covers every 3-4 piece material.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { skipReason, startServers, launch, launchPersistent, openTablebase, probeAll, tbStats, cliProbe, prng, randomFen } from './helpers.mjs';
+
+const skip = skipReason();
+const ALL = !!process.env.SYZYGY_GENERATE_ALL;
+const THREE = ['KQvK', 'KRvK', 'KPvK'];
+const FOUR_DEFAULT = ['KRvKN', 'KPvKP'];
+const FOUR_ALL = [
+  'KQQvK', 'KQRvK', 'KQBvK', 'KQNvK', 'KRRvK', 'KRBvK', 'KRNvK', 'KBBvK', 'KBNvK', 'KNNvK',
+  'KQvKQ', 'KQvKR', 'KQvKB', 'KQvKN', 'KRvKR', 'KRvKB', 'KRvKN', 'KBvKB', 'KBvKN', 'KNvKN',
+  'KQPvK', 'KRPvK', 'KBPvK', 'KNPvK', 'KPPvK', 'KQvKP', 'KRvKP', 'KBvKP', 'KNvKP', 'KPvKP',
+];
+const MATERIALS = [...THREE, ...(ALL ? FOUR_ALL : FOUR_DEFAULT)];
+const POSITIONS = 200;
+
+/** Legal seeded positions spread over MATERIALS (the page's legalMoves says which are legal). */
+async function seededFens(page) {
+  const rand = prng(11);
+  const fens = [];
+  for (let i = 0; fens.length < POSITIONS; i++) {
+    const m = MATERIALS[i % MATERIALS.length];
+    const fen = randomFen(m, rand).replace(' w ', rand() < 0.5 ? ' w ' : ' b ');
+    const legal = await page.evaluate((f) => {
+      try {
+        window.tb.legalMoves(f);
+        return true;
+      } catch {
+        return false;
+      }
+    }, fen);
+    if (legal) fens.push(fen);
+  }
+  return fens;
+}
+
+/** Official DTZ n may be rounded (n or n + 1 plies), and a loss next to a rounded win one short. */
+function dtzAgrees(ours, theirs) {
+  if (ours === theirs) return true;
+  if (theirs.precise && theirs.dtz > 0) return false;
+  return Math.sign(ours.dtz) === Math.sign(theirs.dtz) && Math.abs(Math.abs(ours.dtz) - Math.abs(theirs.dtz)) === 1;
+}
+
+/** Plies to mate for the side to move reached through a move (a mating move is 1). */
+function throughMove(m) {
+  if (m.checkmate) return 1;
+  if (m.dtm < 0) return -m.dtm + 1;
+  if (m.dtm > 0) return -(m.dtm + 1);
+  return 0;
+}
+
+/** Oracle-free: the position's dtm is the best its moves give; null never appears. */
+function dtmConsistent(r) {
+  if (!Number.isInteger(r.dtm)) return `dtm ${r.dtm}`;
+  if (r.checkmate || r.stalemate || r.moves.length === 0) return r.dtm === 0 ? null : `no moves, dtm ${r.dtm}`;
+  if (r.moves.some((m) => !Number.isInteger(m.dtm))) return 'a move without dtm';
+  const values = r.moves.map(throughMove);
+  const wins = values.filter((v) => v > 0);
+  const want = wins.length ? Math.min(...wins) : values.includes(0) ? 0 : Math.min(...values);
+  if (r.dtm !== want) return `dtm ${r.dtm}, through moves ${want}`;
+  if (Math.sign(r.dtm) !== Math.sign(r.wdl)) return `dtm ${r.dtm} disagrees with wdl ${r.wdl}`;
+  // Moves of equal WDL come fastest mate first, longest resistance first.
+  for (let i = 1; i < r.moves.length; i++) {
+    const [a, b] = [r.moves[i - 1], r.moves[i]];
+    if (a.wdl === b.wdl && !a.checkmate && !b.checkmate && a.wdl !== 0 && throughMove(a) !== throughMove(b)) {
+      // Winning: fewer plies (positive) first; losing: more plies (more negative) first.
+      if (throughMove(a) > throughMove(b)) return `moves ${a.uci} before ${b.uci} against mate distance`;
+    }
+  }
+  return null;
+}
+
+describe('tables generated in the browser', { skip }, () => {
+  let servers;
+  let browser;
+  before(async () => {
+    servers = await startServers();
+    browser = await launch();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (servers) await servers.close();
+  });
+
+  it(`${POSITIONS} seeded positions over ${MATERIALS.length} materials: WDL, DTZ and moves equal the official tables', dtm consistent`, { timeout: ALL ? 3_600_000 : 900_000 }, async () => {
+    const context = await browser.newContext();
+    // No URL at all: every table is generated.
+    const page = await openTablebase(context, servers, { urls: [] });
+    const fens = await seededFens(page);
+    const ours = [];
+    for (const fen of fens) ours.push((await probeAll(page, [fen]))[0]);
+    const theirs = cliProbe(fens);
+    let moves = 0;
+    const bad = [];
+    for (let i = 0; i < fens.length; i++) {
+      const [a, b] = [ours[i], theirs[i]];
+      if (a.error) {
+        bad.push(`${fens[i]}: ${a.error}`);
+        continue;
+      }
+      if (a.wdl !== b.wdl || !dtzAgrees(a, b)) bad.push(`${fens[i]}: wdl/dtz ${a.wdl}/${a.dtz}, official ${b.wdl}/${b.dtz}`);
+      const official = new Map(b.moves.map((m) => [m.uci, m]));
+      if (a.moves.length !== b.moves.length) bad.push(`${fens[i]}: ${a.moves.length} moves, official ${b.moves.length}`);
+      for (const m of a.moves) {
+        const o = official.get(m.uci);
+        moves++;
+        if (!o || o.wdl !== m.wdl || !dtzAgrees(m, o)) bad.push(`${fens[i]} ${m.uci}: ${m.wdl}/${m.dtz}, official ${o ? `${o.wdl}/${o.dtz}` : 'none'}`);
+      }
+      // The best move wins (draws, loses) as the official best move does.
+      if (a.moves.length && a.moves[0].wdl !== b.moves[0].wdl) bad.push(`${fens[i]}: best move ${a.moves[0].uci} wdl ${a.moves[0].wdl}, official ${b.moves[0].wdl}`);
+      const why = dtmConsistent(a);
+      if (why) bad.push(`${fens[i]}: ${why}`);
+    }
+    const st = await tbStats(page);
+    console.log(`# compared ${fens.length} positions and ${moves} moves over ${MATERIALS.length} materials; generated ${st.tablesGenerated} tables in ${st.generateMs} ms; network requests ${st.requests}`);
+    assert.deepEqual(bad.slice(0, 20), []);
+    assert.equal(st.requests, 0);
+    await context.close();
+  });
+
+  it('a generated table is read back from IndexedDB after a reload, offline, without regenerating', { timeout: 600_000 }, async () => {
+    const context = await launchPersistent();
+    try {
+      const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+      let page = await openTablebase(context, servers, { urls: [] });
+      const first = (await probeAll(page, [fen]))[0];
+      assert.equal(first.wdl, 2);
+      assert.ok(first.dtm > 0);
+      const before = await tbStats(page);
+      assert.equal(before.tablesGenerated, 1);
+      await page.reload();
+      await page.waitForFunction(() => window.ready === true);
+      await context.setOffline(true);
+      await page.evaluate(() => {
+        window.tb = new window.Tablebase({ urls: [] });
+      });
+      const again = (await probeAll(page, [fen]))[0];
+      const after = await tbStats(page);
+      assert.deepEqual(again, first);
+      assert.equal(after.tablesGenerated, 0);
+      assert.equal(after.tablesFromIndexedDb, 1);
+      assert.equal(after.requests, 0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("'never' does not generate, and 'auto' generates only what no URL has", { timeout: 600_000 }, async () => {
+    const context = await browser.newContext();
+    const page = await openTablebase(context, servers, { urls: [servers.base], generate: 'never' });
+    // The hosted tables answer; nothing is generated.
+    const [hosted] = await probeAll(page, ['8/8/8/4k3/8/8/8/R3K3 w - - 0 1']);
+    assert.equal(hosted.dtm, null);
+    assert.equal((await tbStats(page)).tablesGenerated, 0);
+    await page.evaluate((base) => {
+      window.tb = new window.Tablebase({ urls: [base + 'nothing-here/'], generate: 'auto' });
+    }, servers.base);
+    const [made] = await probeAll(page, ['8/8/8/4k3/8/8/8/R3K3 w - - 0 1']);
+    assert.equal(made.wdl, 2);
+    assert.ok(made.dtm > 0);
+    assert.equal((await tbStats(page)).tablesGenerated, 1);
+    await context.close();
+  });
+});

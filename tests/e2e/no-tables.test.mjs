@@ -1,0 +1,76 @@
+// A page that embeds <syzygy-board> with no `tables` attribute and no
+// tables on its host: positions of up to 4 pieces are solved in the
+// browser, the verdict and the moves show "Mate in N", the best line goes
+// on to mate, and a waiting position shows generation progress. Writes
+// screenshots at 360 px and desktop width to test-results/.
+import { describe, it as baseIt, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { skipReason, ensureBuilt, startSite, launch, newPage, DIST, RESULTS, tempDir } from './helpers.mjs';
+
+const skip = skipReason();
+const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 600_000 }, fn);
+// KRvK: the rook mates in 16 moves at most.
+const FEN = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+
+describe('<syzygy-board> without tables', () => {
+  let site;
+  let browser;
+  before(async () => {
+    if (skip) return;
+    ensureBuilt();
+    fs.mkdirSync(RESULTS, { recursive: true });
+    const dir = tempDir();
+    fs.symlinkSync(DIST, path.join(dir, 'lib'));
+    fs.writeFileSync(
+      path.join(dir, 'index.html'),
+      `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>No tables</title><script src="/lib/syzygy-board.js"></script></head>
+<body style="font-family: sans-serif; max-width: 960px; margin: 1rem auto; padding: 0 8px">
+<syzygy-board fen="${FEN}"></syzygy-board></body></html>`,
+    );
+    // The host serves the page and nothing else: no table anywhere.
+    site = await startSite({ staticDir: dir, tables: [] });
+    browser = await launch();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (site) await site.close();
+  });
+
+  for (const [label, size] of [
+    ['desktop', { width: 1280, height: 900 }],
+    ['360', { width: 360, height: 740, mobile: true }],
+  ]) {
+    it(`shows a verdict and "Mate in N" (${label})`, async () => {
+      const page = await newPage(browser, size);
+      await page.goto(site.url);
+      // Progress first (the table is being generated), then the answer.
+      const progress = await page
+        .waitForSelector('syzygy-board .sb-verdict progress.sb-generate', { timeout: 60_000 })
+        .then(() => true, () => false);
+      if (progress) await page.screenshot({ path: path.join(RESULTS, `generated-progress-${label}.png`) });
+      await page.waitForFunction(() => {
+        const card = document.querySelector('syzygy-board .sb-verdict');
+        return card && card.dataset.tone === 'white' && card.querySelector('.sb-dtm') && !document.querySelector('syzygy-board .sb-moves-card.sb-stale');
+      }, null, { timeout: 300_000 });
+      const shown = await page.evaluate(() => {
+        const root = document.querySelector('syzygy-board');
+        return {
+          headline: root.querySelector('.sb-headline').textContent,
+          mate: root.querySelector('.sb-dtm').textContent,
+          moveBadges: [...root.querySelectorAll('.sb-move')].slice(0, 3).map((m) => m.textContent),
+        };
+      });
+      assert.match(shown.headline, /White wins/);
+      assert.match(shown.mate, /^Mate in \d+/);
+      assert.ok(shown.moveBadges.some((t) => /Mate in \d+/.test(t)), shown.moveBadges.join(' | '));
+      // The best line reaches mate.
+      await page.waitForFunction(() => /#/.test((document.querySelector('syzygy-board .sb-mainline-card') || {}).textContent || ''), null, { timeout: 60_000 }).catch(() => {});
+      await page.screenshot({ path: path.join(RESULTS, `generated-mate-${label}.png`), fullPage: true });
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+  }
+});
