@@ -166,7 +166,7 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn analyse(this: &Runtime, fen: &str, options: JsValue) -> Promise;
     #[wasm_bindgen(method)]
-    fn mainline(this: &Runtime, fen: &str) -> Promise;
+    fn mainline(this: &Runtime, fen: &str, options: JsValue) -> Promise;
     #[wasm_bindgen(method)]
     fn stats(this: &Runtime) -> JsValue;
     #[wasm_bindgen(method, js_name = clearCache)]
@@ -432,10 +432,15 @@ impl Tablebase {
             .analyse(fen, options.map_or(JsValue::UNDEFINED, JsValue::from))
     }
 
-    /// Best play to the next zeroing move or mate.
+    /// Best play to the next zeroing move or mate (from generated tables:
+    /// to mate); `options.toEnd` goes on through zeroing moves to the end.
     #[wasm_bindgen(unchecked_return_type = "Promise<Mainline>")]
-    pub fn mainline(&self, fen: &str) -> Promise {
-        self.runtime.mainline(fen)
+    pub fn mainline(
+        &self,
+        fen: &str,
+        #[wasm_bindgen(unchecked_param_type = "{ toEnd?: boolean } | undefined")] options: JsValue,
+    ) -> Promise {
+        self.runtime.mainline(fen, options)
     }
 
     /// Legal moves of a position (no tables needed); throws on a bad FEN.

@@ -155,23 +155,32 @@ export class Runtime {
   }
 
   /**
-   * Best play to the next zeroing move or mate. Each step is a run of its
-   * own, so MAX_ROUNDS bounds a step: a cursed line can be hundreds of plies.
+   * Best play to the next zeroing move or mate; from generated tables (mate
+   * distances known), to mate. With `options.toEnd`, a line from Syzygy
+   * tables goes on through zeroing moves (chained DTZ) to mate or a draw.
+   * Each step is a run of its own, so MAX_ROUNDS bounds a step: a cursed
+   * line can be hundreds of plies.
    */
-  async mainline(fen) {
+  async mainline(fen, options) {
     if (typeof fen !== 'string') throw fail('FEN must be a string', 'invalid-fen');
+    const toEnd = !!(options && options.toEnd);
     const trace = new Trace();
     const ask = { trace, prio: { high: false } };
+    // DTZ (DTM when known) counts the plies of a phase, one more when
+    // rounded: only inconsistent tables go further.
+    const budget = (r) => Math.max(Math.abs(r.dtz), Math.abs(r.dtm || 0)) + 1;
     try {
       let r = await this.run('mainline-step', fen, ask);
       const line = { fen: fen.trim(), wdl: r.wdl, dtz: r.dtz, precise: r.precise, dtm: r.dtm, moves: [] };
-      // DTZ (DTM when known) counts the plies, one more when rounded: only
-      // inconsistent tables go further.
-      const maxPlies = Math.max(Math.abs(r.dtz), Math.abs(r.dtm || 0)) + 1;
+      let phaseEnd = budget(r);
       while (r.step) {
         line.moves.push(r.step);
-        if (r.last || line.moves.length >= maxPlies) break;
-        r = await this.run('mainline-step', r.step.fen, ask);
+        const s = r.step;
+        const over = s.wdl === 0 || s.san.endsWith('#');
+        if (r.last && (!toEnd || over || !s.zeroing)) break;
+        if (line.moves.length >= phaseEnd) break;
+        r = await this.run('mainline-step', s.fen, ask);
+        if (s.zeroing) phaseEnd = line.moves.length + budget(r);
       }
       return line;
     } finally {

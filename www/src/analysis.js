@@ -164,8 +164,9 @@ const beyond100 = (r) => r && Math.abs(r.wdl) === 1 && Math.abs(r.dtz) > 100;
 /** Plies to the zeroing move (or mate) along a best line, or undefined when the line does not reach one. */
 function zeroingPlies(line) {
   if (!line || !line.moves || !line.moves.length) return undefined;
-  const last = line.moves[line.moves.length - 1];
-  return last.zeroing || last.san.endsWith('#') ? line.moves.length : undefined;
+  // The first zeroing move or mate: a line may go on past it.
+  const i = line.moves.findIndex((m) => m.zeroing || m.san.endsWith('#'));
+  return i < 0 ? undefined : i + 1;
 }
 
 /** Moves with the best line's length after them, where it has been worked out. */
@@ -294,7 +295,8 @@ async function renderMainline(ctx, fen, token) {
   if (!line) {
     view.mainlineCard.classList.add('sb-stale');
     try {
-      line = await s.handle.tb.mainline(fen);
+      // Through zeroing moves to mate or a draw (chained DTZ; generated tables: to mate).
+      line = await s.handle.tb.mainline(fen, { toEnd: true });
       remember(s.mainlines, fen, line);
     } catch (err) {
       if (token === s.token) {
@@ -322,7 +324,7 @@ function losesAt(r, line) {
   const n = zeroingPlies(line);
   const h = r.halfmoveClock || 0;
   if (n !== undefined && n + h <= 100) {
-    return { after: line.moves.length - 1, text: 'after this zeroing move the next phase takes more than 50 moves: the 50-move rule draws it' };
+    return { after: n - 1, text: 'after this zeroing move the next phase takes more than 50 moves: the 50-move rule draws it' };
   }
   const at = Math.max(0, Math.min(line.moves.length - 1, 100 - h - 1));
   return { after: at, text: '50 moves without a capture or pawn move: a draw can be claimed here' };
