@@ -3,9 +3,9 @@
 // material (or those named) generated with mate distances by the wasm
 // module in headless Chromium, single-threaded, and by the native CLI
 // (`generate M --dtm --threads 1`). Each material is timed alone with its
-// sub-tables already present (given to the page as values files written by
-// the native run, as IndexedDB would), in a fresh page, whose wasm memory at
-// the end is the peak (wasm memory never shrinks).
+// sub-tables already present (values files written by the native run,
+// fetched by the page as IndexedDB would give them), in a fresh page, whose
+// wasm memory at the end is the peak (wasm memory never shrinks).
 //
 //   node scripts/bench-generate-wasm.mjs [MATERIAL...]
 // Needs pkg/ (scripts/build-wasm.sh) and target/release/syzygy-web.
@@ -36,30 +36,39 @@ for (const m of materials) {
   native.set(m, last.seconds);
 }
 
-const site = await startServer({ port: 0, tables: [], static: REPO });
+// The page, the package and the native run's values files, served together.
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-gen-site-'));
+fs.symlinkSync(path.join(REPO, 'pkg'), path.join(root, 'pkg'));
+fs.mkdirSync(path.join(root, 'tests', 'browser'), { recursive: true });
+fs.copyFileSync(path.join(REPO, 'tests', 'browser', 'page.html'), path.join(root, 'tests', 'browser', 'page.html'));
+fs.symlinkSync(scratch, path.join(root, 'swv'));
+const site = await startServer({ port: 0, tables: [], static: root });
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
 console.log('material   wasm s  native s  ratio  wasm memory MB');
 let slowest = { m: '', s: 0, mb: 0 };
 for (const m of materials) {
-  const deps = fs
-    .readdirSync(scratch)
-    .filter((f) => f.endsWith('.swv') && f !== `${m}.swv`)
-    .map((f) => Array.from(fs.readFileSync(path.join(scratch, f))));
   const page = await browser.newPage();
   await page.goto(`${site.url}tests/browser/page.html`);
   await page.waitForFunction(() => window.ready === true);
   const r = await page.evaluate(
-    async ({ m, deps }) => {
+    async (m) => {
       const mod = await import('/pkg/syzygy_web.js');
       const wasm = await mod.default();
       const g = new mod.Generator();
-      for (const d of deps) g.insert(new Uint8Array(d));
-      const t0 = performance.now();
-      g.generate(m);
-      const s = (performance.now() - t0) / 1000;
-      return { s, mb: wasm.memory.buffer.byteLength / 1048576 };
+      // Sub-tables first: the generator names the one it lacks.
+      for (;;) {
+        const t0 = performance.now();
+        try {
+          g.generate(m);
+          return { s: (performance.now() - t0) / 1000, mb: wasm.memory.buffer.byteLength / 1048576 };
+        } catch (e) {
+          const need = /: (\S+) is needed first/.exec(String(e.message));
+          if (!need) throw e;
+          g.insert(new Uint8Array(await (await fetch(`/swv/${need[1]}.swv`)).arrayBuffer()));
+        }
+      }
     },
-    { m, deps },
+    m,
   );
   await page.close();
   const n = native.get(m);
@@ -70,3 +79,4 @@ if (slowest.m) console.log(`slowest 4-piece in wasm: ${slowest.m} ${slowest.s.to
 await browser.close();
 await site.close();
 fs.rmSync(scratch, { recursive: true, force: true });
+fs.rmSync(root, { recursive: true, force: true });
