@@ -166,6 +166,7 @@ fn write_syzygy(dir: &Path, t: &Solved, lib: &Library, a: &Args) -> Result<(), S
     let source = crate::generate_write::Generated::new(t, lib)
         .ok_or_else(|| "material has no Syzygy layout".to_string())?;
     let name = &t.layout.name;
+    let started = Instant::now();
     let bar = Bar::new();
     let label = format!("{name} (writing)");
     let mut last = 0u64;
@@ -181,6 +182,7 @@ fn write_syzygy(dir: &Path, t: &Solved, lib: &Library, a: &Args) -> Result<(), S
         wide_dtz: a.wide_dtz,
         ..Default::default()
     };
+    let mut sizes = Vec::new();
     for (ext, bytes) in [
         ("rtbw", crate::write::write_wdl(&entries, &opts)),
         ("rtbz", crate::write::write_dtz(&entries, &opts)),
@@ -190,7 +192,14 @@ fn write_syzygy(dir: &Path, t: &Solved, lib: &Library, a: &Args) -> Result<(), S
         fs::write(&tmp, &bytes)
             .and_then(|_| fs::rename(&tmp, &path))
             .map_err(|e| format!("writing {}: {e}", path.display()))?;
+        sizes.push(bytes.len());
     }
+    eprintln!(
+        "{name}: wrote {name}.rtbw ({} bytes) and {name}.rtbz ({} bytes) in {:.2} s",
+        sizes[0],
+        sizes[1],
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 
