@@ -1,11 +1,10 @@
 //! Table files the engine has heard of, and what it knows about each.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::format::header::Header;
 use crate::format::Kind;
-use crate::store::FileId;
+use crate::store::{FastMap, FileId};
 
 #[derive(Debug, Clone)]
 pub enum State {
@@ -44,7 +43,7 @@ pub struct FileInfo {
 pub struct Files {
     /// Table name to the ids of its WDL and DTZ files, looked up by `&str`
     /// so that the warm path allocates nothing.
-    ids: HashMap<String, [Option<FileId>; 2]>,
+    ids: FastMap<String, [Option<FileId>; 2]>,
     entries: Vec<Entry>,
 }
 

@@ -128,30 +128,32 @@ fn locate<'h>(
     Ok((file, sub, idx))
 }
 
-fn named(e: ProbeError, file: &str) -> ProbeError {
+/// Puts the file's name on a decoding error (only spelled out on an error:
+/// lookups are the warm path).
+fn named(e: ProbeError, table: &str, kind: Kind) -> ProbeError {
     match e {
         ProbeError::CorruptTable(n, what) if n == "?" => {
-            ProbeError::CorruptTable(file.to_string(), what)
+            ProbeError::CorruptTable(file_name(table, kind), what)
         }
         e => e,
     }
+}
+
+fn file_name(table: &str, kind: Kind) -> String {
+    format!("{table}.{}", kind.extension())
 }
 
 /// The WDL table's value for a position without en passant rights, from the
 /// side to move's view (-2..=2). Captures are not resolved here.
 pub fn wdl_table(ctx: &Ctx<'_>, pos: &Chess, mat: &Material) -> Result<i8, ProbeError> {
     let (id, h) = ctx.header(&mat.name, Kind::Wdl, &mat.shape)?;
-    let file_name = format!("{}.rtbw", mat.name);
+    let corrupt = |w: &str| ProbeError::CorruptTable(file_name(&mat.name, Kind::Wdl), w.into());
     let fr = frame(pos, mat);
-    let (_, sub, idx) = locate(pos, &h, &fr, fr.side)
-        .map_err(|w| ProbeError::CorruptTable(file_name.clone(), w.into()))?;
-    let v = decode::value(&sub.pairs, idx, &ctx.source(id, &file_name))
-        .map_err(|e| named(e, &file_name))?;
+    let (_, sub, idx) = locate(pos, &h, &fr, fr.side).map_err(corrupt)?;
+    let v = decode::value(&sub.pairs, idx, &ctx.source(id, &mat.name, Kind::Wdl))
+        .map_err(|e| named(e, &mat.name, Kind::Wdl))?;
     if v > 4 {
-        return Err(ProbeError::CorruptTable(
-            file_name,
-            "WDL value out of range".into(),
-        ));
+        return Err(corrupt("WDL value out of range"));
     }
     Ok(v as i8 - 2)
 }
@@ -165,9 +167,8 @@ pub fn dtz_table(
     wdl: i8,
 ) -> Result<Option<DtzStored>, ProbeError> {
     let (id, h) = ctx.header(&mat.name, Kind::Dtz, &mat.shape)?;
-    let file_name = format!("{}.rtbz", mat.name);
     let fr = frame(pos, mat);
-    let corrupt = |w: &str| ProbeError::CorruptTable(file_name.clone(), w.into());
+    let corrupt = |w: &str| ProbeError::CorruptTable(file_name(&mat.name, Kind::Dtz), w.into());
     // The stored side can differ per leading-pawn file, so locate first.
     let (mut t, mut sub, mut idx) = locate(pos, &h, &fr, 0).map_err(corrupt)?;
     // Symmetric pawnless tables store one orientation whatever the flag says.
@@ -190,8 +191,8 @@ pub fn dtz_table(
         }
     }
     let flags = sub.pairs.flags;
-    let raw = decode::value(&sub.pairs, idx, &ctx.source(id, &file_name))
-        .map_err(|e| named(e, &file_name))?;
+    let raw = decode::value(&sub.pairs, idx, &ctx.source(id, &mat.name, Kind::Dtz))
+        .map_err(|e| named(e, &mat.name, Kind::Dtz))?;
     let mut v = u32::from(raw);
     if flags & DTZ_MAPPED != 0 {
         let class = match wdl {

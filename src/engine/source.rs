@@ -127,24 +127,34 @@ impl<'e> Ctx<'e> {
         }
     }
 
-    /// A byte source over one opened file; `name` (e.g. `KQvK.rtbw`) is for errors.
-    pub fn source<'c>(&'c self, id: FileId, name: &'c str) -> FileSource<'c, 'e> {
+    /// A byte source over one opened file of table `table` (e.g. `KQvK`);
+    /// the names are for errors.
+    pub fn source<'c>(&'c self, id: FileId, table: &'c str, kind: Kind) -> FileSource<'c, 'e> {
         let size = self.engine.files.borrow().size(id).unwrap_or(0);
         FileSource {
             ctx: self,
             id,
             size,
-            name,
+            table,
+            kind,
         }
     }
 }
 
-/// Borrows its name: sources are made per table lookup, on the warm path.
+/// Borrows its table's name and spells the file's only for an error:
+/// sources are made per table lookup, on the warm path.
 pub struct FileSource<'c, 'e> {
     ctx: &'c Ctx<'e>,
     id: FileId,
     size: u64,
-    name: &'c str,
+    table: &'c str,
+    kind: Kind,
+}
+
+impl FileSource<'_, '_> {
+    fn name(&self) -> String {
+        format!("{}.{}", self.table, self.kind.extension())
+    }
 }
 
 impl Source for FileSource<'_, '_> {
@@ -154,7 +164,7 @@ impl Source for FileSource<'_, '_> {
         let end = offset.checked_add(len as u64).filter(|&e| e <= self.size);
         let Some(end) = end else {
             return Err(ProbeError::CorruptTable(
-                self.name.to_string(),
+                self.name(),
                 "read past the end of the file".into(),
             ));
         };
@@ -186,10 +196,7 @@ impl Source for FileSource<'_, '_> {
         }
         match out.get(at..at + len) {
             Some(s) => Ok(Cow::Owned(s.to_vec())),
-            None => Err(ProbeError::CorruptTable(
-                self.name.to_string(),
-                "short page".into(),
-            )),
+            None => Err(ProbeError::CorruptTable(self.name(), "short page".into())),
         }
     }
 

@@ -34,14 +34,20 @@ pub fn value<S: Source>(pairs: &Pairs, index: u64, src: &S) -> Result<u16, S::Er
     let within = (index & ((1u64 << span_log2) - 1)) as i64 - (1i64 << (span_log2 - 1));
     let mut lit = within + offset_in_block;
 
-    hint_neighbourhood(h, block, lit, src);
-
+    // Hints cost a look-up per page they name: give them only when a block
+    // length is missing, the case they are for (not on the warm path).
+    let (start_block, start_lit) = (block, lit);
     let length = |b: u64| -> Result<i64, S::Error> {
         if b >= h.length_entries {
             return Err(FormatError::Corrupt("block-length scan left the table").into());
         }
-        let r = src.read(h.lengths_offset + 2 * b, 2)?;
-        Ok(i64::from(u16::from_le_bytes([r[0], r[1]])) + 1)
+        match src.read(h.lengths_offset + 2 * b, 2) {
+            Ok(r) => Ok(i64::from(u16::from_le_bytes([r[0], r[1]])) + 1),
+            Err(e) => {
+                hint_neighbourhood(h, start_block, start_lit, src);
+                Err(e)
+            }
+        }
     };
     // Each step moves by one block and the scan fails once it leaves the
     // block-length table, so it ends after at most `length_entries` steps
@@ -95,7 +101,14 @@ fn hint_neighbourhood<S: Source>(h: &Huffman, block: u64, lit: i64, src: &S) {
 
 /// Decodes the `lit`-th value of a block.
 pub fn decode_block(h: &Huffman, block: &[u8], mut lit: u64) -> Result<u16, FormatError> {
+    // Big-endian words, zero past the end; whole loads when in bounds (the
+    // usual case: this is the innermost loop of every warm probe).
     let word = |at: usize, n: usize| -> u64 {
+        if let Some(b) = block.get(at..at + n) {
+            let mut w = [0u8; 8];
+            w[8 - n..].copy_from_slice(b);
+            return u64::from_be_bytes(w);
+        }
         let mut v = 0u64;
         for i in 0..n {
             v = (v << 8) | u64::from(block.get(at + i).copied().unwrap_or(0));

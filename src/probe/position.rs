@@ -55,10 +55,14 @@ pub struct PositionFacts {
 }
 
 impl PositionFacts {
+    /// Generates the legal moves once for both mate and stalemate (a move
+    /// list asks this of every child).
     pub fn of(pos: &Chess) -> Self {
+        let stuck = pos.legal_moves().is_empty();
+        let check = pos.is_check();
         PositionFacts {
-            checkmate: pos.is_checkmate(),
-            stalemate: pos.is_stalemate(),
+            checkmate: stuck && check,
+            stalemate: stuck && !check,
             insufficient_material: pos.is_insufficient_material(),
         }
     }

@@ -1,7 +1,7 @@
 //! Root analysis: every legal move with the result after it, ranked as the
 //! lichess tablebase ranks them.
 
-use shakmaty::san::SanPlus;
+use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::category::Category;
@@ -105,6 +105,24 @@ pub(super) fn result(
     }
 }
 
+/// SAN with its check or mate suffix, from the facts already known about
+/// the position after the move (rather than playing it and generating its
+/// moves again).
+fn san(pos: &Chess, m: &Move, child: &Chess, facts: &PositionFacts) -> String {
+    let suffix = if facts.checkmate {
+        Some(Suffix::Checkmate)
+    } else if child.is_check() {
+        Some(Suffix::Check)
+    } else {
+        None
+    };
+    SanPlus {
+        san: San::from_move(pos, *m),
+        suffix,
+    }
+    .to_string()
+}
+
 pub(super) fn move_info(pos: &Chess, m: &Move, child: &Chess, wdl: i8, dtz: Dtz) -> MoveInfo {
     let zeroing = m.is_zeroing();
     let clock = if zeroing {
@@ -115,7 +133,7 @@ pub(super) fn move_info(pos: &Chess, m: &Move, child: &Chess, wdl: i8, dtz: Dtz)
     let facts = PositionFacts::of(child);
     MoveInfo {
         uci: m.to_uci(CastlingMode::Standard).to_string(),
-        san: SanPlus::from_move(pos.clone(), *m).to_string(),
+        san: san(pos, m, child, &facts),
         wdl,
         dtz: dtz.plies,
         precise: dtz.precise,

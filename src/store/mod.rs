@@ -2,8 +2,11 @@
 //! fixed-size aligned pieces of a file; what a probe finds absent it names in
 //! [`Wants`] so that a driver can fetch a whole batch at once.
 
+mod hash;
 mod pages;
 mod wants;
+
+pub use hash::FastMap;
 
 pub use pages::{PageStore, StoreStats};
 pub use wants::{Fetch, Wants};

@@ -4,10 +4,10 @@
 //! running, so a probe's working set survives its own rounds.
 
 use std::cell::Cell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::FileId;
+use super::{FastMap, FileId};
 
 struct Page {
     bytes: Arc<[u8]>,
@@ -25,7 +25,7 @@ pub struct StoreStats {
 pub struct PageStore {
     page_log2: u32,
     budget: usize,
-    pages: HashMap<(FileId, u64), Page>,
+    pages: FastMap<(FileId, u64), Page>,
     bytes: usize,
     clock: Cell<u64>,
     /// Start ticks of probes in progress, with multiplicity.
@@ -39,7 +39,7 @@ impl PageStore {
         PageStore {
             page_log2: page_log2.clamp(9, 20),
             budget,
-            pages: HashMap::new(),
+            pages: FastMap::default(),
             bytes: 0,
             clock: Cell::new(1),
             active: BTreeMap::new(),
