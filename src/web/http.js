@@ -8,6 +8,8 @@ import { Gate } from './gate.js';
 import { WholeBody, trimBodies } from './whole-body.js';
 
 const RETRIES = 3;
+const HTTP1_CONNECTIONS = 6;
+const MULTIPLEXED = 32;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -25,7 +27,11 @@ export class RangeClient {
    */
   constructor(counters, concurrency, limit, onActivity) {
     this.counters = counters;
-    this.gate = new Gate(concurrency);
+    // Without a `concurrency` option: a browser's 6 per host over HTTP/1.1
+    // (more would only queue inside the browser, out of our priority order),
+    // widened once a response shows the host speaks HTTP/2 or 3.
+    this.auto = !concurrency;
+    this.gate = new Gate(concurrency || HTTP1_CONNECTIONS);
     this.limit = limit;
     this.onActivity = onActivity;
     // url -> WholeBody, for servers that ignored Range.
@@ -40,7 +46,11 @@ export class RangeClient {
    */
   async request(url, start, end, label, ask = {}) {
     const body = this.bodies.get(url);
-    if (body) {
+    // A stream kept from a server that ignored Range serves what it can
+    // reach; past its limit it is dropped and the server asked again (it
+    // may honour Range now).
+    if (body && !body.reaches(end)) body.evict();
+    else if (body) {
       const v = await body.get(start, end);
       trimBodies(this.bodies, body);
       if (v) return v;
@@ -58,12 +68,13 @@ export class RangeClient {
       let got = 0;
       this.onActivity();
       try {
-        const r = await this.requestOnce(url, start, end);
+        const r = await this.requestOnce(url, start, end, !!(ask.prio && ask.prio.high));
         if (r.retry) {
           lastError = r.retry;
           continue;
         }
         got = r.value ? r.value.bytes.length : 0;
+        if (this.auto) this.learnProtocol(url);
         return r.value;
       } catch (e) {
         if (e && ((e.code && e.code !== 'network') || e.fatal)) throw e;
@@ -78,7 +89,21 @@ export class RangeClient {
     throw fail(`could not fetch ${label}: ${lastError} (after ${RETRIES} retries)`, 'network');
   }
 
-  async requestOnce(url, start, end) {
+  /**
+   * Widens the gate when Resource Timing says the host answered over HTTP/2
+   * or 3 (it is visible cross-origin only with Timing-Allow-Origin; without
+   * it the gate stays at 6, which is right for HTTP/1.1).
+   */
+  learnProtocol(url) {
+    if (typeof performance === 'undefined' || !performance.getEntriesByName) return;
+    const entries = performance.getEntriesByName(url);
+    const proto = entries.length ? entries[entries.length - 1].nextHopProtocol : '';
+    if (proto !== 'h2' && proto !== 'h3') return;
+    this.auto = false;
+    this.gate.widen(MULTIPLEXED - HTTP1_CONNECTIONS);
+  }
+
+  async requestOnce(url, start, end, high = false) {
     const controller = new AbortController();
     let res;
     try {
@@ -86,6 +111,8 @@ export class RangeClient {
         headers: { Range: `bytes=${start}-${end - 1}` },
         cache: 'no-store',
         signal: controller.signal,
+        // The browser's own queue and HTTP/2 streams follow this hint.
+        priority: high ? 'high' : 'low',
       });
     } catch (e) {
       // The browser does not say why (by design): name every likely cause.

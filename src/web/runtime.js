@@ -50,6 +50,11 @@ export class Runtime {
     this.inflight = new Map();
     // What the last probe that used the network experienced (Trace.summary()).
     this.last = null;
+    // IndexedDB writes run beside the probe, not between its rounds: url ->
+    // the last write queued for it (writes of one URL keep their order),
+    // and every write not yet done, which a probe awaits before it answers.
+    this.writeChains = new Map();
+    this.writes = new Set();
     // file id -> {f (its open request), at (ms)}: files every location answered 404 for.
     this.absent = new Map();
     this.counters = {
@@ -65,7 +70,7 @@ export class Runtime {
     };
     // How far into a file a server that ignores Range may be streamed (bytes).
     const limit = options.wholeBodyLimit > 0 ? options.wholeBodyLimit : WHOLE_BODY_LIMIT;
-    const concurrency = Math.max(1, Math.min(64, options.concurrency || 6));
+    const concurrency = options.concurrency ? Math.max(1, Math.min(64, options.concurrency)) : 0;
     this.http = new RangeClient(this.counters, concurrency, limit, () => this.progress());
     const onGenerate = typeof options.onGenerate === 'function' ? options.onGenerate : null;
     this.generated = new Generated(core, this.db, this.pageSize, formatVersion, onGenerate);
@@ -143,10 +148,14 @@ export class Runtime {
     };
     try {
       if (onUpdate) {
-        this.run('verdict', fen, { trace, prio: { high: true } }).then(verdict, () => {});
+        const release = this.http.gate.hold();
+        this.run('verdict', fen, { trace, prio: { high: true } })
+          .then(verdict, () => {})
+          .finally(release);
       }
       const full = await this.run('analyse', fen, { trace, prio: { high: false } });
       verdict(full);
+      await this.stored();
       if (onUpdate) notify('complete', full);
       return full;
     } finally {
@@ -182,6 +191,7 @@ export class Runtime {
         r = await this.run('mainline-step', s.fen, ask);
         if (s.zeroing) phaseEnd = line.moves.length + budget(r);
       }
+      await this.stored();
       return line;
     } finally {
       if (trace.requests > 0) this.last = trace.summary();
@@ -267,7 +277,10 @@ export class Runtime {
   }
 
   join(entry, ask) {
-    if (ask.prio.high) entry.prio.high = true;
+    if (ask.prio.high && !entry.prio.high) {
+      entry.prio.high = true;
+      this.http.gate.kick();
+    }
     return entry.promise;
   }
 
@@ -290,7 +303,7 @@ export class Runtime {
         for (let p = 0; p * this.pageSize < Math.min(f.end, known.size); p++) pages.push(p);
         const got = await this.db.get(url, pages);
         if (got.size === pages.length) {
-          this.files.set(f.file, { url, size: known.size, validator: known.validator });
+          this.files.set(f.file, { url, size: known.size, validator: known.validator, idb: true });
           this.core.identify(f.file, known.size, known.validator);
           for (const [p, bytes] of got) this.core.supply(f.file, p * this.pageSize, known.size, known.validator, bytes);
           this.counters.pagesFromIndexedDb += got.size;
@@ -299,8 +312,9 @@ export class Runtime {
       }
       const r = await this.http.request(url, f.start, f.end, f.name, job);
       if (r === null) continue; // not at this base
-      this.files.set(f.file, { url, size: r.size, validator: r.validator });
-      await this.accept(f.file, url, f.start, r);
+      // Pages of a file IndexedDB had no record of are not looked for there.
+      this.files.set(f.file, { url, size: r.size, validator: r.validator, idb: !!known });
+      this.accept(f.file, url, f.start, r);
       return;
     }
     this.absent.set(f.file, { f, at: Date.now() });
@@ -333,7 +347,7 @@ export class Runtime {
   }
 
   async fetchPages(id, file, wanted, job) {
-    const got = await this.db.get(file.url, wanted);
+    const got = file.idb ? await this.db.get(file.url, wanted) : new Map();
     for (const [p, bytes] of got) this.core.supply(id, p * this.pageSize, file.size, file.validator, bytes);
     this.counters.pagesFromIndexedDb += got.size;
     const missing = wanted.filter((p) => !got.has(p));
@@ -350,13 +364,17 @@ export class Runtime {
         const end = Math.min((b + 1) * this.pageSize, file.size);
         const r = await this.http.request(file.url, start, end, file.url, job);
         if (r === null) throw fail(`${file.url} disappeared (404)`, 'missing-table');
-        await this.accept(id, file.url, start, r);
+        this.accept(id, file.url, start, r);
       }),
     );
   }
 
-  /** Checks identity, supplies the bytes and stores them in IndexedDB. */
-  async accept(id, url, start, r) {
+  /**
+   * Checks identity, supplies the bytes, and queues their storing in
+   * IndexedDB (the probe goes on meanwhile; it awaits `stored()` before it
+   * answers).
+   */
+  accept(id, url, start, r) {
     const changed = this.core.identify(id, r.size, r.validator);
     const known = this.files.get(id);
     if (known) Object.assign(known, { size: r.size, validator: r.validator });
@@ -365,7 +383,6 @@ export class Runtime {
     // see the file opened (identity known) yet without its bytes, and fetch
     // them a second time.
     this.core.supply(id, start, r.size, r.validator, r.bytes);
-    await this.db.setIdentity(url, r.size, r.validator);
     const pages = new Map();
     for (let off = 0; off < r.bytes.length; off += this.pageSize) {
       const piece = r.bytes.subarray(off, off + this.pageSize);
@@ -373,11 +390,27 @@ export class Runtime {
       if (piece.length === this.pageSize || start + off + piece.length === r.size) pages.set((start + off) / this.pageSize, piece);
     }
     this.counters.pagesFromNetwork += pages.size;
-    await this.db.put(url, { size: r.size, validator: r.validator }, pages);
+    const identity = { size: r.size, validator: r.validator };
+    const write = (this.writeChains.get(url) || Promise.resolve())
+      .then(() => this.db.setIdentity(url, r.size, r.validator))
+      .then(() => this.db.put(url, identity, pages))
+      .catch(() => {}); // PageDb degrades to memory-only on its own
+    this.writeChains.set(url, write);
+    this.writes.add(write);
+    write.then(() => {
+      this.writes.delete(write);
+      if (this.writeChains.get(url) === write) this.writeChains.delete(url);
+    });
+  }
+
+  /** Resolves once every IndexedDB write queued so far is done. */
+  stored() {
+    return Promise.all([...this.writes]);
   }
 
   async clearCache() {
     this.http.clear();
+    await this.stored();
     this.core.clear();
     this.files.clear();
     this.absent.clear();

@@ -41,6 +41,11 @@ export class WholeBody {
     this.touch();
   }
 
+  /** Whether the bytes up to `end` are within the streaming limit. */
+  reaches(end) {
+    return Math.min(end, this.size) <= this.limit;
+  }
+
   /** {size, validator, bytes} of [start, end), or null when the stream cannot reach `end`. */
   get(start, end) {
     const want = Math.min(end, this.size);

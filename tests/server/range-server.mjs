@@ -44,6 +44,7 @@
 // encoded slashes are refused with 400 before any file system access.
 
 import http from 'node:http';
+import http2 from 'node:http2';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -379,7 +380,8 @@ function readBody(req, limit) {
 
 /**
  * Starts a server. options: {port = 0, host = '127.0.0.1', tables (dir or
- * dirs; default defaultTableDirs()), static (dir), latencyMs = 0, log = false}.
+ * dirs; default defaultTableDirs()), static (dir), latencyMs = 0, log = false,
+ * tls ({key, cert}: HTTPS with HTTP/2)}.
  * Resolves to {url, port, host, server, close(), stats(), reset(), setFaults(obj), faults()}.
  */
 export async function startServer(options = {}) {
@@ -795,7 +797,9 @@ export async function startServer(options = {}) {
     } else gz.end();
   }
 
-  const server = http.createServer((req, res) => {
+  // With `tls: {key, cert}`: HTTPS that speaks HTTP/2 (and HTTP/1.1 to
+  // clients without it), through node's request/response compatibility API.
+  const listener = (req, res) => {
     res.on('error', () => {});
     req.on('error', () => {});
     handle(req, res).catch((err) => {
@@ -810,7 +814,10 @@ export async function startServer(options = {}) {
         res.destroy();
       }
     });
-  });
+  };
+  const server = options.tls
+    ? http2.createSecureServer({ key: options.tls.key, cert: options.tls.cert, allowHTTP1: true }, listener)
+    : http.createServer(listener);
   server.on('clientError', (err, socket) => {
     if (socket.writable && err?.code !== 'ECONNRESET' && err?.code !== 'EPIPE') {
       socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -828,12 +835,18 @@ export async function startServer(options = {}) {
   });
   server.on('error', (err) => process.stderr.write(`range-server: ${err?.stack || err}\n`));
 
+  // HTTP/2 sessions, closed with the server (it has no closeAllConnections).
+  const sessions = new Set();
+  server.on('session', (s) => {
+    sessions.add(s);
+    s.on('close', () => sessions.delete(s));
+  });
   const actualPort = server.address().port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let closing = null;
 
   return {
-    url: `http://${urlHost}:${actualPort}/`,
+    url: `${options.tls ? 'https' : 'http'}://${urlHost}:${actualPort}/`,
     port: actualPort,
     host,
     server,
@@ -843,7 +856,8 @@ export async function startServer(options = {}) {
     close() {
       closing ??= new Promise((resolve) => {
         server.close(() => resolve());
-        server.closeAllConnections();
+        server.closeAllConnections?.();
+        for (const s of sessions) s.destroy();
       });
       return closing;
     },

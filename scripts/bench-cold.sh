@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Cold analysis as users feel it (issue 12): builds what is missing (the CLI,
+# the wasm package, the board), then runs tests/browser/cold-bench.mjs: the
+# tables served with 100 ms per request over HTTP/1.1 and HTTP/2 (TLS, a
+# self-signed certificate made at run time), Chromium with a fresh context
+# per position, the CLI with --url, and the phone profile on the board.
+# Prints median and worst verdict time, full analysis time, requests, bytes
+# and waves beside the figures measured before. Options go to the script
+# (--per-table N: seeded positions per 5-piece table, default 1;
+# --phone-only). Needs openssl, Chromium and the tables (SYZYGY_PATH).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+[[ -x target/release/syzygy-web ]] || cargo build --release
+[[ -f pkg/syzygy_web.js ]] || scripts/build-wasm.sh
+[[ -f www/dist/index.html ]] || npm run build
+exec node tests/browser/cold-bench.mjs "$@"

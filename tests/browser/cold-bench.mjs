@@ -1,0 +1,195 @@
+#!/usr/bin/env node
+// Cold analysis as users feel it (issue 12), not a test: `scripts/bench-cold.sh`
+// (or `node tests/browser/cold-bench.mjs [--per-table N] [--phone-only]`).
+//
+// Servers: the page and the board from one origin; the tables from another,
+// every answer delayed by 100 ms, over HTTP/1.1 and over HTTP/2 (TLS with a
+// self-signed certificate made for this run; Chromium's context is told to
+// accept it). Positions: N seeded per 5-piece table in SYZYGY_PATH plus the
+// issue's two promotion positions. Each position is probed in a fresh browser
+// context (empty IndexedDB) with tb.probe(fen, { onUpdate }), and by a fresh
+// CLI process with --url --stats. Then the phone profile: the board itself
+// (www/dist) in Chromium with 4x CPU slowdown, 150 ms latency, 1.6 Mbit/s
+// down, 390x844, cold cache, from navigation to the verdict on screen.
+// Prints median and worst beside the figures the issue measured before.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync, spawn } from 'node:child_process';
+import { REPO, TABLES, CLI, CHROMIUM_ARGS, skipReason, cliProbe, legalPositions } from './helpers.mjs';
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const PER_TABLE = arg('--per-table', 1);
+const PHONE_ONLY = process.argv.includes('--phone-only');
+const CLI_ONLY = process.argv.includes('--cli-only');
+const LATENCY = 100;
+const SEED = 12;
+
+const PROMOTIONS = ['8/4P2K/8/8/5Q2/q7/6k1/8 w - - 0 1', '8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1'];
+const PHONE = [
+  ['8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1', 10.8],
+  ['1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1', 5.9],
+  ['8/8/8/4k3/8/8/8/R3K3 w - - 0 1', 2.7],
+  ['8/4P2K/8/8/5Q2/q7/6k1/8 w - - 0 1', null],
+];
+
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const median = (xs) => sorted(xs)[Math.floor((xs.length - 1) / 2)];
+const worst = (xs) => sorted(xs)[xs.length - 1];
+const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const kib = (b) => `${Math.round(b / 1024)} KiB`;
+
+/** A self-signed certificate for localhost, made with openssl for this run. */
+function selfSigned() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syzygy-cert-'));
+  const key = path.join(dir, 'key.pem');
+  const cert = path.join(dir, 'cert.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { stdio: 'ignore' });
+  const out = { key: fs.readFileSync(key), cert: fs.readFileSync(cert) };
+  fs.rmSync(dir, { recursive: true, force: true });
+  return out;
+}
+
+async function main() {
+  if (skipReason()) process.exit(2);
+  if (!fs.existsSync(path.join(REPO, 'www', 'dist', 'index.html'))) {
+    console.log('SKIPPED: www/dist is missing: run npm run build');
+    process.exit(2);
+  }
+  const { startServer } = await import(path.join(REPO, 'tests', 'server', 'range-server.mjs'));
+  const { chromium } = await import('playwright-core');
+  const site = await startServer({ port: 0, tables: [], static: REPO });
+  const h1 = await startServer({ port: 0, tables: [TABLES], latencyMs: LATENCY });
+  const h2 = await startServer({ port: 0, host: '127.0.0.1', tables: [TABLES], latencyMs: LATENCY, tls: selfSigned() });
+  const board = await startServer({ port: 0, tables: [TABLES], static: path.join(REPO, 'www', 'dist') });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const lines = [];
+  const say = (l = '') => {
+    lines.push(l);
+    console.log(l);
+  };
+  try {
+    const pageUrl = `${site.url}tests/browser/page.html`;
+    const bases = {
+      'HTTP/1.1': `http://localhost:${h1.port}/tables/`,
+      'HTTP/2': `https://localhost:${h2.port}/tables/`,
+    };
+    say(`Cold analysis benchmark (${new Date().toISOString().slice(0, 16)}Z), tables answered after ${LATENCY} ms each`);
+    if (!PHONE_ONLY) {
+      const setup = await browser.newContext();
+      const p = await setup.newPage();
+      await p.goto(pageUrl);
+      await p.waitForFunction(() => window.ready === true);
+      await p.evaluate((u) => (window.tb = new window.Tablebase({ urls: [u] })), bases['HTTP/1.1']);
+      const names = fs.readdirSync(TABLES).filter((f) => /^K[A-Z]*vK[A-Z]*\.rtbw$/.test(f) && f.length === 11).map((f) => f.slice(0, 6)).sort();
+      const fens = [];
+      for (const n of names) fens.push(...(await legalPositions(p, [n], PER_TABLE, SEED + n.charCodeAt(1) * 7 + n.charCodeAt(4))));
+      fens.push(...PROMOTIONS);
+      await setup.close();
+      const want = cliProbe(fens);
+      say(`${fens.length} positions: ${PER_TABLE} seeded per 5-piece table (${names.length} tables) and the two promotion positions`);
+
+      for (const [proto, base] of CLI_ONLY ? [] : Object.entries(bases)) {
+        const rows = [];
+        for (let i = 0; i < fens.length; i++) {
+          const context = await browser.newContext({ ignoreHTTPSErrors: true });
+          const page = await context.newPage();
+          await page.goto(pageUrl);
+          await page.waitForFunction(() => window.ready === true);
+          const r = await page.evaluate(
+            async ({ fen, base }) => {
+              const tb = new window.Tablebase({ urls: [base] });
+              const t0 = performance.now();
+              let verdict = null;
+              const result = await tb.probe(fen, { onUpdate: (u) => u.stage === 'verdict' && verdict === null && (verdict = performance.now() - t0) });
+              const full = performance.now() - t0;
+              return { result, verdict, full, last: tb.stats().last };
+            },
+            { fen: fens[i], base },
+          );
+          if (JSON.stringify(r.result) !== JSON.stringify(want[i])) throw new Error(`${proto}: ${fens[i]} differs from the CLI`);
+          rows.push({ fen: fens[i], verdict: r.verdict, full: r.full, ...r.last });
+          await context.close();
+        }
+        report(say, `Chromium, ${proto}, fresh context per position`, rows);
+      }
+
+      const rows = [];
+      for (const fen of fens) {
+        // Asynchronous: the servers run in this process and must keep answering.
+        const run = await new Promise((resolve) => {
+          const child = spawn(CLI, ['probe', '--json', '--stats', '--url', `http://127.0.0.1:${h1.port}/tables/`, fen]);
+          let stderr = '';
+          child.stdout.resume();
+          child.stderr.on('data', (d) => (stderr += d));
+          child.on('close', (status, signal) => resolve({ status, signal, stderr }));
+        });
+        const line = (run.stderr || '').trim().split('\n').pop();
+        if (run.status !== 0 || !line.startsWith('{')) {
+          say(`  CLI failed on ${fen}: status ${run.status} ${run.signal || ''} ${(run.stderr || '').slice(0, 300)}`);
+          continue;
+        }
+        const st = JSON.parse(line);
+        rows.push({ fen, verdict: null, full: st.elapsedMs, ...st });
+      }
+      report(say, 'CLI --url (HTTP/1.1), a fresh process per position', rows);
+      say('Before (issue 12): Chromium HTTP/1.1 median ~0.3 s over 14 positions; 8/4P2K/8/8/5Q2/q7/6k1/8 4.4 s, 171 requests, 1.5 MB, 31 waves;');
+      say('  8/4P2K/8/8/5R2/r7/6k1/8 3.0 s, 119 requests. CLI --url: 12.6 s and 5.7 s for those two.');
+      say('Targets: verdict <= 0.35 s worst; full <= 0.4 s median, <= 1.0 s worst; <= 40 requests, <= 800 KiB worst; HTTP/2 full <= 0.5 s worst; CLI <= 1.0 s worst.');
+    }
+
+    if (CLI_ONLY) return;
+    say('');
+    say('Phone profile: the board (www/dist) with 4x CPU slowdown, 150 ms latency, 1.6 Mbit/s down, 390x844, cold cache; navigation to verdict on screen');
+    for (const [fen, before] of PHONE) {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 });
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 0.75e6 / 8 });
+      await page.goto(`${board.url}#fen=${fen.replace(/ /g, '_')}`, { waitUntil: 'commit' });
+      const handle = await page.waitForFunction(
+        () => {
+          const card = document.querySelector('syzygy-board')?.querySelector('.sb-verdict');
+          const ok = card && !card.classList.contains('sb-stale') && ['white', 'black', 'draw', 'cursed', 'unclear', 'error'].includes(card.dataset.tone);
+          return ok ? performance.now() : false;
+        },
+        null,
+        { timeout: 60000, polling: 50 },
+      );
+      const ms = await handle.jsonValue();
+      const bytes = await page.evaluate(() => performance.getEntriesByType('resource').reduce((a, e) => a + (e.transferSize || 0), performance.getEntriesByType('navigation')[0]?.transferSize || 0));
+      say(`  ${fen.padEnd(40)} verdict on screen ${s(ms)} (before: ${before === null ? 'not measured' : `${before} s`}; target <= 3 s); ${kib(bytes)} transferred by then`);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await Promise.all([site.close(), h1.close(), h2.close(), board.close()]);
+  }
+}
+
+function report(say, title, rows) {
+  const col = (k) => rows.map((r) => r[k]).filter((v) => v !== null && v !== undefined);
+  const mw = (k, f) => {
+    const v = col(k);
+    return v.length ? `${f(median(v))} / ${f(worst(v))}` : 'n/a';
+  };
+  const worstOf = (k) => rows.reduce((a, r) => (r[k] > a[k] ? r : a), rows[0]);
+  say('');
+  say(`${title} (median / worst over ${rows.length}):`);
+  say(`  verdict ${mw('verdict', s)}; full analysis ${mw('full', s)} (worst: ${worstOf('full').fen})`);
+  say(`  requests ${mw('requests', String)}; bytes ${mw('bytes', kib)}; waves ${mw('waves', String)}; rounds ${mw('rounds', String)}`);
+  for (const fen of PROMOTIONS) {
+    const r = rows.find((x) => x.fen === fen);
+    if (r) say(`  ${fen}: verdict ${r.verdict === null ? 'n/a' : s(r.verdict)}, full ${s(r.full)}, ${r.requests} requests, ${kib(r.bytes)}, ${r.waves} waves`);
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
