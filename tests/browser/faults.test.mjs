@@ -99,10 +99,15 @@ describe('fault matrix', { skip }, () => {
     await servers?.close();
   });
 
-  /** A fresh context (empty IndexedDB) with a Tablebase, the server reset and faulted. */
+  /**
+   * A fresh context (empty IndexedDB) with a Tablebase, the server reset and
+   * faulted. Generation is off: a missing 4-piece table would otherwise be
+   * made in the browser instead of reported (tests/browser/generated.test.mjs
+   * covers that path).
+   */
   async function faulted(faults) {
     const context = await browser.newContext();
-    const page = await openTablebase(context, servers);
+    const page = await openTablebase(context, servers, { generate: 'never' });
     servers.tables.reset();
     servers.tables.setFaults(faults);
     return { context, page };
