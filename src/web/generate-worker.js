@@ -3,16 +3,20 @@
 // made or was given (sub-tables of later materials). Messages in:
 // {id, type: 'insert', bytes} and {id, type: 'generate', name}; out:
 // {id, type: 'progress', name, done, total}, {id, type: 'done', bytes?} and
-// {id, type: 'error', message}. Imported outside a worker it does nothing.
+// {id, type: 'error', message}. Imported outside a worker it does nothing
+// (and imports nothing).
 
-import init, { Generator } from '../../../../syzygy_web.js';
 
 // Progress messages at most this often (ms): a table reports every 64 K positions.
 const PROGRESS_EVERY_MS = 100;
 
 if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) {
   let generator = null;
-  const ready = init().then(() => {
+  // Imported here, not at the top: the page's module graph (and the
+  // wasm-bindgen test harness, where this path does not exist) loads this
+  // file too, and only the worker needs the package.
+  const ready = import('../../../../syzygy_web.js').then(async ({ default: init, Generator }) => {
+    await init();
     generator = new Generator();
   });
   // One job at a time, in arrival order: a material's sub-tables are
