@@ -66,7 +66,9 @@ describe('issue 14 defects', () => {
     const mark = page.locator('syzygy-board .sb-mainline .sb-line-lost');
     await mark.waitFor({ timeout: 20000 });
     assert.match(await mark.textContent(), /50-move rule/);
-    assert.equal(await page.$$eval('syzygy-board .sb-mainline .sb-ply', (els) => els.length), d);
+    // The line goes on through the zeroing move (chained DTZ, issue 11), so
+    // it holds at least the d plies up to it.
+    assert.ok((await page.$$eval('syzygy-board .sb-mainline .sb-ply', (els) => els.length)) >= d);
 
     // Move tooltips: after h7 the tooltip gives the distance along the best
     // line (the CLI walk below), whichever phase the 50-move rule hits.
