@@ -4,10 +4,9 @@
 //! passant rights, so a position with them is valued through its moves, as
 //! the Syzygy search does.
 
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use shakmaty::{Chess, EnPassantMode, Position};
 
-use super::mainline::{LineStep, MainlineStep};
+use super::mainline::{step_from, LineStep};
 use super::root::{move_info, result, sort, Analysis, MoveInfo};
 use super::search::Dtz;
 use crate::error::ProbeError;
@@ -145,37 +144,7 @@ pub fn verdict(lib: &Library, pos: &Chess) -> Result<Analysis, ProbeError> {
 pub fn mainline_step(lib: &Library, pos: &Chess) -> Result<LineStep, ProbeError> {
     let a = analyse(lib, pos)?;
     let to_mate = a.dtm.is_some();
-    let best = (a.wdl != 0).then(|| a.moves.first()).flatten();
-    let step = best.and_then(|b| {
-        let m = pos
-            .legal_moves()
-            .into_iter()
-            .find(|m| m.to_uci(CastlingMode::Standard).to_string() == b.uci)?;
-        let mut after = pos.clone();
-        after.play_unchecked(m);
-        let last = b.facts.checkmate || b.wdl == 0 || (b.zeroing && !to_mate);
-        Some((
-            MainlineStep {
-                uci: b.uci.clone(),
-                san: b.san.clone(),
-                fen: Fen::from_position(&after, EnPassantMode::Legal).to_string(),
-                wdl: b.wdl,
-                dtz: b.dtz,
-                precise: b.precise,
-                zeroing: b.zeroing,
-                dtm: b.dtm,
-            },
-            last,
-        ))
-    });
-    Ok(LineStep {
-        wdl: a.wdl,
-        dtz: a.dtz,
-        precise: a.precise,
-        dtm: a.dtm,
-        last: step.as_ref().is_none_or(|s| s.1),
-        best: step.map(|s| s.0),
-    })
+    Ok(step_from(pos, &a, to_mate))
 }
 
 /// Whether generated tables can answer a position of this many pieces in a

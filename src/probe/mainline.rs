@@ -6,7 +6,7 @@
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-use super::root::analyse;
+use super::root::{analyse, Analysis};
 use super::search::{keep_going, probe_dtz};
 use crate::engine::Ctx;
 use crate::error::ProbeError;
@@ -70,10 +70,19 @@ pub fn mainline_step(ctx: &Ctx<'_>, pos: &Chess) -> Result<LineStep, ProbeError>
         Some(a) if !missing => a,
         _ => return Err(ProbeError::Missing),
     };
-    let best = a.moves.first();
-    if let Some(e) = best.and_then(|b| b.error.as_ref()) {
+    if let Some(e) = a.moves.first().and_then(|b| b.error.as_ref()) {
         return Err(e.clone());
     }
+    Ok(step_from(pos, &a, false))
+}
+
+/// The step from a position's analysis: its best move (the first ranked)
+/// unless the position is drawn, and whether the line ends after it. It
+/// ends at mate or a draw, and at a zeroing move unless `through_zeroing`
+/// (mate distances lead on through zeroing moves to mate; DTZ only to the
+/// next zeroing move).
+pub(super) fn step_from(pos: &Chess, a: &Analysis, through_zeroing: bool) -> LineStep {
+    let best = (a.wdl != 0).then(|| a.moves.first()).flatten();
     let step = best.and_then(|b| {
         let m = pos
             .legal_moves()
@@ -81,6 +90,7 @@ pub fn mainline_step(ctx: &Ctx<'_>, pos: &Chess) -> Result<LineStep, ProbeError>
             .find(|m| m.to_uci(CastlingMode::Standard).to_string() == b.uci)?;
         let mut after = pos.clone();
         after.play_unchecked(m);
+        let last = b.facts.checkmate || b.wdl == 0 || (b.zeroing && !through_zeroing);
         Some((
             MainlineStep {
                 uci: b.uci.clone(),
@@ -92,17 +102,17 @@ pub fn mainline_step(ctx: &Ctx<'_>, pos: &Chess) -> Result<LineStep, ProbeError>
                 zeroing: b.zeroing,
                 dtm: b.dtm,
             },
-            b.zeroing || b.facts.checkmate || b.wdl == 0,
+            last,
         ))
     });
-    Ok(LineStep {
+    LineStep {
         wdl: a.wdl,
         dtz: a.dtz,
         precise: a.precise,
         dtm: a.dtm,
         last: step.as_ref().is_none_or(|s| s.1),
         best: step.map(|s| s.0),
-    })
+    }
 }
 
 impl Mainline {
