@@ -177,7 +177,36 @@ impl Prober {
     }
 }
 
+/// "mate in N" / "mated in N" for plies to mate signed like DTZ (moves as
+/// players count them: the mating side's moves), or None for a draw.
+fn mate_in(dtm: i32) -> Option<String> {
+    let moves = dtm.unsigned_abs().div_ceil(2);
+    match dtm.signum() {
+        1 => Some(format!("mate in {moves}")),
+        -1 => Some(format!("mated in {moves}")),
+        _ => None,
+    }
+}
+
+/// What a move leads to in mate distance, for the side that plays it:
+/// plies to mate after the move are the opponent's, one ply later.
+fn move_mate_in(m: &crate::probe::MoveInfo) -> Option<String> {
+    match m.dtm {
+        Some(d) if !m.facts.checkmate && d != 0 => mate_in(-(d + d.signum())),
+        _ => None,
+    }
+}
+
 fn verdict(a: &Analysis) -> String {
+    let mate = a
+        .dtm
+        .and_then(mate_in)
+        .map(|m| format!(", {m}"))
+        .unwrap_or_default();
+    format!("{}{mate}", outcome(a))
+}
+
+fn outcome(a: &Analysis) -> String {
     let side = if a.turn == shakmaty::Color::White {
         ("White", "Black")
     } else {
@@ -235,9 +264,11 @@ fn text(fen: &str, a: &Analysis) -> String {
             ""
         };
         let approx = if m.precise { "" } else { "~" };
-        let _ = writeln!(
-            s,
-            "  {:<8} {:<8} {:<13} dtz {:>5}{:<1} {}",
+        let mate = move_mate_in(m)
+            .map(|t| format!(" {t:<13}"))
+            .unwrap_or_default();
+        let line = format!(
+            "  {:<8} {:<8} {:<13} dtz {:>5}{:<1}{mate} {}",
             m.san,
             m.uci,
             m.category.as_str(),
@@ -245,6 +276,7 @@ fn text(fen: &str, a: &Analysis) -> String {
             approx,
             mark
         );
+        let _ = writeln!(s, "{}", line.trim_end());
     }
     s
 }
