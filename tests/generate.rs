@@ -1,7 +1,12 @@
 //! The generator against the official tables: WDL and DTZ50'' of every
 //! 3-piece position and sampled 4-piece positions, read by shakmaty-syzygy;
-//! mate distances checked without an oracle.
+//! mate distances checked without an oracle. The answers the prober gives
+//! from these tables (`probe::generated`) are checked in generate/answers.rs,
+//! on the same generated tables.
 
+// Its own file; a module of this binary so that the tables are generated once.
+#[path = "generate/answers.rs"]
+mod answers;
 mod common;
 
 use std::sync::OnceLock;
