@@ -7,11 +7,17 @@
 // Leaving a position does not cancel its generation: the worker finishes
 // the material (and those queued before it), and the table is stored, so a
 // return to that material costs nothing.
+//
+// In IndexedDB a generated table is one record, so the page cache's LRU
+// keeps or evicts it whole: part of a table is of no use.
 
 import { fail } from './errors.js';
 
 // Pieces of the largest material generated in a browser (see generator.rs).
 export const MAX_GENERATED_PIECES = 4;
+
+// The page number under which a generated table's whole file is stored.
+const WHOLE = 0;
 
 /** Positions to generate for a material: its name's pieces, as a rough weight for estimates. */
 function weight(name) {
@@ -72,41 +78,50 @@ export class Generated {
 
   async load(name, plan, later) {
     let bytes = await this.fromDb(name);
+    if (bytes && !this.insert(bytes)) {
+      await this.db.purge(this.url(name));
+      bytes = null;
+    }
     if (bytes) {
       this.counters.fromIndexedDb++;
     } else {
       bytes = await this.generate(name, plan, later);
       this.counters.generated++;
+      if (!this.insert(bytes)) throw fail(`the generated table ${name} does not read`, 'generate');
       await this.toDb(name, bytes);
     }
-    this.core.insertGenerated(bytes);
     // The worker keeps its own copy as a sub-table for later materials.
     if (!this.inWorker.has(name)) this.toWorker.set(name, bytes);
     this.held.add(name);
     return bytes;
   }
 
+  /** Gives the core a stored table; false when it does not read. */
+  insert(bytes) {
+    try {
+      this.core.insertGenerated(bytes);
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+
+  /** A stored table, or null (one stored before tables were kept whole is dropped). */
   async fromDb(name) {
     const url = this.url(name);
     const known = await this.db.identity(url);
     if (!known) return null;
-    const count = Math.ceil(known.size / this.pageSize);
-    const pages = [];
-    for (let p = 0; p < count; p++) pages.push(p);
-    const got = await this.db.get(url, pages);
-    if (got.size !== count) return null;
-    const bytes = new Uint8Array(known.size);
-    for (const [p, piece] of got) bytes.set(piece, p * this.pageSize);
-    return bytes;
+    const bytes = (await this.db.get(url, [WHOLE])).get(WHOLE);
+    if (bytes && bytes.length === known.size) return bytes;
+    await this.db.purge(url);
+    return null;
   }
 
   async toDb(name, bytes) {
     const url = this.url(name);
     const validator = `v${this.version}`;
     await this.db.setIdentity(url, bytes.length, validator);
-    const pages = new Map();
-    for (let off = 0, p = 0; off < bytes.length; off += this.pageSize, p++) pages.set(p, bytes.subarray(off, off + this.pageSize));
-    await this.db.put(url, { size: bytes.length, validator }, pages);
+    await this.db.put(url, { size: bytes.length, validator }, new Map([[WHOLE, bytes]]));
   }
 
   startWorker() {
