@@ -8,6 +8,9 @@
 // the material (and those queued before it), and the table is stored, so a
 // return to that material costs nothing.
 //
+// A worker that dies or fails (out of memory, a load failure, a trap in the
+// module) fails every job it had with a 'generate' error; the next
+// generation starts a fresh worker and gives it again the tables it needs.
 // In IndexedDB a generated table is one record, so the page cache's LRU
 // keeps or evicts it whole: part of a table is of no use.
 
@@ -40,8 +43,9 @@ export class Generated {
     this.held = new Set();
     // name -> promise of its loading or generation.
     this.pending = new Map();
-    // Materials the worker holds (given or made), and the bytes of held
-    // ones it lacks, handed over when it next generates.
+    // Materials the worker holds (given or made), and those held here that
+    // it lacks (name -> bytes, or null: ask the core), handed over when it
+    // next generates.
     this.inWorker = new Set();
     this.toWorker = new Map();
     this.worker = null;
@@ -127,26 +131,44 @@ export class Generated {
   startWorker() {
     if (this.worker) return;
     if (typeof Worker === 'undefined') throw fail('generating tables needs Web Workers', 'generate');
-    this.worker = new Worker(new URL('./generate-worker.js', import.meta.url), { type: 'module' });
-    this.worker.onmessage = (e) => {
+    const worker = new Worker(new URL('./generate-worker.js', import.meta.url), { type: 'module' });
+    worker.onmessage = (e) => {
       const m = e.data;
       const job = this.jobs.get(m.id);
       if (!job) return;
       if (m.type === 'progress') job.progress(m.done, m.total);
-      else {
+      else if (m.type === 'error') {
+        // The module may be left broken (a trap, memory exhausted): start afresh.
         this.jobs.delete(m.id);
-        if (m.type === 'error') job.reject(fail(m.message, 'generate'));
-        else job.resolve(m.bytes);
+        job.reject(fail(m.message, 'generate'));
+        this.lost(worker, `generation worker failed: ${m.message}`);
+      } else {
+        this.jobs.delete(m.id);
+        job.resolve(m.bytes);
       }
     };
-    this.worker.onerror = (e) => {
-      const err = fail(`generation worker failed: ${e.message || 'could not start'}`, 'generate');
-      for (const job of this.jobs.values()) job.reject(err);
-      this.jobs.clear();
-      this.worker = null;
-      this.inWorker.clear();
+    worker.onerror = (e) => {
+      if (e && e.preventDefault) e.preventDefault();
+      this.lost(worker, `generation worker failed: ${(e && e.message) || 'it could not start or was stopped'}`);
     };
-    this.worker.onmessageerror = this.worker.onerror;
+    worker.onmessageerror = () => this.lost(worker, 'generation worker failed: a message could not be read');
+    this.worker = worker;
+  }
+
+  /**
+   * The worker died or failed: its jobs fail with a 'generate' error (no
+   * probe waits forever), and the next generation starts a fresh worker,
+   * to which every table held here is handed again.
+   */
+  lost(worker, message) {
+    if (this.worker !== worker) return;
+    worker.terminate();
+    this.worker = null;
+    const err = fail(message, 'generate');
+    for (const job of this.jobs.values()) job.reject(err);
+    this.jobs.clear();
+    this.inWorker.clear();
+    for (const name of this.held) if (!this.toWorker.has(name)) this.toWorker.set(name, null);
   }
 
   post(msg, progress = () => {}) {
@@ -161,7 +183,8 @@ export class Generated {
     this.startWorker();
     // The worker needs every sub-table this core holds and it lacks.
     for (const [held, bytes] of this.toWorker) {
-      this.post({ type: 'insert', name: held, bytes });
+      // Its failure fails the generation below too, which reports it.
+      this.post({ type: 'insert', name: held, bytes: bytes || this.core.generatedTable(held) }).catch(() => {});
       this.inWorker.add(held);
     }
     this.toWorker.clear();

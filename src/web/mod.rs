@@ -13,8 +13,9 @@ pub use generator::Generator;
 use crate::engine::{Attempt, Config, Engine, Supply};
 use crate::error::ProbeError;
 use crate::format::Kind;
-use crate::generate::layout::name_of;
+use crate::generate::layout::{name_of, parse_material};
 use crate::generate::solved::Library;
+use crate::generate::values_file;
 use crate::probe;
 use crate::report;
 use crate::store::Fetch;
@@ -315,6 +316,19 @@ impl Core {
     #[wasm_bindgen(js_name = insertGenerated)]
     pub fn insert_generated(&mut self, bytes: &[u8]) -> Result<String, JsError> {
         generator::insert_into(&mut self.generated, bytes)
+    }
+
+    /// A held generated table as a values file: what a fresh generation
+    /// worker is given when the last one died.
+    #[wasm_bindgen(js_name = generatedTable)]
+    pub fn generated_table(&self, name: &str) -> Result<Vec<u8>, JsError> {
+        let t = parse_material(name)
+            .ok()
+            .and_then(|k| self.generated.get(&k))
+            .ok_or_else(|| JsError::new(&format!("no generated table {name}")))?;
+        let mut bytes = Vec::new();
+        values_file::write(t, &mut bytes).map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(bytes)
     }
 
     /// Reads (count) made by the last attempt, all answered from memory when it succeeded.

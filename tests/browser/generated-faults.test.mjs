@@ -1,0 +1,209 @@
+// Tables generated in the browser when things go wrong: the generation
+// worker dies or cannot load (pending probes get a 'generate' error, never
+// a hang, and the next probe starts a fresh worker that is given the
+// sub-tables the dead one held), and the IndexedDB budget is too small for
+// every table (a generated table is kept or evicted whole, never in part).
+//
+// The page's `Worker` is wrapped before the Tablebase exists, so the test
+// can hold a worker's messages (a generation that has not finished),
+// make it fail as a crash does (its `error` event), or point the next
+// worker at a script that is not there (a load failure).
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { skipReason, startServers, launch, openTablebase, createTablebase, probe, tbStats } from './helpers.mjs';
+
+const skip = skipReason();
+
+const KRVK = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+const KQVK = '8/8/8/4k3/8/8/8/3QK3 w - - 0 1';
+const KRVKN = '8/8/8/4k3/8/2n5/8/R3K3 w - - 0 1';
+
+/** Wraps the page's Worker: window.workers lists them; window.hold, window.failLoads steer them. */
+function wrapWorkers(page) {
+  return page.evaluate(() => {
+    const Real = window.Worker;
+    window.workers = [];
+    window.hold = false;
+    window.failLoads = 0;
+    window.Worker = class extends Real {
+      constructor(url, options) {
+        const broken = window.failLoads > 0;
+        if (broken) window.failLoads--;
+        super(broken ? new URL('/no-such-worker.js', location.href) : url, options);
+        this.held = [];
+        window.workers.push(this);
+      }
+      postMessage(message, transfer) {
+        if (window.hold) this.held.push(message);
+        else super.postMessage(message, transfer);
+      }
+    };
+  });
+}
+
+/** Starts a probe in the page without awaiting it; `settled(page, key)` reads its outcome. */
+function startProbe(page, key, fen) {
+  return page.evaluate(
+    ([key, fen]) => {
+      window.outcomes = window.outcomes || {};
+      window.outcomes[key] = null;
+      window.tb.probe(fen).then(
+        (r) => (window.outcomes[key] = { wdl: r.wdl, dtm: r.dtm }),
+        (e) => (window.outcomes[key] = { error: String(e && e.message), code: e && e.code }),
+      );
+    },
+    [key, fen],
+  );
+}
+
+async function settled(page, key) {
+  await page.waitForFunction((k) => window.outcomes && window.outcomes[k] !== null, key, { timeout: 300_000 });
+  return page.evaluate((k) => window.outcomes[k], key);
+}
+
+/** Per generated table in the page's IndexedDB: its recorded size and the bytes stored for it. */
+function generatedInDb(page) {
+  return page.evaluate(async () => {
+    const db = await new Promise((resolve, reject) => {
+      const req = indexedDB.open('syzygy-web');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const entries = (store) =>
+      new Promise((resolve, reject) => {
+        const out = [];
+        const req = db.transaction(store).objectStore(store).openCursor();
+        req.onsuccess = () => {
+          const c = req.result;
+          if (!c) return resolve(out);
+          out.push([c.key, c.value]);
+          c.continue();
+        };
+        req.onerror = () => reject(req.error);
+      });
+    const tables = {};
+    for (const [url, id] of await entries('files')) {
+      if (url.startsWith('generated:')) tables[url] = { size: id.size, stored: 0, records: 0 };
+    }
+    for (const [key, value] of await entries('lru')) {
+      const url = key.slice(0, key.indexOf('|'));
+      if (!url.startsWith('generated:')) continue;
+      tables[url] = tables[url] || { size: null, stored: 0, records: 0 };
+      tables[url].stored += value.size;
+      tables[url].records++;
+    }
+    db.close();
+    return tables;
+  });
+}
+
+describe('generation in the browser, when things go wrong', { skip }, () => {
+  let servers;
+  let browser;
+  before(async () => {
+    servers = await startServers();
+    browser = await launch();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (servers) await servers.close();
+  });
+
+  it('a worker that dies or cannot load fails its probes with a generate error, and the next probe starts a fresh one', { timeout: 600_000 }, async () => {
+    const context = await browser.newContext();
+    const page = await openTablebase(context, servers, { urls: [], idbBudget: 0 });
+    await wrapWorkers(page);
+    await createTablebase(page, { urls: [], idbBudget: 0 });
+
+    // The first worker makes KRvK, and keeps it for later materials.
+    const first = await probe(page, KRVK);
+    assert.equal(first.wdl, 2);
+    assert.ok(first.dtm > 0);
+    assert.equal(await page.evaluate(() => window.workers.length), 1);
+
+    // It crashes while a generation is pending (its messages held, so the
+    // job cannot finish first): the probe fails, typed, instead of hanging.
+    await page.evaluate(() => (window.hold = true));
+    await startProbe(page, 'crash', KQVK);
+    await page.waitForFunction(() => window.workers[0].held.length > 0);
+    await page.evaluate(() => window.workers[0].dispatchEvent(new ErrorEvent('error', { message: 'out of memory (simulated)' })));
+    const crashed = await settled(page, 'crash');
+    assert.equal(crashed.code, 'generate', JSON.stringify(crashed));
+    assert.match(crashed.error, /generation worker failed: out of memory \(simulated\)/);
+    await page.evaluate(() => (window.hold = false));
+
+    // The next probe starts a fresh worker, which is given KRvK again (held
+    // by the page's core, no longer by any worker) to make KRvKN.
+    const after = await probe(page, KRVKN);
+    assert.ok(!after.error, JSON.stringify(after));
+    assert.ok(Number.isInteger(after.dtm));
+    assert.equal(await page.evaluate(() => window.workers.length), 2);
+
+    // A worker that cannot load at all: a typed error, then a fresh worker.
+    await page.evaluate(() => {
+      window.workers[1].dispatchEvent(new ErrorEvent('error', { message: 'stopped (simulated)' }));
+      window.failLoads = 1;
+    });
+    await startProbe(page, 'load', KQVK);
+    const failed = await settled(page, 'load');
+    assert.equal(failed.code, 'generate', JSON.stringify(failed));
+    assert.match(failed.error, /generation worker failed/);
+    const recovered = await probe(page, KQVK);
+    assert.ok(!recovered.error, JSON.stringify(recovered));
+    assert.equal(recovered.wdl, 2);
+    assert.ok(recovered.dtm > 0);
+    assert.equal(await page.evaluate(() => window.workers.length), 4);
+
+    // Answers after the recovery are those of an undisturbed page.
+    const clean = await openTablebase(context, servers, { urls: [], idbBudget: 0 });
+    for (const fen of [KRVK, KRVKN, KQVK]) assert.deepEqual(await probe(page, fen), await probe(clean, fen), fen);
+    const st = await tbStats(page);
+    console.log(`# worker faults: ${st.tablesGenerated} tables generated over 4 workers; probes failed: 2 (both 'generate'); answers equal an undisturbed page's`);
+    await context.close();
+  });
+
+  it('a generated table is kept or evicted whole under the IndexedDB budget', { timeout: 600_000 }, async () => {
+    // Sizes of two tables' values files, measured in a first context.
+    const sizing = await browser.newContext();
+    const page0 = await openTablebase(sizing, servers, { urls: [] });
+    await probe(page0, KRVK);
+    await probe(page0, KQVK);
+    const sizes = Object.values(await generatedInDb(page0)).map((t) => t.size);
+    await sizing.close();
+    assert.equal(sizes.length, 2);
+    const [a, b] = sizes;
+    // Room for either table but not both: storing the second evicts the
+    // first (least recently used); page by page, part of it would stay.
+    const budget = a + b - 1;
+    assert.ok(Math.max(a, b) <= budget * 0.875, `sizes ${a}, ${b}`);
+
+    const context = await browser.newContext();
+    const page = await openTablebase(context, servers, { urls: [], idbBudget: budget });
+    await probe(page, KRVK);
+    await probe(page, KQVK);
+    const tables = await generatedInDb(page);
+    const kept = Object.entries(tables).filter(([, t]) => t.stored > 0);
+    for (const [url, t] of Object.entries(tables)) {
+      assert.ok(t.stored === 0 || t.stored === t.size, `${url}: ${t.stored} of ${t.size} bytes stored`);
+      assert.ok(t.records <= 1, `${url}: ${t.records} records`);
+    }
+    assert.equal(kept.length, 1, JSON.stringify(tables));
+    assert.match(kept[0][0], /KQvK/);
+
+    // A new Tablebase reads the kept table back and makes the evicted one again.
+    await createTablebase(page, { urls: [], idbBudget: budget });
+    const again = await probe(page, KQVK);
+    assert.ok(again.dtm > 0);
+    let st = await tbStats(page);
+    assert.deepEqual([st.tablesFromIndexedDb, st.tablesGenerated], [1, 0]);
+    const remade = await probe(page, KRVK);
+    assert.ok(remade.dtm > 0);
+    st = await tbStats(page);
+    assert.deepEqual([st.tablesFromIndexedDb, st.tablesGenerated], [1, 1]);
+    for (const [url, t] of Object.entries(await generatedInDb(page))) {
+      assert.ok(t.stored === 0 || t.stored === t.size, `${url}: ${t.stored} of ${t.size} bytes stored`);
+    }
+    console.log(`# eviction: tables of ${a} and ${b} bytes under a budget of ${budget}: one kept whole, the other evicted whole and made again`);
+    await context.close();
+  });
+});
