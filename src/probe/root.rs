@@ -6,7 +6,7 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::category::Category;
 use super::position::PositionFacts;
-use super::search::{keep_going, probe_dtz, Dtz};
+use super::search::{child_dtz, keep_going, probe_dtz, Dtz};
 use crate::engine::Ctx;
 use crate::error::ProbeError;
 
@@ -56,7 +56,7 @@ pub fn analyse(ctx: &Ctx<'_>, pos: &Chess) -> Result<Analysis, ProbeError> {
         let mut child = pos.clone();
         child.play_unchecked(*m);
         // A move whose table is absent gets its own error; the others are answered.
-        let (wdl, dtz, error) = match probe_dtz(ctx, &child) {
+        let (wdl, dtz, error) = match child_dtz(ctx, &child) {
             Err(e @ ProbeError::MissingTable(_)) => (0, Dtz::DRAW, Some(e)),
             r => match keep_going(r, &mut missing)? {
                 Some((wdl, dtz)) => (wdl, dtz, None),

@@ -6,7 +6,7 @@
 //! not stop the search: its siblings are still explored so that their pages
 //! are named in the same attempt.
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Move, MoveList, Position};
 
 use crate::engine::{dtz_table, wdl_table, Ctx};
 use crate::error::ProbeError;
@@ -87,9 +87,17 @@ fn after(pos: &Chess, m: &Move) -> Chess {
 
 /// WDL and whether the best move is zeroing (then the DTZ table is not
 /// consulted). `zeroing_moves` also searches pawn moves, as DTZ needs.
-fn search(ctx: &Ctx<'_>, pos: &Chess, zeroing_moves: bool) -> Result<(i8, bool), ProbeError> {
-    // Only the two kings: a draw no table stores.
-    if pos.board().occupied().count() == 2 {
+/// `eager` explores every branch at once (see [`probe_dtz`]).
+fn search(
+    ctx: &Ctx<'_>,
+    pos: &Chess,
+    zeroing_moves: bool,
+    eager: bool,
+) -> Result<(i8, bool), ProbeError> {
+    // Only the two kings, or too little material for either side to mate
+    // (a lone minor piece, bishops on one colour): a draw whatever the
+    // tables hold, so none is fetched for it.
+    if pos.board().occupied().count() == 2 || pos.is_insufficient_material() {
         return Ok((0, false));
     }
     let moves = pos.legal_moves();
@@ -101,23 +109,10 @@ fn search(ctx: &Ctx<'_>, pos: &Chess, zeroing_moves: bool) -> Result<(i8, bool),
             (0, false)
         });
     }
-    let mut best: i8 = -3;
-    let mut searched = 0;
     let mut pending = Pending::default();
-    for m in moves.iter() {
-        if !(m.is_capture() || (zeroing_moves && m.role() == shakmaty::Role::Pawn)) {
-            continue;
-        }
-        searched += 1;
-        if let Some((v, _)) = pending.take(search(ctx, &after(pos, m), false))? {
-            let v = -v;
-            if v > best {
-                best = v;
-                if v == 2 {
-                    return Ok((2, true));
-                }
-            }
-        }
+    let (best, searched) = best_zeroing(ctx, pos, &moves, zeroing_moves, eager, &mut pending)?;
+    if best == 2 {
+        return Ok((2, true));
     }
     // When every legal move was searched (only captures, or only en passant
     // left), the table's value is not needed and may even be wrong.
@@ -139,9 +134,73 @@ fn search(ctx: &Ctx<'_>, pos: &Chess, zeroing_moves: bool) -> Result<(i8, bool),
     }
 }
 
+/// The best value for the side to move among its captures (and, with
+/// `zeroing_moves`, pawn moves), 2 as soon as one wins, and how many moves
+/// were looked at; what is still missing or absent goes into `pending`.
+fn best_zeroing(
+    ctx: &Ctx<'_>,
+    pos: &Chess,
+    moves: &MoveList,
+    zeroing_moves: bool,
+    eager: bool,
+    pending: &mut Pending,
+) -> Result<(i8, usize), ProbeError> {
+    let mut best: i8 = -3;
+    let mut searched = 0;
+    // The queen promotion of a move whose answer is still being fetched.
+    let mut queen_pending = None;
+    for m in moves.iter() {
+        if !(m.is_capture() || (zeroing_moves && m.role() == shakmaty::Role::Pawn)) {
+            continue;
+        }
+        searched += 1;
+        // Underpromotions follow their queen promotion (shakmaty's move
+        // order) and rarely win where it does not: unless `eager`, they
+        // are looked at only once it is known, which saves a lookup into
+        // each of three more tables wherever the queen wins, at a round
+        // where it does not.
+        let key = (m.from(), m.to());
+        match m.promotion() {
+            Some(shakmaty::Role::Queen) => queen_pending = None,
+            Some(_) if !eager && queen_pending == Some(key) => continue,
+            _ => {}
+        }
+        let was_missing = pending.missing;
+        pending.missing = false;
+        let r = pending.take(search(ctx, &after(pos, m), false, eager))?;
+        if pending.missing && m.promotion() == Some(shakmaty::Role::Queen) {
+            queen_pending = Some(key);
+        }
+        pending.missing |= was_missing;
+        if let Some((v, _)) = r {
+            best = best.max(-v);
+            if best == 2 {
+                break;
+            }
+        }
+    }
+    Ok((best, searched))
+}
+
+/// Whether a zeroing move wins for the side to move, for a position known
+/// to be won (its WDL table value is then not needed); None when every
+/// move zeroes and none wins, which a won position cannot be.
+fn zeroing_win(ctx: &Ctx<'_>, pos: &Chess) -> Result<Option<bool>, ProbeError> {
+    let moves = pos.legal_moves();
+    let mut pending = Pending::default();
+    let (best, searched) = best_zeroing(ctx, pos, &moves, true, false, &mut pending)?;
+    if best == 2 {
+        return Ok(Some(true));
+    }
+    if pending.unresolved() {
+        return Err(pending.undecided());
+    }
+    Ok((searched < moves.len()).then_some(false))
+}
+
 /// WDL from the side to move's view, -2 (loss) ..= 2 (win), ignoring the halfmove clock.
 pub fn probe_wdl(ctx: &Ctx<'_>, pos: &Chess) -> Result<i8, ProbeError> {
-    search(ctx, pos, false).map(|(v, _)| v)
+    search(ctx, pos, false, true).map(|(v, _)| v)
 }
 
 fn before_zeroing(wdl: i8) -> Dtz {
@@ -158,19 +217,37 @@ fn before_zeroing(wdl: i8) -> Dtz {
     }
 }
 
-/// WDL and DTZ50'' of a position, from one search.
+/// WDL and DTZ50'' of a position, from one search: the position asked
+/// about, whose answer comes first (its verdict), so a 1-ply search for
+/// its DTZ explores every child at once rather than saving lookups at the
+/// cost of rounds (see [`child_dtz`]).
 pub fn probe_dtz(ctx: &Ctx<'_>, pos: &Chess) -> Result<(i8, Dtz), ProbeError> {
-    dtz_at(ctx, pos, 0)
+    dtz_at(ctx, pos, 0, true)
 }
 
-fn dtz_at(ctx: &Ctx<'_>, pos: &Chess, depth: u32) -> Result<(i8, Dtz), ProbeError> {
-    match search(ctx, pos, true) {
+/// WDL and DTZ50'' of a position in a move list: a 1-ply search for its
+/// DTZ waits for its WDL (a drawn position needs none) and, for a lost
+/// position, probes few children (see [`lost_by_bounds`]). Dozens of
+/// such searches per move list are what fans out into hundreds of
+/// requests otherwise.
+pub fn child_dtz(ctx: &Ctx<'_>, pos: &Chess) -> Result<(i8, Dtz), ProbeError> {
+    dtz_at(ctx, pos, 0, false)
+}
+
+fn dtz_at(ctx: &Ctx<'_>, pos: &Chess, depth: u32, eager: bool) -> Result<(i8, Dtz), ProbeError> {
+    match search(ctx, pos, true, eager) {
         Ok((0, _)) => Ok((0, Dtz::DRAW)),
         Ok((wdl, true)) => Ok((wdl, before_zeroing(wdl))),
-        Ok((wdl, false)) => from_table(ctx, pos, Some(wdl), depth).map(|d| (wdl, d)),
+        Ok((wdl, false)) => from_table(ctx, pos, Some(wdl), depth, eager).map(|d| (wdl, d)),
         Err(ProbeError::Missing) => {
-            // Name the DTZ pages now too: they do not depend on the WDL.
-            let _ = from_table(ctx, pos, None, depth);
+            if eager {
+                // Name the DTZ pages now too: they do not depend on the WDL.
+                let _ = from_table(ctx, pos, None, depth, eager);
+            } else {
+                // Open the DTZ file only: a drawn position needs no DTZ.
+                let mat = Material::of(&pos.board().material());
+                let _ = ctx.header(&mat.name, crate::format::Kind::Dtz, &mat.shape);
+            }
             Err(ProbeError::Missing)
         }
         Err(e) => Err(e),
@@ -178,82 +255,185 @@ fn dtz_at(ctx: &Ctx<'_>, pos: &Chess, depth: u32) -> Result<(i8, Dtz), ProbeErro
 }
 
 /// DTZ from the table, or from a 1-ply search when the table stores the
-/// other side to move. With `wdl` unknown this only names pages.
-fn from_table(ctx: &Ctx<'_>, pos: &Chess, wdl: Option<i8>, depth: u32) -> Result<Dtz, ProbeError> {
+/// other side to move. With `wdl` unknown this only names pages: the
+/// table's, and the 1-ply search's only when `eager` (its children depend
+/// on the WDL: a drawn position needs none of them).
+fn from_table(
+    ctx: &Ctx<'_>,
+    pos: &Chess,
+    wdl: Option<i8>,
+    depth: u32,
+    eager: bool,
+) -> Result<Dtz, ProbeError> {
     let mat = Material::of(&pos.board().material());
-    let sign = |w: i8| if w > 0 { 1 } else { -1 };
-    match dtz_table(ctx, pos, &mat, wdl.unwrap_or(2))? {
+    let stored = dtz_table(ctx, pos, &mat, wdl.unwrap_or(2))?;
+    if stored.is_none() && depth == 0 && eager {
+        return one_ply(ctx, pos, &mat, wdl, depth);
+    }
+    let wdl = wdl.ok_or(ProbeError::Missing)?;
+    match stored {
         Some(stored) => {
-            let wdl = wdl.ok_or(ProbeError::Missing)?;
             let offset = if wdl.abs() == 1 { 100 } else { 0 };
             Ok(Dtz {
                 plies: (stored.plies as i32 + offset) * sign(wdl),
                 precise: stored.precise && offset == 0,
             })
         }
-        None => {
-            if depth > 0 {
-                return Err(ProbeError::CorruptTable(
-                    format!("{}.rtbz", mat.name),
-                    "neither side to move stored".into(),
-                ));
-            }
-            let mut pending = Pending::default();
-            let mut best: Option<Dtz> = None;
-            let mut mate = false;
-            for m in pos.legal_moves().iter() {
-                let child = after(pos, m);
-                let d = if m.is_zeroing() {
-                    pending.take(search(ctx, &child, false))?.map(|(v, _)| {
-                        let b = before_zeroing(v);
-                        Dtz {
-                            plies: -b.plies,
-                            precise: true,
-                        }
-                    })
-                } else {
-                    pending.take(dtz_at(ctx, &child, depth + 1))?.map(|(_, c)| {
-                        let p = -c.plies;
-                        Dtz {
-                            plies: p + p.signum(),
-                            precise: c.precise,
-                        }
-                    })
-                };
-                let (Some(d), Some(w)) = (d, wdl) else {
-                    continue;
-                };
-                if !m.is_zeroing() && d.plies == 2 && child.is_checkmate() {
-                    mate = true;
-                }
-                if d.plies != 0
-                    && d.plies.signum() == sign(w)
-                    && best.is_none_or(|b| d.plies < b.plies)
-                {
-                    best = Some(d);
-                }
-            }
-            if pending.missing || wdl.is_none() {
-                return Err(ProbeError::Missing);
-            }
-            // A mate in one is the shortest win, whatever the unanswered moves hold.
-            if mate {
-                return Ok(Dtz {
-                    plies: 1,
-                    precise: true,
-                });
-            }
-            if pending.unresolved() {
-                return Err(pending.undecided());
-            }
-            // A position has moves here (mates are answered by the search),
-            // and with consistent tables one of them keeps its result.
-            best.ok_or_else(|| {
-                ProbeError::CorruptTable(
-                    format!("{}.rtbz", mat.name),
-                    "no move keeps the position's result (tables disagree)".into(),
-                )
-            })
+        None if depth > 0 => Err(ProbeError::CorruptTable(
+            format!("{}.rtbz", mat.name),
+            "neither side to move stored".into(),
+        )),
+        None => match lost_by_bounds(ctx, pos, wdl)? {
+            Some(d) => Ok(d),
+            None => one_ply(ctx, pos, &mat, Some(wdl), depth),
+        },
+    }
+}
+
+fn sign(w: i8) -> i32 {
+    if w > 0 {
+        1
+    } else {
+        -1
+    }
+}
+
+/// DTZ of a lost position whose side to move its table does not store:
+/// the longest resistance, -(1 + the largest DTZ after a non-zeroing move;
+/// zeroing moves lose at once). Every such child is won for the opponent,
+/// and a won position's DTZ is at most its table value: the table holds an
+/// arbitrary value exactly where a zeroing move wins, and the DTZ is then
+/// 1, the least. So the children are probed in full in decreasing order of
+/// their table values, and no further once the best found beats every
+/// table value left: a few children's captures and promotions instead of
+/// every child's. None when the bounds do not apply (a cursed loss, no
+/// non-zeroing move, a child whose side is not stored or that is not
+/// won): the full 1-ply search answers then.
+fn lost_by_bounds(ctx: &Ctx<'_>, pos: &Chess, wdl: i8) -> Result<Option<Dtz>, ProbeError> {
+    if wdl != -2 {
+        return Ok(None);
+    }
+    let mut missing = false;
+    let mut bounds: Vec<(i32, usize, bool, Chess)> = Vec::new();
+    for (i, m) in pos
+        .legal_moves()
+        .iter()
+        .filter(|m| !m.is_zeroing())
+        .enumerate()
+    {
+        let child = after(pos, m);
+        let mat = Material::of(&child.board().material());
+        match keep_going(dtz_table(ctx, &child, &mat, 2), &mut missing)? {
+            Some(Some(stored)) => bounds.push((stored.plies as i32, i, stored.precise, child)),
+            Some(None) => return Ok(None),
+            None => {}
         }
     }
+    if missing {
+        return Err(ProbeError::Missing);
+    }
+    // Highest bound first; among equal bounds, move order (which the full
+    // search uses to break ties).
+    bounds.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut best: Option<(i32, usize, bool)> = None;
+    let mut waiting: Option<i32> = None;
+    for &(bound, i, precise, ref child) in &bounds {
+        // A child below the best found cannot beat it; one below a child
+        // still being fetched may not be needed at all.
+        if best.is_some_and(|(x, _, _)| bound < x) || waiting.is_some_and(|w| bound < w) {
+            break;
+        }
+        // Won (its parent is lost): its DTZ is the table's unless a
+        // zeroing move wins, and then 1.
+        let d = match keep_going(zeroing_win(ctx, child), &mut missing)? {
+            None => {
+                waiting = Some(bound);
+                continue;
+            }
+            Some(None) => return Ok(None),
+            Some(Some(true)) => before_zeroing(2),
+            Some(Some(false)) => Dtz {
+                plies: bound,
+                precise,
+            },
+        };
+        if best.is_none_or(|(x, j, _)| d.plies > x || (d.plies == x && i < j)) {
+            best = Some((d.plies, i, d.precise));
+        }
+    }
+    if missing {
+        return Err(ProbeError::Missing);
+    }
+    Ok(best.map(|(x, _, precise)| Dtz {
+        plies: -(x + 1),
+        precise,
+    }))
+}
+
+/// DTZ by a 1-ply search: the best child that keeps the result. With
+/// `wdl` unknown this only names pages.
+fn one_ply(
+    ctx: &Ctx<'_>,
+    pos: &Chess,
+    mat: &Material,
+    wdl: Option<i8>,
+    depth: u32,
+) -> Result<Dtz, ProbeError> {
+    let mut pending = Pending::default();
+    let mut best: Option<Dtz> = None;
+    let mut mate = false;
+    for m in pos.legal_moves().iter() {
+        let child = after(pos, m);
+        let d = if m.is_zeroing() {
+            pending
+                .take(search(ctx, &child, false, true))?
+                .map(|(v, _)| {
+                    let b = before_zeroing(v);
+                    Dtz {
+                        plies: -b.plies,
+                        precise: true,
+                    }
+                })
+        } else {
+            pending
+                .take(dtz_at(ctx, &child, depth + 1, true))?
+                .map(|(_, c)| {
+                    let p = -c.plies;
+                    Dtz {
+                        plies: p + p.signum(),
+                        precise: c.precise,
+                    }
+                })
+        };
+        let (Some(d), Some(wdl)) = (d, wdl) else {
+            continue;
+        };
+        if !m.is_zeroing() && d.plies == 2 && child.is_checkmate() {
+            mate = true;
+        }
+        if d.plies != 0 && d.plies.signum() == sign(wdl) && best.is_none_or(|b| d.plies < b.plies) {
+            best = Some(d);
+        }
+    }
+    if pending.missing || wdl.is_none() {
+        return Err(ProbeError::Missing);
+    }
+    // A mate in one is the shortest win, whatever the unanswered moves hold.
+    if mate {
+        return Ok(Dtz {
+            plies: 1,
+            precise: true,
+        });
+    }
+    if pending.unresolved() {
+        return Err(pending.undecided());
+    }
+    // A position has moves here (mates are answered by the search),
+    // and with consistent tables one of them keeps its result.
+    best.ok_or_else(|| {
+        ProbeError::CorruptTable(
+            format!("{}.rtbz", mat.name),
+            "no move keeps the position's result (tables disagree)".into(),
+        )
+    })
 }
