@@ -6,6 +6,8 @@ mod common;
 
 use std::path::PathBuf;
 
+use shakmaty::Position;
+
 use common::*;
 use syzygy_web::drivers::{Fetcher, FsFetcher, Request, Response, Tablebase};
 use syzygy_web::format::pairs::Body;
@@ -214,10 +216,19 @@ fn corrupted_tables_never_panic_or_hang() {
             std::fs::write(dir.join(&file), &original[..cut.min(original.len())])
                 .expect("write scratch");
             let (ok, errors) = probe_all(&dir, &positions[..5]);
-            // Every WDL answer needs the WDL table; DTZ is skipped for
-            // draws and zeroing best moves.
+            // Every WDL answer needs the WDL table, except where neither
+            // side can mate (KBBvK with bishops of one colour: a draw by
+            // the rules); DTZ is skipped for draws and zeroing best moves.
+            let dead = positions[..5]
+                .iter()
+                .filter(|p| p.is_insufficient_material())
+                .count();
             if kind == Kind::Wdl {
-                assert_eq!((ok, errors), (0, 5), "{file} truncated to {cut} bytes");
+                assert_eq!(
+                    (ok, errors),
+                    (dead, 5 - dead),
+                    "{file} truncated to {cut} bytes"
+                );
             } else {
                 assert!(
                     errors > 0,

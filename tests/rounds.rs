@@ -8,10 +8,14 @@ use shakmaty::Chess;
 use syzygy_web::drivers::{FsFetcher, SimFetcher, SimLog, Tablebase};
 use syzygy_web::Config;
 
-/// Figures of [`cold_analysis_requests_and_waves_are_bounded`].
+/// Figures of [`cold_analysis_requests_and_waves_are_bounded`]: this
+/// design's measured worst cases, so a change that costs requests, bytes
+/// or waves shows up here. Before lost children's DTZ came from bounds
+/// (see `probe::search`), the worst was 99 requests, 2.2 MiB and 18 waves.
 const MEDIAN_REQUESTS: u64 = 9;
-const WORST_REQUESTS: u64 = 99;
-const WORST_WAVES: u64 = 18;
+const WORST_REQUESTS: u64 = 67;
+const WORST_WAVES: u64 = 15;
+const WORST_BYTES: u64 = 1900 << 10;
 
 fn sim() -> Tablebase<SimFetcher> {
     Tablebase::new(
@@ -102,13 +106,17 @@ fn cold_dtz_probe_at_most_four_rounds() {
     }
 }
 
+/// A move list costs more rounds than the position's own result: a child
+/// whose DTZ needs a 1-ply search waits for its WDL, then its children's
+/// table values, then checks the best of those for a winning zeroing move
+/// (each step a round), which spares the lookups of every other child.
 #[test]
-fn cold_root_analysis_of_five_pieces_at_most_four_rounds() {
+fn cold_root_analysis_of_five_pieces_at_most_seven_rounds() {
     for (_, p) in five_piece() {
         let mut t = sim();
         t.analyse(&p).expect("answer");
         let l = log(&mut t);
-        assert!(l.rounds <= 4, "{}: {} rounds", fen(&p), l.rounds);
+        assert!(l.rounds <= 7, "{}: {} rounds", fen(&p), l.rounds);
     }
 }
 
@@ -134,11 +142,12 @@ fn parse(f: &str) -> Chess {
 fn cold_analysis_requests_and_waves_are_bounded() {
     let mut set: Vec<Chess> = five_piece().into_iter().map(|(_, p)| p).collect();
     set.extend(PROMOTIONS.iter().map(|f| parse(f)));
-    let (mut requests, mut waves) = (Vec::new(), Vec::new());
+    let (mut requests, mut waves, mut bytes) = (Vec::new(), Vec::new(), Vec::new());
     for p in &set {
         let mut t = sim();
         t.analyse(p).expect("answer");
         let l = log(&mut t);
+        bytes.push((l.bytes, fen(p)));
         assert_eq!(
             l.waves,
             l.per_round
@@ -151,15 +160,18 @@ fn cold_analysis_requests_and_waves_are_bounded() {
     }
     requests.sort();
     waves.sort();
+    bytes.sort();
     let median = |v: &[(u64, String)]| v[v.len() / 2].0;
     let worst = |v: &[(u64, String)]| v[v.len() - 1].clone();
     println!(
-        "{} positions: requests median {} worst {:?}; waves median {} worst {:?}",
+        "{} positions: requests median {} worst {:?}; waves median {} worst {:?}; KiB median {} worst {:?}",
         set.len(),
         median(&requests),
         worst(&requests),
         median(&waves),
-        worst(&waves)
+        worst(&waves),
+        median(&bytes) >> 10,
+        worst(&bytes)
     );
     assert!(
         median(&requests) <= MEDIAN_REQUESTS,
@@ -176,6 +188,54 @@ fn cold_analysis_requests_and_waves_are_bounded() {
         "worst waves {:?}",
         worst(&waves)
     );
+    assert!(
+        worst(&bytes).0 <= WORST_BYTES,
+        "worst bytes {:?}",
+        worst(&bytes)
+    );
+}
+
+/// The promotion positions of issue 12, which fanned out into 13-23 table
+/// files: 99 and 65 requests, 2.2 and 1.8 MiB before; now (measured) 52
+/// and 64 requests, 651 and 1003 KiB. Their own result (the verdict) still
+/// takes at most 3 rounds.
+#[test]
+fn promotion_positions_cost_fewer_requests_and_bytes() {
+    for (f, max_requests, max_kib) in [(PROMOTIONS[0], 52, 660), (PROMOTIONS[1], 64, 1010)] {
+        let p = parse(f);
+        let mut t = sim();
+        t.analyse(&p).expect("answer");
+        let l = log(&mut t);
+        println!(
+            "{f}: {} requests, {} KiB, {} rounds, {} waves",
+            l.requests,
+            l.bytes >> 10,
+            l.rounds,
+            l.waves
+        );
+        assert!(l.requests <= max_requests, "{f}: {} requests", l.requests);
+        assert!(l.bytes <= max_kib << 10, "{f}: {} KiB", l.bytes >> 10);
+        let mut t = sim();
+        t.probe_dtz(&p).expect("answer");
+        let l = log(&mut t);
+        assert!(l.rounds <= 3, "{f}: verdict in {} rounds", l.rounds);
+    }
+}
+
+/// Tables of up to 4 pieces are opened with a shorter head than their
+/// bound: KRvKP.rtbw's header is 19 KiB of its 179 KiB, and the head asked
+/// for it is 24 KiB (it was 100 KiB).
+#[test]
+fn small_tables_open_with_a_right_sized_head() {
+    let p = parse("8/8/8/8/8/3k4/p7/K1R5 w - - 0 1");
+    let mut t = sim();
+    t.probe_wdl(&p).expect("answer");
+    let l = log(&mut t);
+    let open = l.per_round[0]
+        .iter()
+        .find(|r| r.name == "KRvKP.rtbw" && r.open)
+        .expect("KRvKP.rtbw opened first");
+    assert_eq!(open.end - open.start, 24 << 10);
 }
 
 #[test]
