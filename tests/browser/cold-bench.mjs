@@ -138,6 +138,8 @@ async function main() {
       report(say, 'CLI --url (HTTP/1.1), a fresh process per position', rows);
       say('Before (issue 12): Chromium HTTP/1.1 median ~0.3 s over 14 positions; 8/4P2K/8/8/5Q2/q7/6k1/8 4.4 s, 171 requests, 1.5 MB, 31 waves;');
       say('  8/4P2K/8/8/5R2/r7/6k1/8 3.0 s, 119 requests. CLI --url: 12.6 s and 5.7 s for those two.');
+      say('Before lost children took their DTZ from bounds (BENCHMARKS.md, 2026-11-22 20:55Z): Chromium HTTP/1.1 verdict 0.46 / 1.33 s, full 0.84 / 2.90 s,');
+      say('  requests 15 / 107, bytes 333 / 2642 KiB, waves 5 / 20; HTTP/2 full 0.72 / 1.88 s; CLI full 0.32 / 0.79 s, 13 / 99 requests, 315 / 2265 KiB.');
       say('Targets: verdict <= 0.35 s worst; full <= 0.4 s median, <= 1.0 s worst; <= 40 requests, <= 800 KiB worst; HTTP/2 full <= 0.5 s worst; CLI <= 1.0 s worst.');
     }
 
