@@ -268,7 +268,7 @@ fn from_table(
     let mat = Material::of(&pos.board().material());
     let stored = dtz_table(ctx, pos, &mat, wdl.unwrap_or(2))?;
     if stored.is_none() && depth == 0 && eager {
-        return one_ply(ctx, pos, &mat, wdl, depth);
+        return one_ply(ctx, pos, &mat, wdl, depth, true);
     }
     let wdl = wdl.ok_or(ProbeError::Missing)?;
     match stored {
@@ -285,7 +285,7 @@ fn from_table(
         )),
         None => match lost_by_bounds(ctx, pos, wdl)? {
             Some(d) => Ok(d),
-            None => one_ply(ctx, pos, &mat, Some(wdl), depth),
+            None => one_ply(ctx, pos, &mat, Some(wdl), depth, false),
         },
     }
 }
@@ -371,13 +371,14 @@ fn lost_by_bounds(ctx: &Ctx<'_>, pos: &Chess, wdl: i8) -> Result<Option<Dtz>, Pr
 }
 
 /// DTZ by a 1-ply search: the best child that keeps the result. With
-/// `wdl` unknown this only names pages.
+/// `wdl` unknown this only names pages. `eager` as for [`search`].
 fn one_ply(
     ctx: &Ctx<'_>,
     pos: &Chess,
     mat: &Material,
     wdl: Option<i8>,
     depth: u32,
+    eager: bool,
 ) -> Result<Dtz, ProbeError> {
     let mut pending = Pending::default();
     let mut best: Option<Dtz> = None;
@@ -386,7 +387,7 @@ fn one_ply(
         let child = after(pos, m);
         let d = if m.is_zeroing() {
             pending
-                .take(search(ctx, &child, false, true))?
+                .take(search(ctx, &child, false, eager))?
                 .map(|(v, _)| {
                     let b = before_zeroing(v);
                     Dtz {
@@ -396,7 +397,7 @@ fn one_ply(
                 })
         } else {
             pending
-                .take(dtz_at(ctx, &child, depth + 1, true))?
+                .take(dtz_at(ctx, &child, depth + 1, eager))?
                 .map(|(_, c)| {
                     let p = -c.plies;
                     Dtz {
