@@ -180,13 +180,12 @@ fn write_syzygy(dir: &Path, t: &Solved, lib: &Library, a: &Args) -> Result<(), S
     let opts = crate::write::Options {
         exact_dtz: a.exact_dtz,
         wide_dtz: a.wide_dtz,
+        threads: threads(a),
         ..Default::default()
     };
+    let written = crate::write::write_files(&entries, &opts);
     let mut sizes = Vec::new();
-    for (ext, bytes) in [
-        ("rtbw", crate::write::write_wdl(&entries, &opts)),
-        ("rtbz", crate::write::write_dtz(&entries, &opts)),
-    ] {
+    for (ext, bytes) in [("rtbw", written.wdl), ("rtbz", written.dtz)] {
         let path = dir.join(format!("{name}.{ext}"));
         let tmp = path.with_extension(format!("{ext}.part"));
         fs::write(&tmp, &bytes)
@@ -201,6 +200,12 @@ fn write_syzygy(dir: &Path, t: &Solved, lib: &Library, a: &Args) -> Result<(), S
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// Threads asked for, or as many as the machine has.
+fn threads(a: &Args) -> usize {
+    a.threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// Runs the command; Err is a message for standard error.
@@ -220,9 +225,7 @@ pub fn run(a: &Args) -> Result<(), String> {
     };
     let order = plan::order(&targets, on_disk);
     let opts = Options {
-        threads: a
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        threads: threads(a),
         dtm: a.dtm,
     };
     // Which planned materials still need each table, to free memory early.

@@ -139,30 +139,50 @@ pub fn for_each_move(b: &Board, turn: Color, mut f: impl FnMut(Move)) {
     let king_slot = if turn == Color::White { 0 } else { 1 };
     let own_king = b.sq[king_slot];
     let in_check = b.attacked(own_king, !turn, occ, NONE);
+    // Squares the king may not step to: every enemy attack, seen through
+    // the king's own square (a piece never attacks its own square, so a
+    // capture is judged by the other defenders).
+    let mut danger = 0u64;
+    if !in_check {
+        let without_king = occ & !(1 << own_king);
+        for j in 0..n {
+            let (c, r) = l.slots[j];
+            if c != turn {
+                danger |= attack_set(c, r, b.sq[j], without_king);
+            }
+        }
+    }
+    // Out of check, a piece whose removal does not expose its king can go
+    // anywhere: one test per piece instead of one per move.
+    let mut free = [false; MAX_PIECES];
+    if !in_check {
+        for (j, f) in free.iter_mut().enumerate().take(n) {
+            let from = b.sq[j];
+            *f = l.slots[j].0 == turn
+                && j != king_slot
+                && (!aligned(from, own_king)
+                    || !b.attacked(own_king, !turn, occ & !(1 << from), NONE));
+        }
+    }
     let mut try_move = |slot: usize, to: u8, promotion: Option<Role>, double_push: bool| {
         let from = b.sq[slot];
         let capture = slot_at[usize::from(to)];
-        // Out of check, a piece off every line through its king cannot
-        // expose it: no need to look for attacks.
-        if !in_check && slot != king_slot && !aligned(from, own_king) {
-            f(Move {
-                slot,
-                to,
-                capture,
-                promotion,
-                double_push,
-            });
-            return;
-        }
-        let after = (occ & !(1 << from)) | (1 << to);
-        let king = if slot == king_slot { to } else { own_king };
-        // The moved piece's own square changes only for the king test.
-        let mut moved = Board {
-            layout: l,
-            sq: b.sq,
+        let legal = if free[slot] {
+            true
+        } else if slot == king_slot && !in_check {
+            danger & (1 << to) == 0
+        } else {
+            let after = (occ & !(1 << from)) | (1 << to);
+            let king = if slot == king_slot { to } else { own_king };
+            // The moved piece's own square changes only for the king test.
+            let mut moved = Board {
+                layout: l,
+                sq: b.sq,
+            };
+            moved.sq[slot] = to;
+            !moved.attacked(king, !turn, after, capture)
         };
-        moved.sq[slot] = to;
-        if !moved.attacked(king, !turn, after, capture) {
+        if legal {
             f(Move {
                 slot,
                 to,
@@ -240,21 +260,22 @@ pub fn for_each_unmove(b: &Board, turn: Color, mut f: impl FnMut(&[u8; MAX_PIECE
         }
         let vacated = occ & !(1 << to);
         let full_check = in_check || b.attacked(target, mover, vacated, i);
+        if !full_check {
+            // Only the moved piece can attack the king, and (non-pawn
+            // attacks being symmetric) it does from exactly the squares the
+            // same piece on the king's square would reach: one lookup for
+            // all origins.
+            origins &= !attack_set(c, r, target, vacated);
+        }
+        let mut prev = Board {
+            layout: l,
+            sq: b.sq,
+        };
         while origins != 0 {
             let from = origins.trailing_zeros() as u8;
             origins &= origins - 1;
-            let before = vacated | (1 << from);
-            let mut prev = Board {
-                layout: l,
-                sq: b.sq,
-            };
             prev.sq[i] = from;
-            let attacked = if full_check {
-                prev.attacked(target, mover, before, NONE)
-            } else {
-                attack_set(c, r, from, before) & (1 << target) != 0
-            };
-            if !attacked {
+            if !full_check || !prev.attacked(target, mover, vacated | (1 << from), NONE) {
                 f(&prev.sq, i);
             }
         }

@@ -8,12 +8,15 @@
 mod choose;
 mod dtz;
 pub mod entries;
+mod par;
 pub mod source;
 mod table;
 
 pub use entries::Entries;
 pub use source::{pieces, Source, Values};
-pub use table::{collect, write_dtz, write_tables, write_wdl, Options, WriteError, Written};
+pub use table::{
+    collect, write_dtz, write_files, write_tables, write_wdl, Options, WriteError, Written,
+};
 
 use crate::format::write::order::{candidates, Order};
 use crate::material::Material;

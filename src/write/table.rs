@@ -10,7 +10,7 @@ use super::source::Source;
 use crate::format::header::{DTZ_LOSS_PLIES, DTZ_MAPPED, DTZ_STM, DTZ_WIDE, DTZ_WIN_PLIES};
 use crate::format::write::dontcare::{at_most, resolve, ANY};
 use crate::format::write::file::{self, DtzMaps, FilePart, Layout, Part};
-use crate::format::write::order::candidates;
+use crate::format::write::order::{candidates, Order};
 use crate::format::write::subtable::header;
 use crate::format::write::subtable::{compress, Compressed};
 use crate::format::{FormatError, Kind};
@@ -29,6 +29,8 @@ pub struct Options {
     pub orders: usize,
     /// Of those, the best estimated ones compressed in full; the smallest wins.
     pub finalists: usize,
+    /// Subtables compressed at once (the bytes written do not depend on it).
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -38,6 +40,7 @@ impl Default for Options {
             wide_dtz: false,
             orders: 64,
             finalists: 2,
+            threads: 1,
         }
     }
 }
@@ -90,10 +93,7 @@ pub fn write_tables<S: Source + ?Sized>(
     progress: &mut dyn FnMut(f64),
 ) -> Result<Written, WriteError> {
     let entries = collect(name, source, progress)?;
-    Ok(Written {
-        wdl: write_wdl(&entries, opts),
-        dtz: write_dtz(&entries, opts),
-    })
+    Ok(write_files(&entries, opts))
 }
 
 /// Asks `source` about every position of material `name` once; the files
@@ -132,32 +132,136 @@ fn full(
     v
 }
 
+/// One subtable to compress: a side to move of a leading-pawn file, for
+/// the WDL or the DTZ file.
+#[derive(Clone, Copy)]
+struct Job {
+    dtz: bool,
+    file: usize,
+    side: usize,
+}
+
+/// A job's result: the WDL part, or the DTZ candidates with their maps.
+enum Done {
+    Wdl(Option<Part>),
+    Dtz(Vec<(Part, DtzMaps)>),
+}
+
+/// Both files, their subtables compressed on `opts.threads` threads.
+pub fn write_files(entries: &Entries, opts: &Options) -> Written {
+    let (wdl, dtz) = write_kinds(entries, opts, true, true);
+    Written { wdl, dtz }
+}
+
 /// The WDL file.
 pub fn write_wdl(entries: &Entries, opts: &Options) -> Vec<u8> {
+    write_kinds(entries, opts, true, false).0
+}
+
+/// The DTZ file.
+pub fn write_dtz(entries: &Entries, opts: &Options) -> Vec<u8> {
+    write_kinds(entries, opts, false, true).1
+}
+
+fn write_kinds(entries: &Entries, opts: &Options, wdl: bool, dtz: bool) -> (Vec<u8>, Vec<u8>) {
     let mat = &entries.material;
     let cands = candidates(&mat.shape, opts.orders.max(1));
-    let mut files = Vec::new();
-    for (file, per_side) in entries.values.iter().enumerate() {
-        let mut sides = Vec::new();
-        for side in 0..per_side.len() {
-            let parts = ranked(entries, &cands, file, side, &wdl_cell)
-                .into_iter()
-                .take(opts.finalists.max(1))
-                .map(|(order, _)| {
-                    let values = full(entries, &order, file, side, &wdl_cell);
-                    Part {
-                        order,
-                        flags: 0,
-                        data: compress(&values, true, 6),
-                    }
-                });
-            if let Some(best) = smallest(parts) {
-                sides.push(best);
+    let plies = plies(entries, opts.exact_dtz);
+    let mut jobs = Vec::new();
+    for (kind, wanted) in [(true, dtz), (false, wdl)] {
+        for (file, per_side) in entries.values.iter().enumerate() {
+            for side in 0..per_side.len() {
+                if wanted {
+                    jobs.push(Job {
+                        dtz: kind,
+                        file,
+                        side,
+                    });
+                }
             }
         }
-        files.push(FilePart { sides, maps: None });
     }
-    file::write(&layout(mat, Kind::Wdl), &files)
+    // DTZ jobs first: they are the longest.
+    let done = super::par::map(&jobs, opts.threads, |j| {
+        if j.dtz {
+            Done::Dtz(dtz_parts(
+                entries,
+                opts,
+                &cands,
+                plies[j.side],
+                j.file,
+                j.side,
+            ))
+        } else {
+            Done::Wdl(wdl_part(entries, opts, &cands, j.file, j.side))
+        }
+    });
+    let files = entries.values.len();
+    let mut wdl_files: Vec<FilePart> = (0..files)
+        .map(|_| FilePart {
+            sides: Vec::new(),
+            maps: None,
+        })
+        .collect();
+    let mut dtz_best: Vec<Option<(Part, DtzMaps)>> = (0..files).map(|_| None).collect();
+    for (j, d) in jobs.iter().zip(done) {
+        match d {
+            Done::Wdl(part) => wdl_files[j.file].sides.extend(part),
+            Done::Dtz(parts) => {
+                // The side to store: the smaller in full.
+                for (part, maps) in parts {
+                    let best = &mut dtz_best[j.file];
+                    if best
+                        .as_ref()
+                        .is_none_or(|b| part_size(&part) < part_size(&b.0))
+                    {
+                        *best = Some((part, maps));
+                    }
+                }
+            }
+        }
+    }
+    let wdl_bytes = if wdl {
+        file::write(&layout(mat, Kind::Wdl), &wdl_files)
+    } else {
+        Vec::new()
+    };
+    let dtz_bytes = if dtz {
+        let parts: Vec<FilePart> = dtz_best
+            .into_iter()
+            .flatten()
+            .map(|(part, maps)| FilePart {
+                sides: vec![part],
+                maps: Some(maps),
+            })
+            .collect();
+        file::write(&layout(mat, Kind::Dtz), &parts)
+    } else {
+        Vec::new()
+    };
+    (wdl_bytes, dtz_bytes)
+}
+
+/// A WDL subtable in the best of its finalist orders.
+fn wdl_part(
+    entries: &Entries,
+    opts: &Options,
+    cands: &[Order],
+    file: usize,
+    side: usize,
+) -> Option<Part> {
+    let parts = ranked(entries, cands, file, side, &wdl_cell)
+        .into_iter()
+        .take(opts.finalists.max(1))
+        .map(|(order, _)| {
+            let values = full(entries, &order, file, side, &wdl_cell);
+            Part {
+                order,
+                flags: 0,
+                data: compress(&values, true, 6),
+            }
+        });
+    smallest(parts)
 }
 
 /// Plies flags per side to move, as the official generator sets them: a
@@ -207,64 +311,45 @@ fn plies(entries: &Entries, exact: bool) -> Vec<Plies> {
     ]
 }
 
-/// The DTZ file.
-pub fn write_dtz(entries: &Entries, opts: &Options) -> Vec<u8> {
-    let mat = &entries.material;
-    let cands = candidates(&mat.shape, opts.orders.max(1));
-    let plies = plies(entries, opts.exact_dtz);
-    let mut files = Vec::new();
-    for (file, per_side) in entries.values.iter().enumerate() {
-        // The side to store and its order: the smallest in full of the
-        // best estimated orders of each side.
-        let mut parts = Vec::new();
-        for (side, values) in per_side.iter().enumerate() {
-            let mut freq: [Vec<u64>; 4] = Default::default();
-            for &e in values {
-                if let Some((c, v)) = dtz::stored(e, plies[side]) {
-                    let f = &mut freq[c];
-                    if f.len() <= usize::from(v) {
-                        f.resize(usize::from(v) + 1, 0);
-                    }
-                    f[usize::from(v)] += 1;
-                }
+/// A side's DTZ subtable in each of its finalist orders.
+fn dtz_parts(
+    entries: &Entries,
+    opts: &Options,
+    cands: &[Order],
+    p: Plies,
+    file: usize,
+    side: usize,
+) -> Vec<(Part, DtzMaps)> {
+    let values = &entries.values[file][side];
+    let mut freq: [Vec<u64>; 4] = Default::default();
+    for &e in values {
+        if let Some((c, v)) = dtz::stored(e, p) {
+            let f = &mut freq[c];
+            if f.len() <= usize::from(v) {
+                f.resize(usize::from(v) + 1, 0);
             }
-            let maps = dtz::maps(&freq, opts.wide_dtz);
-            let symbols = Symbols::new(&maps);
-            let p = plies[side];
-            let cell = |e: Entry| symbols.cell(e, p);
-            for (order, _) in ranked(entries, &cands, file, side, &cell)
-                .into_iter()
-                .take(opts.finalists.max(1))
-            {
-                let values = full(entries, &order, file, side, &cell);
-                let zero_only = maps.maps.iter().all(|m| m.iter().all(|&v| v == 0));
-                let data = compress(&values, zero_only, 10);
-                let mut flags = (side as u8 * DTZ_STM)
-                    | (u8::from(p.win) * DTZ_WIN_PLIES)
-                    | (u8::from(p.loss) * DTZ_LOSS_PLIES);
-                if matches!(data, Compressed::Huffman(_)) {
-                    flags |= DTZ_MAPPED | (u8::from(maps.wide) * DTZ_WIDE);
-                }
-                parts.push((Part { order, flags, data }, maps.clone()));
-            }
-        }
-        let mut best: Option<(Part, DtzMaps)> = None;
-        for (part, maps) in parts {
-            if best
-                .as_ref()
-                .is_none_or(|b| part_size(&part) < part_size(&b.0))
-            {
-                best = Some((part, maps));
-            }
-        }
-        if let Some((part, maps)) = best {
-            files.push(FilePart {
-                sides: vec![part],
-                maps: Some(maps),
-            });
+            f[usize::from(v)] += 1;
         }
     }
-    file::write(&layout(mat, Kind::Dtz), &files)
+    let maps = dtz::maps(&freq, opts.wide_dtz);
+    let symbols = Symbols::new(&maps);
+    let cell = |e: Entry| symbols.cell(e, p);
+    let zero_only = maps.maps.iter().all(|m| m.iter().all(|&v| v == 0));
+    ranked(entries, cands, file, side, &cell)
+        .into_iter()
+        .take(opts.finalists.max(1))
+        .map(|(order, _)| {
+            let values = full(entries, &order, file, side, &cell);
+            let data = compress(&values, zero_only, 10);
+            let mut flags = (side as u8 * DTZ_STM)
+                | (u8::from(p.win) * DTZ_WIN_PLIES)
+                | (u8::from(p.loss) * DTZ_LOSS_PLIES);
+            if matches!(data, Compressed::Huffman(_)) {
+                flags |= DTZ_MAPPED | (u8::from(maps.wide) * DTZ_WIDE);
+            }
+            (Part { order, flags, data }, maps.clone())
+        })
+        .collect()
 }
 
 /// Bytes a subtable takes in its file (header, indexes, padded data).

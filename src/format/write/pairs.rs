@@ -35,26 +35,35 @@ pub fn build(mut data: Vec<u16>, leaves: &[u16], min_freq: u32, max_symbols: usi
     let mut runs = vec![1u32; symbols.len()];
     let mut height = vec![0u8; symbols.len()];
     let max_symbols = max_symbols.min(MAX_SYMBOLS);
-    let mut counts: Vec<u32> = Vec::new();
-    let mut pair_of: Vec<u16> = Vec::new();
+    // Pair counts by a * n + b (n symbols so far), sized for the largest
+    // grammar once; only the pairs that occur are visited and cleared, so a
+    // pass costs the data's length, not the square of the alphabet.
+    let mut counts: Vec<u32> = vec![0; max_symbols * max_symbols];
+    let mut seen: Vec<u32> = Vec::new();
+    let mut pair_of: Vec<u16> = vec![u16::MAX; max_symbols * max_symbols];
     while symbols.len() < max_symbols && data.len() > 1 {
         let n = symbols.len();
-        counts.clear();
-        counts.resize(n * n, 0);
+        seen.clear();
         for w in data.windows(2) {
-            let c = &mut counts[usize::from(w[0]) * n + usize::from(w[1])];
+            let at = usize::from(w[0]) * n + usize::from(w[1]);
+            let c = &mut counts[at];
+            if *c == 0 {
+                seen.push(at as u32);
+            }
             *c = c.saturating_add(1);
         }
-        let mut cands: Vec<(u32, u16, u16)> = counts
-            .iter()
-            .enumerate()
-            .filter(|&(_, &c)| c >= min_freq)
-            .map(|(i, &c)| (c, (i / n) as u16, (i % n) as u16))
-            .filter(|&(_, a, b)| {
-                let (a, b) = (usize::from(a), usize::from(b));
-                runs[a] + runs[b] <= MAX_RUN && height[a].max(height[b]) < MAX_HEIGHT
-            })
-            .collect();
+        let mut cands: Vec<(u32, u16, u16)> = Vec::new();
+        for &at in &seen {
+            let at = at as usize;
+            let c = std::mem::take(&mut counts[at]);
+            let (a, b) = (at / n, at % n);
+            if c >= min_freq
+                && runs[a] + runs[b] <= MAX_RUN
+                && height[a].max(height[b]) < MAX_HEIGHT
+            {
+                cands.push((c, a as u16, b as u16));
+            }
+        }
         if cands.is_empty() {
             break;
         }
@@ -77,8 +86,6 @@ pub fn build(mut data: Vec<u16>, leaves: &[u16], min_freq: u32, max_symbols: usi
             ends[ub] = true;
             starts[ua] = true;
         }
-        pair_of.clear();
-        pair_of.resize(n * n, u16::MAX);
         for &(a, b) in &chosen {
             let s = symbols.len() as u16;
             pair_of[usize::from(a) * n + usize::from(b)] = s;
@@ -104,6 +111,9 @@ pub fn build(mut data: Vec<u16>, leaves: &[u16], min_freq: u32, max_symbols: usi
             out += 1;
         }
         data.truncate(out);
+        for &(a, b) in &chosen {
+            pair_of[usize::from(a) * n + usize::from(b)] = u16::MAX;
+        }
     }
     Grammar {
         symbols,

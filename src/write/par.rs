@@ -1,0 +1,48 @@
+//! A small work pool for the writer's independent jobs (subtables, ranges
+//! of indices): results come back in input order, so output bytes do not
+//! depend on the number of threads.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// `f` over `jobs` on up to `threads` threads; one thread runs inline (the
+/// only choice in a browser's main wasm thread).
+pub fn map<T: Sync, R: Send>(jobs: &[T], threads: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = threads.clamp(1, jobs.len().max(1));
+    if threads == 1 {
+        return jobs.iter().map(f).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let out: Mutex<Vec<Option<R>>> = Mutex::new((0..jobs.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(job) = jobs.get(i) else { break };
+                let r = f(job);
+                if let Ok(mut o) = out.lock() {
+                    o[i] = Some(r);
+                }
+            });
+        }
+    });
+    out.into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn keeps_the_order_of_jobs() {
+        let jobs: Vec<u32> = (0..100).collect();
+        for threads in [1, 2, 7] {
+            assert_eq!(
+                super::map(&jobs, threads, |x| x * 2),
+                (0..100).map(|x| x * 2).collect::<Vec<_>>()
+            );
+        }
+    }
+}
