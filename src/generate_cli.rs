@@ -175,7 +175,8 @@ fn write_syzygy(dir: &Path, t: &Solved, lib: &Library, a: &Args) -> Result<(), S
         bar.advance(&label, now.saturating_sub(last), 1000);
         last = last.max(now);
     };
-    let entries = crate::write::collect(name, &source, &mut progress).map_err(|e| e.to_string())?;
+    let entries = crate::write::collect_parallel(name, &source, threads(a), &mut progress)
+        .map_err(|e| e.to_string())?;
     bar.clear();
     let opts = crate::write::Options {
         exact_dtz: a.exact_dtz,

@@ -113,13 +113,19 @@ pub fn squares(
     Ok(())
 }
 
-/// Largest `p` with `C(p, k) <= g`.
+/// Largest `p` with `C(p, k) <= g` (`C(p, k)` grows with `p`: a binary
+/// search, as the writer asks this for every piece of every index).
 fn largest_below(g: u64, k: usize) -> usize {
-    let mut p = k - 1;
-    while p < 64 && BINOMIAL[p + 1][k] <= g {
-        p += 1;
+    let (mut lo, mut hi) = (k - 1, 64);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if BINOMIAL[mid][k] <= g {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
     }
-    p
+    lo
 }
 
 /// The group `out[k..k + m]` from its combinatorial number, on the squares

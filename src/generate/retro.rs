@@ -117,6 +117,10 @@ pub fn retro(
             break;
         }
         let mut next: [Vec<u32>; 2] = Default::default();
+        for list in cur.iter_mut() {
+            // In index order, neighbours un-move into the same cache lines.
+            list.sort_unstable();
+        }
         for s in 0..2 {
             let o = 1 - s;
             let turn = if s == 0 { Color::White } else { Color::Black };

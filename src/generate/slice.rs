@@ -235,29 +235,31 @@ pub fn solve(t: &Tables, slice: usize, dtm: bool, threads: usize, meter: &Meter)
             }
         });
     }
-    let mate = if dtm {
-        let mut quiet = w.quiet.clone();
-        let mut codes = w.dtz.clone();
-        retro(
-            &t.this.layout,
-            slice,
-            &mut quiet,
-            &w.zero_dtm,
-            &mut codes,
-            meter,
-        );
-        Some(codes)
-    } else {
-        None
+    let l = &t.this.layout;
+    let Work {
+        mut quiet,
+        zero_dtz,
+        zero_dtm,
+        dtz: mut codes,
+    } = w;
+    // The mate pass needs its own copies of the counts and the seeds; it
+    // shares nothing else with the DTZ50'' pass, so a second thread runs it
+    // alongside.
+    let mut mate = dtm.then(|| (quiet.clone(), codes.clone()));
+    let mate_pass = |m: &mut ([Vec<u8>; 2], [Vec<i16>; 2])| {
+        retro(l, slice, &mut m.0, &zero_dtm, &mut m.1, meter)
     };
-    let mut codes = w.dtz;
-    retro(
-        &t.this.layout,
-        slice,
-        &mut w.quiet,
-        &w.zero_dtz,
-        &mut codes,
-        meter,
-    );
+    match mate.as_mut() {
+        Some(m) if threads > 1 => std::thread::scope(|scope| {
+            scope.spawn(|| mate_pass(m));
+            retro(l, slice, &mut quiet, &zero_dtz, &mut codes, meter);
+        }),
+        Some(m) => {
+            mate_pass(m);
+            retro(l, slice, &mut quiet, &zero_dtz, &mut codes, meter);
+        }
+        None => retro(l, slice, &mut quiet, &zero_dtz, &mut codes, meter),
+    }
+    let mate = mate.map(|m| m.1);
     (codes, mate)
 }

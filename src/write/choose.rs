@@ -1,6 +1,7 @@
 //! Choosing a subtable's piece order: cells of each candidate order are
 //! built for evenly spread samples of the index range and compressed
-//! roughly; the smallest wins.
+//! roughly; the smallest wins. Every candidate is screened on a small
+//! sample first, and only the most promising are estimated on the large one.
 
 use super::entries::{Entries, Entry};
 use crate::format::header::Geometry;
@@ -11,6 +12,10 @@ use crate::format::write::subtable::estimate;
 /// Samples: this many runs of this many consecutive indices.
 const RUNS: u64 = 64;
 const RUN_LEN: u64 = 2048;
+/// The screening sample: as many runs, this many times shorter; and how
+/// many candidates pass the screen.
+const SCREEN_SHORTER: u64 = 8;
+const SCREENED: usize = 8;
 
 /// Cells of indices `range` of a subtable in `order`, through `cell`.
 pub fn cells(
@@ -32,23 +37,24 @@ pub fn cells(
         .collect()
 }
 
-/// Estimated bytes of a subtable in `order`.
+/// Estimated bytes of a subtable in `order`, from runs of `run_len` indices.
 pub fn estimate_order(
     entries: &Entries,
     order: &Order,
     file: usize,
     side: usize,
     cell: &dyn Fn(Entry) -> u16,
+    run_len: u64,
 ) -> u64 {
     let positions = entries.reference[file].1.positions;
     let mut sample = Vec::new();
-    if positions <= RUNS * RUN_LEN {
+    if positions <= RUNS * run_len {
         sample = cells(entries, order, file, side, 0..positions, cell);
     } else {
         let stride = positions / RUNS;
         for r in 0..RUNS {
             let start = r * stride;
-            let mut part = cells(entries, order, file, side, start..start + RUN_LEN, cell);
+            let mut part = cells(entries, order, file, side, start..start + run_len, cell);
             resolve(&mut part);
             sample.extend(part);
         }
@@ -66,10 +72,19 @@ pub fn ranked(
     side: usize,
     cell: &dyn Fn(Entry) -> u16,
 ) -> Vec<(Order, u64)> {
-    let mut out: Vec<(Order, u64)> = candidates
-        .iter()
-        .map(|o| (o.clone(), estimate_order(entries, o, file, side, cell)))
-        .collect();
+    let positions = entries.reference[file].1.positions;
+    let estimate = |o: &Order, len| estimate_order(entries, o, file, side, cell, len);
+    let mut out: Vec<(Order, u64)> = candidates.iter().map(|o| (o.clone(), 0)).collect();
+    if positions > RUNS * RUN_LEN && out.len() > SCREENED {
+        for c in out.iter_mut() {
+            c.1 = estimate(&c.0, RUN_LEN / SCREEN_SHORTER);
+        }
+        out.sort_by_key(|x| x.1);
+        out.truncate(SCREENED);
+    }
+    for c in out.iter_mut() {
+        c.1 = estimate(&c.0, RUN_LEN);
+    }
     out.sort_by_key(|x| x.1);
     if out.is_empty() {
         out.push((entries.reference[file].0.clone(), 0));

@@ -100,6 +100,52 @@ fn kings_touch(pieces: &[PieceCode], sq: &[usize]) -> bool {
     }
 }
 
+/// Indices asked of the source per job, and jobs between progress reports.
+const RUN: u64 = 1 << 16;
+const BATCH: usize = 64;
+
+/// A run's entries, or why its indices could not be decoded.
+type Looked = Result<Vec<Entry>, FormatError>;
+
+/// Consecutive indices of one file and side.
+struct Run {
+    file: usize,
+    side: usize,
+    range: std::ops::Range<u64>,
+}
+
+/// What every run's lookups share.
+struct Plan<'a> {
+    geo: Geometry,
+    reference: &'a [(Order, Encoding)],
+    to_source: &'a [usize],
+}
+
+impl Plan<'_> {
+    /// The entries of one run, asked of `source`.
+    fn lookups<S: Source + ?Sized>(&self, source: &S, r: &Run) -> Looked {
+        let enc = &self.reference[r.file].1;
+        let n = enc.pieces.len();
+        let mut sq = vec![0usize; n];
+        let mut named = vec![0u8; n];
+        let mut out = Vec::with_capacity((r.range.end - r.range.start) as usize);
+        for i in r.range.clone() {
+            squares(i, enc, self.geo, &mut sq)?;
+            out.push(if kings_touch(&enc.pieces, &sq) {
+                Entry::ILLEGAL
+            } else {
+                for (slot, &s) in sq.iter().enumerate() {
+                    named[self.to_source[slot]] = s as u8;
+                }
+                source
+                    .values(&named, r.side == 0)
+                    .map_or(Entry::ILLEGAL, |v| Entry::new(&v))
+            });
+        }
+        Ok(out)
+    }
+}
+
 impl Entries {
     /// The number of entries per file and side, in the reference order.
     pub fn shape(mat: &Material) -> Result<Vec<Vec<u64>>, FormatError> {
@@ -147,6 +193,30 @@ impl Entries {
         source: &S,
         progress: &mut dyn FnMut(f64),
     ) -> Result<Entries, FormatError> {
+        Self::gather(mat, progress, &mut |jobs, plan| {
+            jobs.iter().map(|j| plan.lookups(source, j)).collect()
+        })
+    }
+
+    /// [`Self::collect`] with the lookups shared among `threads` threads.
+    pub fn collect_parallel<S: Source + Sync + ?Sized>(
+        mat: &Material,
+        source: &S,
+        threads: usize,
+        progress: &mut dyn FnMut(f64),
+    ) -> Result<Entries, FormatError> {
+        Self::gather(mat, progress, &mut |jobs, plan| {
+            super::par::map(jobs, threads, |j| plan.lookups(source, j))
+        })
+    }
+
+    /// Cuts every (file, side) into runs of indices and has `run` look
+    /// them up, a batch at a time, reporting progress between batches.
+    fn gather(
+        mat: &Material,
+        progress: &mut dyn FnMut(f64),
+        run: &mut dyn FnMut(&[Run], &Plan) -> Vec<Looked>,
+    ) -> Result<Entries, FormatError> {
         let geo = Geometry::of(&mat.shape);
         let plain = super::plain_order(mat);
         let files = if geo.pawnful { 4 } else { 1 };
@@ -155,40 +225,43 @@ impl Entries {
             .map(|f| Ok((plain.clone(), plain.encoding(f, geo)?)))
             .collect::<Result<_, FormatError>>()?;
         let to_source = slot_map(&plain.pieces, &pieces(mat));
-        let total: u64 = reference.iter().map(|r| r.1.positions).sum::<u64>() * sides as u64;
-        let mut done = 0u64;
-        let n = mat.pieces;
-        let mut sq = vec![0usize; n];
-        let mut named = vec![0u8; n];
-        let mut values = Vec::with_capacity(files);
-        for (_, enc) in &reference {
-            let mut per_side = Vec::with_capacity(sides);
+        let mut runs = Vec::new();
+        for (file, (_, enc)) in reference.iter().enumerate() {
             for side in 0..sides {
-                let mut out = Vec::with_capacity(enc.positions as usize);
-                for i in 0..enc.positions {
-                    squares(i, enc, geo, &mut sq)?;
-                    let e = if kings_touch(&enc.pieces, &sq) {
-                        Entry::ILLEGAL
-                    } else {
-                        for (slot, &s) in sq.iter().enumerate() {
-                            named[to_source[slot]] = s as u8;
-                        }
-                        match source.values(&named, side == 0) {
-                            Some(v) => Entry::new(&v),
-                            None => Entry::ILLEGAL,
-                        }
-                    };
-                    out.push(e);
-                    if i & 0xffff == 0 {
-                        progress((done + i) as f64 / total as f64);
-                    }
+                let mut start = 0;
+                while start < enc.positions {
+                    let end = (start + RUN).min(enc.positions);
+                    runs.push(Run {
+                        file,
+                        side,
+                        range: start..end,
+                    });
+                    start = end;
                 }
-                done += enc.positions;
-                per_side.push(out);
             }
-            values.push(per_side);
         }
-        progress(1.0);
+        let total = runs.len().max(1);
+        let plan = Plan {
+            geo,
+            reference: &reference,
+            to_source: &to_source,
+        };
+        let mut values: Vec<Vec<Vec<Entry>>> = reference
+            .iter()
+            .map(|(_, enc)| {
+                (0..sides)
+                    .map(|_| Vec::with_capacity(enc.positions as usize))
+                    .collect()
+            })
+            .collect();
+        let mut done = 0;
+        for batch in runs.chunks(BATCH) {
+            for (r, out) in batch.iter().zip(run(batch, &plan)) {
+                values[r.file][r.side].extend(out?);
+            }
+            done += batch.len();
+            progress(done as f64 / total as f64);
+        }
         Ok(Entries {
             material: mat.clone(),
             geo,

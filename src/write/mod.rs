@@ -15,7 +15,8 @@ mod table;
 pub use entries::Entries;
 pub use source::{pieces, Source, Values};
 pub use table::{
-    collect, write_dtz, write_files, write_tables, write_wdl, Options, WriteError, Written,
+    collect, collect_parallel, write_dtz, write_files, write_tables, write_wdl, Options,
+    WriteError, Written,
 };
 
 use crate::format::write::order::{candidates, Order};

@@ -107,6 +107,17 @@ pub fn collect<S: Source + ?Sized>(
     Ok(Entries::collect(&mat, source, progress)?)
 }
 
+/// [`collect`] on `threads` threads, for sources that can be shared.
+pub fn collect_parallel<S: Source + Sync + ?Sized>(
+    name: &str,
+    source: &S,
+    threads: usize,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Entries, WriteError> {
+    let mat = Material::from_name(name).ok_or_else(|| WriteError::Material(name.into()))?;
+    Ok(Entries::collect_parallel(&mat, source, threads, progress)?)
+}
+
 fn layout(mat: &Material, kind: Kind) -> Layout {
     let (w, b) = mat.shape.pawns();
     Layout {
@@ -242,6 +253,16 @@ fn write_kinds(entries: &Entries, opts: &Options, wdl: bool, dtz: bool) -> (Vec<
     (wdl_bytes, dtz_bytes)
 }
 
+/// The orders to compress in full: the best estimates (the estimate is
+/// rough: the runner-up often compresses better in full).
+fn finalists(ranked: Vec<(Order, u64)>, opts: &Options) -> Vec<Order> {
+    ranked
+        .into_iter()
+        .take(opts.finalists.max(1))
+        .map(|r| r.0)
+        .collect()
+}
+
 /// A WDL subtable in the best of its finalist orders.
 fn wdl_part(
     entries: &Entries,
@@ -250,10 +271,9 @@ fn wdl_part(
     file: usize,
     side: usize,
 ) -> Option<Part> {
-    let parts = ranked(entries, cands, file, side, &wdl_cell)
+    let parts = finalists(ranked(entries, cands, file, side, &wdl_cell), opts)
         .into_iter()
-        .take(opts.finalists.max(1))
-        .map(|(order, _)| {
+        .map(|order| {
             let values = full(entries, &order, file, side, &wdl_cell);
             Part {
                 order,
@@ -335,10 +355,9 @@ fn dtz_parts(
     let symbols = Symbols::new(&maps);
     let cell = |e: Entry| symbols.cell(e, p);
     let zero_only = maps.maps.iter().all(|m| m.iter().all(|&v| v == 0));
-    ranked(entries, cands, file, side, &cell)
+    finalists(ranked(entries, cands, file, side, &cell), opts)
         .into_iter()
-        .take(opts.finalists.max(1))
-        .map(|(order, _)| {
+        .map(|order| {
             let values = full(entries, &order, file, side, &cell);
             let data = compress(&values, zero_only, 10);
             let mut flags = (side as u8 * DTZ_STM)

@@ -26,6 +26,64 @@ pub struct Grammar {
     pub stream: Vec<u16>,
 }
 
+/// Counts of adjacent pairs, kept up to date as pairs are replaced, with a
+/// list of the pairs frequent enough to be candidates: a pass then costs a
+/// sequential scan and the changed neighbourhoods, never a full recount.
+struct Counts {
+    stride: usize,
+    count: Vec<u32>,
+    min_freq: u32,
+    /// Pair numbers whose count reached `min_freq` (some may have fallen back).
+    hot: Vec<u32>,
+    in_hot: Vec<u64>,
+}
+
+impl Counts {
+    fn new(stride: usize, min_freq: u32) -> Counts {
+        Counts {
+            stride,
+            count: vec![0; stride * stride],
+            min_freq,
+            hot: Vec::new(),
+            in_hot: vec![0; (stride * stride).div_ceil(64)],
+        }
+    }
+
+    fn add(&mut self, a: u16, b: u16) {
+        let at = usize::from(a) * self.stride + usize::from(b);
+        let c = &mut self.count[at];
+        *c += 1;
+        if *c >= self.min_freq && self.in_hot[at >> 6] & (1 << (at & 63)) == 0 {
+            self.in_hot[at >> 6] |= 1 << (at & 63);
+            self.hot.push(at as u32);
+        }
+    }
+
+    fn remove(&mut self, a: u16, b: u16) {
+        let at = usize::from(a) * self.stride + usize::from(b);
+        self.count[at] = self.count[at].saturating_sub(1);
+    }
+
+    /// (count, a, b) of every pair at or above `min_freq`; the others leave
+    /// the hot list.
+    fn frequent(&mut self) -> Vec<(u32, u16, u16)> {
+        let mut out = Vec::new();
+        let (count, in_hot, stride, min) =
+            (&self.count, &mut self.in_hot, self.stride, self.min_freq);
+        self.hot.retain(|&at| {
+            let at = at as usize;
+            let c = count[at];
+            if c < min {
+                in_hot[at >> 6] &= !(1 << (at & 63));
+                return false;
+            }
+            out.push((c, (at / stride) as u16, (at % stride) as u16));
+            true
+        });
+        out
+    }
+}
+
 /// Builds the grammar of `data` (leaf numbers `0..leaves.len()`, whose
 /// values `leaves` gives). Pairs rarer than `min_freq` are not worth their
 /// three header bytes; `max_symbols` bounds the grammar (estimates use a
@@ -35,35 +93,27 @@ pub fn build(mut data: Vec<u16>, leaves: &[u16], min_freq: u32, max_symbols: usi
     let mut runs = vec![1u32; symbols.len()];
     let mut height = vec![0u8; symbols.len()];
     let max_symbols = max_symbols.min(MAX_SYMBOLS);
-    // Pair counts by a * n + b (n symbols so far), sized for the largest
-    // grammar once; only the pairs that occur are visited and cleared, so a
-    // pass costs the data's length, not the square of the alphabet.
-    let mut counts: Vec<u32> = vec![0; max_symbols * max_symbols];
-    let mut seen: Vec<u32> = Vec::new();
-    let mut pair_of: Vec<u16> = vec![u16::MAX; max_symbols * max_symbols];
+    let stride = max_symbols.max(symbols.len());
+    let mut counts = Counts::new(stride, min_freq.max(1));
+    if symbols.len() < max_symbols {
+        for w in data.windows(2) {
+            counts.add(w[0], w[1]);
+        }
+    }
+    let mut pair_of: Vec<u16> = vec![u16::MAX; stride * stride];
+    let mut starts_chosen = vec![false; stride];
+    let mut at: Vec<usize> = Vec::new();
+    let mut made: Vec<usize> = Vec::new();
     while symbols.len() < max_symbols && data.len() > 1 {
         let n = symbols.len();
-        seen.clear();
-        for w in data.windows(2) {
-            let at = usize::from(w[0]) * n + usize::from(w[1]);
-            let c = &mut counts[at];
-            if *c == 0 {
-                seen.push(at as u32);
-            }
-            *c = c.saturating_add(1);
-        }
-        let mut cands: Vec<(u32, u16, u16)> = Vec::new();
-        for &at in &seen {
-            let at = at as usize;
-            let c = std::mem::take(&mut counts[at]);
-            let (a, b) = (at / n, at % n);
-            if c >= min_freq
-                && runs[a] + runs[b] <= MAX_RUN
-                && height[a].max(height[b]) < MAX_HEIGHT
-            {
-                cands.push((c, a as u16, b as u16));
-            }
-        }
+        let mut cands: Vec<(u32, u16, u16)> = counts
+            .frequent()
+            .into_iter()
+            .filter(|&(_, a, b)| {
+                let (a, b) = (usize::from(a), usize::from(b));
+                runs[a] + runs[b] <= MAX_RUN && height[a].max(height[b]) < MAX_HEIGHT
+            })
+            .collect();
         if cands.is_empty() {
             break;
         }
@@ -88,21 +138,48 @@ pub fn build(mut data: Vec<u16>, leaves: &[u16], min_freq: u32, max_symbols: usi
         }
         for &(a, b) in &chosen {
             let s = symbols.len() as u16;
-            pair_of[usize::from(a) * n + usize::from(b)] = s;
+            pair_of[usize::from(a) * stride + usize::from(b)] = s;
+            starts_chosen[usize::from(a)] = true;
             symbols.push(Symbol::Pair(a, b));
             runs.push(runs[usize::from(a)] + runs[usize::from(b)]);
             height.push(height[usize::from(a)].max(height[usize::from(b)]) + 1);
         }
-        let mut out = 0;
-        let mut i = 0;
-        while i < data.len() {
-            let s = if i + 1 < data.len() {
-                pair_of[usize::from(data[i]) * n + usize::from(data[i + 1])]
+        let pair = |d: &[u16], i: usize| -> u16 {
+            if i + 1 < d.len() && starts_chosen[usize::from(d[i])] {
+                pair_of[usize::from(d[i]) * stride + usize::from(d[i + 1])]
             } else {
                 u16::MAX
-            };
-            if s != u16::MAX {
-                data[out] = s;
+            }
+        };
+        // Where pairs are replaced, left to right.
+        at.clear();
+        let mut i = 0;
+        while i < data.len() {
+            if pair(&data, i) != u16::MAX {
+                at.push(i);
+                i += 2;
+            } else {
+                i += 1;
+            }
+        }
+        // The old pairs that touch a replaced symbol go...
+        let mut last = None;
+        for &r in &at {
+            for k in r.saturating_sub(1)..=r + 1 {
+                if k + 1 < data.len() && last.is_none_or(|l| k > l) {
+                    counts.remove(data[k], data[k + 1]);
+                    last = Some(k);
+                }
+            }
+        }
+        // ...the data is rewritten...
+        made.clear();
+        let (mut out, mut i, mut next) = (0, 0, 0);
+        while i < data.len() {
+            if at.get(next) == Some(&i) {
+                data[out] = pair(&data, i);
+                made.push(out);
+                next += 1;
                 i += 2;
             } else {
                 data[out] = data[i];
@@ -111,8 +188,19 @@ pub fn build(mut data: Vec<u16>, leaves: &[u16], min_freq: u32, max_symbols: usi
             out += 1;
         }
         data.truncate(out);
+        // ...and the pairs around each new symbol come.
+        let mut last = None;
+        for &o in &made {
+            for k in o.saturating_sub(1)..=o {
+                if k + 1 < data.len() && last.is_none_or(|l| k > l) {
+                    counts.add(data[k], data[k + 1]);
+                    last = Some(k);
+                }
+            }
+        }
         for &(a, b) in &chosen {
-            pair_of[usize::from(a) * n + usize::from(b)] = u16::MAX;
+            pair_of[usize::from(a) * stride + usize::from(b)] = u16::MAX;
+            starts_chosen[usize::from(a)] = false;
         }
     }
     Grammar {
