@@ -64,34 +64,68 @@ fn move_lists_match_reference() {
     let mut moves = 0;
     for name in table_names().into_iter().filter(|n| n.len() >= 5) {
         for p in sample(&name, 150, 7) {
-            let a = us
-                .analyse(&p)
-                .unwrap_or_else(|e| panic!("{}: {e}", fen(&p)));
-            assert_eq!(a.moves.len(), p.legal_moves().len());
-            for m in p.legal_moves() {
-                let mut child = p.clone();
-                child.play_unchecked(m);
-                let uci = m.to_uci(shakmaty::CastlingMode::Standard).to_string();
-                let ours_m = a.moves.iter().find(|x| x.uci == uci).expect("move listed");
-                let tw = wdl_of(them.probe_wdl_after_zeroing(&child).expect("reference"));
-                let td = dtz_of(them.probe_dtz(&child).expect("reference"));
-                assert_eq!(
-                    (ours_m.wdl, ours_m.dtz),
-                    (tw, td.0),
-                    "{} after {uci}",
-                    fen(&p)
-                );
-                let exact_here = forced_zeroing_near(&child);
-                assert!(
-                    ours_m.precise == td.1 || (ours_m.precise && exact_here),
-                    "{} after {uci}: precise",
-                    fen(&p)
-                );
-                moves += 1;
+            moves += check_move_list(&mut us, &them, &p);
+        }
+    }
+    println!("moves compared: {moves}");
+}
+
+/// Issue 12's positions, whose move lists take many children's DTZ from
+/// their own children's table values (a pawn about to promote, lost
+/// children whose side the DTZ table does not store), and the move list
+/// of every position one move on.
+#[test]
+fn promotion_move_lists_match_reference() {
+    let (mut us, them) = (ours(), theirs());
+    let mut moves = 0;
+    for f in [
+        "8/4P2K/8/8/5Q2/q7/6k1/8 w - - 0 1",
+        "8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1",
+        "1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1",
+    ] {
+        let p = syzygy_web::probe::parse_fen(f).expect("FEN");
+        moves += check_move_list(&mut us, &them, &p);
+        for m in p.legal_moves() {
+            let mut child = p.clone();
+            child.play_unchecked(m);
+            if child.board().occupied().count() > 2 {
+                moves += check_move_list(&mut us, &them, &child);
             }
         }
     }
     println!("moves compared: {moves}");
+}
+
+/// Our move list of `p` against the reference's WDL and DTZ after each
+/// move; the number of moves compared.
+fn check_move_list(
+    us: &mut syzygy_web::drivers::Tablebase<syzygy_web::drivers::FsFetcher>,
+    them: &shakmaty_syzygy::Tablebase<shakmaty::Chess>,
+    p: &shakmaty::Chess,
+) -> usize {
+    let a = us.analyse(p).unwrap_or_else(|e| panic!("{}: {e}", fen(p)));
+    assert_eq!(a.moves.len(), p.legal_moves().len());
+    for m in p.legal_moves() {
+        let mut child = p.clone();
+        child.play_unchecked(m);
+        let uci = m.to_uci(shakmaty::CastlingMode::Standard).to_string();
+        let ours_m = a.moves.iter().find(|x| x.uci == uci).expect("move listed");
+        let tw = wdl_of(them.probe_wdl_after_zeroing(&child).expect("reference"));
+        let td = dtz_of(them.probe_dtz(&child).expect("reference"));
+        assert_eq!(
+            (ours_m.wdl, ours_m.dtz),
+            (tw, td.0),
+            "{} after {uci}",
+            fen(p)
+        );
+        let exact_here = forced_zeroing_near(&child);
+        assert!(
+            ours_m.precise == td.1 || (ours_m.precise && exact_here),
+            "{} after {uci}: precise",
+            fen(p)
+        );
+    }
+    a.moves.len()
 }
 
 /// Every legal position of 4-piece tables up to board symmetry, WDL and
