@@ -14,7 +14,7 @@ pub use lookup::{dtz_table, wdl_table, DtzStored};
 
 use crate::error::ProbeError;
 use crate::format::Kind;
-use crate::store::{Fetch, FileId, PageStore, StoreStats, Wants};
+use crate::store::{Fetch, FileId, Marks, PageStore, StoreStats, Wants};
 use files::Files;
 
 /// Largest gap of absent bytes between two requests for one file that is
@@ -67,6 +67,8 @@ pub struct Engine {
     last_reads: std::cell::Cell<(u64, u64)>,
     config: Config,
     store: PageStore,
+    /// Where walks of blocks' code streams passed, for the next lookup.
+    marks: RefCell<Marks>,
     files: RefCell<Files>,
 }
 
@@ -87,6 +89,7 @@ impl Engine {
         Engine {
             last_reads: std::cell::Cell::new((0, 0)),
             store: PageStore::new(config.page_log2, config.memory_budget),
+            marks: RefCell::new(Marks::default()),
             files: RefCell::new(Files::default()),
             config,
         }
@@ -209,6 +212,7 @@ impl Engine {
         let changed = self.files.get_mut().set_identity(file, size, validator);
         if changed {
             self.store.drop_file(file);
+            self.marks.get_mut().drop_file(file);
         }
         changed
     }
@@ -235,6 +239,7 @@ impl Engine {
     /// Forgets every file state and page (for "clear cache").
     pub fn clear(&mut self) {
         self.store.clear();
+        self.marks.get_mut().clear();
         *self.files.get_mut() = Files::default();
     }
 

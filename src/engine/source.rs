@@ -2,15 +2,16 @@
 //! from the file's prefix once it is present, other reads come page by page.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::sync::Arc;
 
 use super::files::State;
 use super::Ctx;
 use crate::error::ProbeError;
-use crate::format::decode::Source;
+use crate::format::decode::{Mark, Resume, Source};
 use crate::format::header::{self, Header, Shape};
 use crate::format::{FormatError, Kind};
-use crate::store::FileId;
+use crate::store::{FileId, PageStore};
 
 /// Hints never ask for more than this many pages at once.
 const MAX_HINT_PAGES: u64 = 8;
@@ -160,6 +161,7 @@ impl<'e> Ctx<'e> {
             size,
             table,
             kind,
+            last: Cell::new(None),
         }
     }
 }
@@ -172,11 +174,28 @@ pub struct FileSource<'c, 'e> {
     size: u64,
     table: &'c str,
     kind: Kind,
+    /// The page read last, by number: a lookup reads its block lengths
+    /// two bytes at a time, mostly from one page, and a store look-up
+    /// costs a hash each.
+    last: Cell<Option<(u64, &'e [u8])>>,
 }
 
-impl FileSource<'_, '_> {
+impl<'e> FileSource<'_, 'e> {
     fn name(&self) -> String {
         format!("{}.{}", self.table, self.kind.extension())
+    }
+
+    /// Page `page` of the file, if present.
+    fn page(&self, page: u64) -> Option<&'e [u8]> {
+        if let Some((n, bytes)) = self.last.get() {
+            if n == page {
+                return Some(bytes);
+            }
+        }
+        let store: &'e PageStore = &self.ctx.engine.store;
+        let bytes = store.get(self.id, page)?;
+        self.last.set(Some((page, bytes)));
+        Some(bytes)
     }
 }
 
@@ -201,7 +220,7 @@ impl Source for FileSource<'_, '_> {
         let (first, last) = (offset >> log2, (end - 1) >> log2);
         let at = (offset - (first << log2)) as usize;
         if first == last {
-            return match store.get(self.id, first) {
+            return match self.page(first) {
                 Some(p) if p.len() >= at + len => Ok(Cow::Borrowed(&p[at..at + len])),
                 _ => {
                     self.ctx.want(self.id, offset, len as u64);
@@ -221,6 +240,18 @@ impl Source for FileSource<'_, '_> {
             Some(s) => Ok(Cow::Owned(s.to_vec())),
             None => Err(ProbeError::CorruptTable(self.name(), "short page".into())),
         }
+    }
+
+    fn resume(&self, block: u64, lit: u64) -> Resume {
+        self.ctx.engine.marks.borrow().resume(self.id, block, lit)
+    }
+
+    fn add_marks(&self, block: u64, first: u32, marks: &[Mark]) {
+        self.ctx
+            .engine
+            .marks
+            .borrow_mut()
+            .add(self.id, block, first, marks);
     }
 
     fn hint(&self, offset: u64, len: u64) {

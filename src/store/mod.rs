@@ -3,11 +3,13 @@
 //! [`Wants`] so that a driver can fetch a whole batch at once.
 
 mod hash;
+mod marks;
 mod pages;
 mod wants;
 
 pub use hash::FastMap;
 
+pub use marks::Marks;
 pub use pages::{PageStore, StoreStats};
 pub use wants::{Fetch, Wants};
 
