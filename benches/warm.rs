@@ -5,8 +5,10 @@
 //! workload runs once untimed first, so that our page store holds every page
 //! it needs and the reference's files are in the OS page cache; then the
 //! three run it `REPS` times, interleaved, and the median time per position
-//! is reported, with the ratios of the best passes beside it. Run: `cargo bench --bench warm` (env `WARM_POSITIONS` and
-//! `WARM_REPS` shrink it for profiling).
+//! is reported, with the ratios of the best passes beside it. Ours keeps
+//! where earlier walks of a block passed (marks); a pass of ours after
+//! forgetting them shows lookups that find none (the first into a block). Run: `cargo bench --bench warm` (env `WARM_POSITIONS` and
+//! `WARM_REPS` shrink it for profiling, `WARM_ONLY=DTZ` runs one workload).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -166,7 +168,11 @@ fn main() {
         "ours/mmap",
         "best: /pread /mmap"
     );
-    for w in &WORKLOADS {
+    let only = std::env::var("WARM_ONLY").ok();
+    for w in WORKLOADS
+        .iter()
+        .filter(|w| only.as_deref().is_none_or(|o| o == w.name))
+    {
         // Warm-up, and a check that both sides give the same answers.
         let mut differ = 0;
         for p in &set {
@@ -175,9 +181,11 @@ fn main() {
                 differ += 1;
             }
         }
-        let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut a, mut b, mut c, mut d) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for _ in 0..reps {
             a.push(pass(&set, &mut ours, |t, p| (w.ours)(t, p)));
+            ours.engine().forget_marks();
+            d.push(pass(&set, &mut ours, |t, p| (w.ours)(t, p)));
             let mut th = &pread;
             b.push(pass(&set, &mut th, |t, p| (w.theirs)(t, p)));
             let mut th = &mmap;
@@ -194,6 +202,12 @@ fn main() {
             a / c,
             ba / bb,
             ba / bc
+        );
+        let d = median(&mut d);
+        println!(
+            "  ours, marks forgotten before each pass: {d:.0} ns/pos, /pread {:.2}, /mmap {:.2}",
+            d / b,
+            d / c
         );
         if differ > 0 {
             println!("  note: {differ} positions answered differently (checksums)");

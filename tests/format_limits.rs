@@ -52,6 +52,7 @@ fn one_value_blocks(span_log2: u8, blocks: u32) -> (Pairs, Bytes) {
         sparse_entries,
         min_len: 1,
         base: vec![0],
+        starts: Vec::new(),
         first_symbol: vec![0],
         grammar: vec![(3, 0xfff), (4, 0xfff)],
         run: vec![0, 0],

@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use super::pairs::{Body, Huffman, Pairs};
+use super::pairs::{Body, Huffman, Pairs, START_BITS};
 use super::FormatError;
 
 /// Random access to one file's bytes.
@@ -193,7 +193,8 @@ fn walk(
             }
         }
         let code = bits(at);
-        let mut i = 0usize;
+        let prefix = (code >> (64 - START_BITS)) as usize;
+        let mut i = usize::from(h.starts.get(prefix).copied().unwrap_or(0));
         while i + 1 < h.base.len() && code < h.base[i] {
             i += 1;
         }

@@ -7,9 +7,11 @@ use super::FormatError;
 const SINGLE_VALUE: u8 = 0x80;
 /// Symbols are 12-bit numbers.
 const MAX_SYMBOLS: usize = 4096;
-/// The 64-bit decoding window refills 32 bits at a time, so no code may be
-/// longer than 32 bits.
+/// The decoder reads 64 bits from any bit (at least 57 of them the
+/// stream's), so no code may be longer than 32 bits.
 const MAX_CODE_LEN: u8 = 32;
+/// Bits of a code's prefix that [`Huffman::starts`] is indexed by.
+pub const START_BITS: u32 = 10;
 
 /// A decoded compression header and where its three regions sit in the file.
 #[derive(Debug, Clone)]
@@ -40,6 +42,12 @@ pub struct Huffman {
     pub min_len: u8,
     /// Left-aligned smallest code of each length, from `min_len` up.
     pub base: Vec<u64>,
+    /// Per value of a code's first [`START_BITS`] bits: the index into
+    /// `base` where the length search may start (every smaller index is
+    /// above any code with that prefix). Codes are mostly 8 to 14 bits
+    /// long, so the search mostly starts at the answer or next to it. An
+    /// empty table means start at 0.
+    pub starts: Vec<u8>,
     /// First symbol of each code length, from `min_len` up.
     pub first_symbol: Vec<u16>,
     /// Per symbol: left child, right child (0xfff right child = leaf).
@@ -131,6 +139,7 @@ pub fn parse(c: &mut Cursor<'_>, positions: u64, is_wdl: bool) -> Result<Pairs, 
         *b = b.checked_shl(64 - len).unwrap_or(0);
     }
 
+    let starts = starts(&base);
     let span = 1u64 << span_log2;
     let sparse_entries = positions.div_ceil(span);
     let length_entries = u64::from(real_blocks) + u64::from(extra_blocks);
@@ -144,6 +153,7 @@ pub fn parse(c: &mut Cursor<'_>, positions: u64, is_wdl: bool) -> Result<Pairs, 
             sparse_entries,
             min_len,
             base,
+            starts,
             first_symbol,
             grammar,
             run,
@@ -152,6 +162,19 @@ pub fn parse(c: &mut Cursor<'_>, positions: u64, is_wdl: bool) -> Result<Pairs, 
             data_offset: 0,
         }),
     })
+}
+
+/// See [`Huffman::starts`]: the first index whose smallest code is at or
+/// below the largest code with the prefix.
+fn starts(base: &[u64]) -> Vec<u8> {
+    let last = base.len().saturating_sub(1);
+    (0..1u64 << START_BITS)
+        .map(|prefix| {
+            let largest = (prefix << (64 - START_BITS)) | (u64::MAX >> START_BITS);
+            let i = base[..last].iter().take_while(|&&b| largest < b).count();
+            i.min(usize::from(u8::MAX)) as u8
+        })
+        .collect()
 }
 
 /// Run length (values minus one) of every symbol, rejecting grammars that
@@ -197,4 +220,49 @@ fn runs(grammar: &[(u16, u16)]) -> Result<Vec<u32>, FormatError> {
         }
     }
     Ok(run)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The length search as the decoder runs it, from index `i`.
+    fn search(base: &[u64], code: u64, mut i: usize) -> usize {
+        while i + 1 < base.len() && code < base[i] {
+            i += 1;
+        }
+        i
+    }
+
+    #[test]
+    fn starting_the_length_search_at_the_prefix_start_finds_the_same_length() {
+        // Any base array, ordered as parsing makes them or not (a corrupt
+        // header), and codes spread over every prefix.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in 1..=32usize {
+            for _ in 0..20 {
+                let mut base: Vec<u64> = (0..n).map(|_| next()).collect();
+                if n % 2 == 0 {
+                    base.sort_unstable_by(|a, b| b.cmp(a));
+                }
+                let starts = starts(&base);
+                let edges = (0..1u64 << START_BITS).flat_map(|p| {
+                    let low = p << (64 - START_BITS);
+                    [low, low | (u64::MAX >> START_BITS)]
+                });
+                let random: Vec<u64> = (0..2000).map(|_| next()).collect();
+                for code in edges.chain(random) {
+                    let prefix = (code >> (64 - START_BITS)) as usize;
+                    let from = usize::from(starts[prefix]);
+                    assert_eq!(search(&base, code, from), search(&base, code, 0));
+                }
+            }
+        }
+    }
 }

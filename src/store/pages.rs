@@ -4,7 +4,6 @@
 //! running, so a probe's working set survives its own rounds.
 
 use std::cell::Cell;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::{FastMap, FileId};
@@ -28,8 +27,9 @@ pub struct PageStore {
     pages: FastMap<(FileId, u64), Page>,
     bytes: usize,
     clock: Cell<u64>,
-    /// Start ticks of probes in progress, with multiplicity.
-    active: BTreeMap<u64, u32>,
+    /// Start ticks of probes in progress, with multiplicity: a few at most
+    /// (a vector keeps its buffer, so a warm probe allocates nothing here).
+    active: Vec<u64>,
     evicted: u64,
 }
 
@@ -42,7 +42,7 @@ impl PageStore {
             pages: FastMap::default(),
             bytes: 0,
             clock: Cell::new(1),
-            active: BTreeMap::new(),
+            active: Vec::new(),
             evicted: 0,
         }
     }
@@ -67,16 +67,13 @@ impl PageStore {
     pub fn begin_probe(&mut self) -> u64 {
         let t = self.clock.get() + 1;
         self.clock.set(t);
-        *self.active.entry(t).or_insert(0) += 1;
+        self.active.push(t);
         t
     }
 
     pub fn end_probe(&mut self, tick: u64) {
-        if let Some(n) = self.active.get_mut(&tick) {
-            *n -= 1;
-            if *n == 0 {
-                self.active.remove(&tick);
-            }
+        if let Some(i) = self.active.iter().position(|&t| t == tick) {
+            self.active.swap_remove(i);
         }
         self.evict();
     }
@@ -129,7 +126,7 @@ impl PageStore {
         if self.bytes <= self.budget {
             return;
         }
-        let pinned_from = self.active.keys().next().copied().unwrap_or(u64::MAX);
+        let pinned_from = self.active.iter().copied().min().unwrap_or(u64::MAX);
         let mut victims: Vec<(u64, (FileId, u64))> = self
             .pages
             .iter()
