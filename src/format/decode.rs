@@ -183,6 +183,11 @@ fn walk(
     let every = u64::from(MARK_EVERY);
     let known = u64::from(from.known);
     let min = u32::from(h.min_len);
+    // The stream from bit `at`, of which the top `have` bits (at least 33)
+    // are loaded; reloaded every few codes rather than per code (a byte
+    // swap is a dozen instructions in wasm).
+    let mut code = bits(at);
+    let mut have = 64 - (at % 8) as u32;
     let sym = loop {
         if at >= end {
             return Err(FormatError::Corrupt("block ended before the value"));
@@ -192,7 +197,6 @@ fn walk(
                 marks.push(Mark { bit, values });
             }
         }
-        let code = bits(at);
         let prefix = (code >> (64 - START_BITS)) as usize;
         let mut i = usize::from(h.starts.get(prefix).copied().unwrap_or(0));
         while i + 1 < h.base.len() && code < h.base[i] {
@@ -212,6 +216,13 @@ fn walk(
         values += run;
         at += len as usize;
         n += 1;
+        if have.saturating_sub(len) < 33 {
+            code = bits(at);
+            have = 64 - (at % 8) as u32;
+        } else {
+            code <<= len;
+            have -= len;
+        }
     };
     // Walk down the pair grammar to the leaf holding the value.
     let mut sym = sym;
