@@ -22,7 +22,7 @@ const pkgDir = path.resolve(process.env.SYZYGY_PKG || path.join(root, 'pkg'));
 const chessgroundDir = path.join(root, 'node_modules', '@lichess-org', 'chessground');
 const staticDir = path.join(root, 'www', 'static');
 
-/** Copies www/static/ into the output and fills in the service worker's shell list. */
+/** Copies www/static/ into the output, names the wasm in the page's preload, fills in the service worker's shell list. */
 class SiteAssetsPlugin {
   apply(compiler) {
     compiler.hooks.thisCompilation.tap('SiteAssetsPlugin', (compilation) => {
@@ -34,6 +34,17 @@ class SiteAssetsPlugin {
             compilation.fileDependencies.add(file);
             compilation.emitAsset(name, new webpack.sources.RawSource(fs.readFileSync(file)));
           }
+        },
+      );
+      // The page preloads the decoder under its hashed name.
+      compilation.hooks.processAssets.tap(
+        { name: 'SiteAssetsPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_SUMMARIZE },
+        () => {
+          const wasm = compilation.getAssets().filter((a) => a.name.endsWith('.wasm'));
+          const page = compilation.getAsset('index.html');
+          const src = page.source.source().toString();
+          if (wasm.length !== 1 || !src.includes('__WASM__')) throw new Error('index.html needs its __WASM__ marker and one .wasm asset');
+          compilation.updateAsset('index.html', new webpack.sources.RawSource(src.replace(/__WASM__/g, wasm[0].name)));
         },
       );
       compilation.hooks.processAssets.tap(

@@ -36,6 +36,50 @@ export class RangeClient {
     this.onActivity = onActivity;
     // url -> WholeBody, for servers that ignored Range.
     this.bodies = new Map();
+    // url -> {start, end, response, controller}: requests the page started
+    // before the module loaded (the Tablebase option `early`), for `open`.
+    this.early = new Map();
+  }
+
+  /**
+   * Like `request`, for the read that opens a file: answered first from a
+   * response the page started early at the same offset, which may hold
+   * more or less than asked; only what it lacks is asked for again. A
+   * failed early response is forgotten, and the network asked as usual.
+   */
+  async open(url, start, end, label, ask = {}) {
+    const early = this.early.get(url);
+    if (!early || early.start !== start) return this.request(url, start, end, label, ask);
+    this.early.delete(url);
+    const r = await this.fromEarly(url, early, ask).catch(() => null);
+    if (!r) return this.request(url, start, end, label, ask);
+    const v = r.value;
+    if (v === null || start + v.bytes.length >= Math.min(end, v.size)) return v;
+    const rest = await this.request(url, start + v.bytes.length, end, label, ask);
+    if (!rest || rest.size !== v.size || rest.validator !== v.validator) return this.request(url, start, end, label, ask);
+    const bytes = new Uint8Array(v.bytes.length + rest.bytes.length);
+    bytes.set(v.bytes);
+    bytes.set(rest.bytes, v.bytes.length);
+    return { size: v.size, validator: v.validator, bytes };
+  }
+
+  /** An early response, checked and read like one of ours; null to ask again. */
+  async fromEarly(url, early, ask) {
+    this.counters.requests++;
+    this.counters.requestsInFlight++;
+    const wave = ask.trace ? ask.trace.start() : 0;
+    let got = 0;
+    this.onActivity();
+    try {
+      const r = await this.answer(url, early.start, early.end, await early.response, early.controller);
+      if (r.retry) return null;
+      got = r.value ? r.value.bytes.length : 0;
+      return r;
+    } finally {
+      if (ask.trace) ask.trace.end(wave, got);
+      this.counters.requestsInFlight--;
+      this.onActivity();
+    }
   }
 
   /**
@@ -123,6 +167,11 @@ export class RangeClient {
           `body (Content-Encoding: gzip...), which browsers refuse on a Range request: serve tables uncompressed`,
       };
     }
+    return this.answer(url, start, end, res, controller);
+  }
+
+  /** Checks and reads a response to `bytes=start-(end - 1)`: {value} or {retry}; throws when fatal. */
+  async answer(url, start, end, res, controller) {
     const validator = res.headers.get('ETag') || res.headers.get('Last-Modified') || '';
     const encoding = res.headers.get('Content-Encoding');
     if (res.status === 404 || res.status === 410) {

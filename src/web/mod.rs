@@ -47,6 +47,11 @@ export interface TablebaseOptions {
   generate?: 'auto' | 'always' | 'never';
   /** Called as tables are generated (a generation continues when its position is left). */
   onGenerate?: (p: GenerateProgress) => void;
+  /** Range requests the page started before the module loaded (e.g. the heads of the first
+   *  position's tables, fetched while the wasm downloads): `response` answers `bytes=start-(end-1)`
+   *  of `url` (a `fetch()` promise). The first read of that file at `start` uses it and asks the
+   *  network only for what it lacks; `controller` (optional) aborts it once read. */
+  early?: { url: string; start: number; end: number; response: Promise<Response>; controller?: AbortController }[];
 }
 /** Progress of a generation: `material` of `materials` (dependencies first; index into it). */
 export interface GenerateProgress {

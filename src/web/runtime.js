@@ -72,6 +72,11 @@ export class Runtime {
     const limit = options.wholeBodyLimit > 0 ? options.wholeBodyLimit : WHOLE_BODY_LIMIT;
     const concurrency = options.concurrency ? Math.max(1, Math.min(64, options.concurrency)) : 0;
     this.http = new RangeClient(this.counters, concurrency, limit, () => this.progress());
+    for (const e of Array.isArray(options.early) ? options.early : []) {
+      if (!e || typeof e.url !== 'string' || !e.response || !(e.end > 0)) continue;
+      const controller = e.controller || new AbortController();
+      this.http.early.set(new URL(e.url, base).href, { start: e.start > 0 ? e.start : 0, end: e.end, response: Promise.resolve(e.response), controller });
+    }
     const onGenerate = typeof options.onGenerate === 'function' ? options.onGenerate : null;
     this.generated = new Generated(core, this.db, this.pageSize, formatVersion, onGenerate);
   }
@@ -310,7 +315,7 @@ export class Runtime {
           return;
         }
       }
-      const r = await this.http.request(url, f.start, f.end, f.name, job);
+      const r = await this.http.open(url, f.start, f.end, f.name, job);
       if (r === null) continue; // not at this base
       // Pages of a file IndexedDB had no record of are not looked for there.
       this.files.set(f.file, { url, size: r.size, validator: r.validator, idb: !!known });

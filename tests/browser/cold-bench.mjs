@@ -2,7 +2,8 @@
 // Cold analysis as users feel it (issue 12), not a test: `scripts/bench-cold.sh`
 // (or `node tests/browser/cold-bench.mjs [--per-table N] [--phone-only]`).
 //
-// Servers: the page and the board from one origin; the tables from another,
+// Servers: the page and the board from one origin (static files compressed
+// as a static host or CDN sends them, tables never); the tables from another,
 // every answer delayed by 100 ms, over HTTP/1.1 and over HTTP/2 (TLS with a
 // self-signed certificate made for this run; Chromium's context is told to
 // accept it). Positions: N seeded per 5-piece table in SYZYGY_PATH plus the
@@ -146,6 +147,8 @@ async function main() {
     if (CLI_ONLY) return;
     say('');
     say('Phone profile: the board (www/dist) with 4x CPU slowdown, 150 ms latency, 1.6 Mbit/s down, 390x844, cold cache; navigation to verdict on screen');
+    // A precompressing host has its encoded files ready: encode them once before timing.
+    for (const f of fs.readdirSync(path.join(REPO, 'www', 'dist'))) await (await fetch(board.url + f, { headers: { 'Accept-Encoding': 'br' } })).arrayBuffer();
     for (const [fen, before] of PHONE) {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 });
       const page = await context.newPage();

@@ -3,6 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFen, normalizeFen, applyUci, inCheck, materialKey, withTurn, withHalfmove, moveNumber } from '../../www/src/chess.js';
+import { verdictFiles, earlyHeads } from '../../www/src/early.js';
 import { describe as describeResult, describeMove, groupMoves, describeError, flipCategory } from '../../www/src/verdict.js';
 
 describe('chess.js', () => {
@@ -325,5 +326,29 @@ describe('distance to mate, when a result carries one (optional dtm field)', () 
     assert.ok(losing.moves[0].badges.some((b) => b.kind === 'dtm' && b.text === 'Mated in 3'));
     const [plain] = groupMoves([{ uci: 'a1a8', san: 'Ra8', wdl: -2, dtz: -8, category: 'loss', zeroing: false }]);
     assert.equal(plain.moves[0].dtm, null);
+  });
+});
+
+describe('early.js', () => {
+  it('names the files a verdict reads first: its own tables, and the WDL tables its promotions reach', () => {
+    assert.deepEqual(verdictFiles('1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1'), ['KRPvKR.rtbw', 'KRPvKR.rtbz']);
+    assert.deepEqual(verdictFiles('8/8/8/4k3/8/8/8/R3K3 w - - 0 1'), ['KRvK.rtbw', 'KRvK.rtbz']);
+    assert.deepEqual(verdictFiles('8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1'), [
+      'KRPvKR.rtbw',
+      'KRPvKR.rtbz',
+      'KQRvKR.rtbw',
+      'KRRvKR.rtbw',
+      'KRBvKR.rtbw',
+      'KRNvKR.rtbw',
+    ]);
+    // Black to move promotes on the first rank; a blocked pawn promotes nowhere.
+    assert.deepEqual(verdictFiles('8/8/8/8/8/2K5/4p3/2k5 b - - 0 1'), ['KPvK.rtbw', 'KPvK.rtbz', 'KQvK.rtbw', 'KRvK.rtbw', 'KBvK.rtbw', 'KNvK.rtbw']);
+    assert.deepEqual(verdictFiles('4K3/4P3/8/8/8/8/8/2k5 w - - 0 1'), ['KPvK.rtbw', 'KPvK.rtbz']);
+    assert.throws(() => verdictFiles('not a fen'));
+  });
+
+  it('asks for nothing when it cannot read the FEN or has no URL', () => {
+    assert.deepEqual(earlyHeads(['http://x/'], 'not a fen'), []);
+    assert.deepEqual(earlyHeads([], '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'), []);
   });
 });

@@ -21,6 +21,11 @@
 //   /__faults             POST JSON body, or GET ?json=<JSON>: replace the fault
 //                         list; GET without ?json shows the active faults
 //
+// Static files (the --static site, not tables) of a compressible type are
+// sent whole with Content-Encoding br (else gzip) when the request accepts
+// it and asks no Range, as static hosts and CDNs do, with their own ETag and
+// Vary: Accept-Encoding. Tables are never encoded.
+//
 // Range semantics (RFC 9110):
 //   `bytes=a-b`, `bytes=a-`, `bytes=-n` -> 206 + Content-Range `bytes a-b/size`.
 //   Unsatisfiable (start >= size, `bytes=-0`, last < first) -> 416 with
@@ -53,6 +58,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
 const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
 
 const SCRIPT_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(SCRIPT_DIR, '..', '..');
@@ -109,6 +115,27 @@ const CORS_HEADERS = Object.freeze({
   'Access-Control-Expose-Headers': 'Content-Range, Content-Length, ETag, Last-Modified, Accept-Ranges',
   'Timing-Allow-Origin': '*',
 });
+
+// Static assets whose type compresses (the page, scripts, styles, wasm).
+const COMPRESSIBLE = /^(text\/|application\/(json|wasm|manifest\+json)|image\/svg\+xml)/;
+
+/**
+ * The content-coding a static host or CDN would send for this request:
+ * 'br' or 'gzip' when the client accepts it, else null. Only whole static
+ * files are encoded; tables and Range requests never are (a range of an
+ * encoded body addresses the encoded bytes, which no table reader wants).
+ */
+export function staticEncoding(file, headers) {
+  if (headers.range != null || !COMPRESSIBLE.test(mimeType(file))) return null;
+  const accepted = new Map();
+  for (const part of String(headers['accept-encoding'] || '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((x) => /^\s*q=([\d.]+)\s*$/.exec(x)).find(Boolean);
+    if (name) accepted.set(name, q ? Number(q[1]) : 1);
+  }
+  for (const enc of ['br', 'gzip']) if (accepted.get(enc) > 0) return enc;
+  return null;
+}
 
 export function mimeType(file) {
   return MIME[path.extname(file).toLowerCase()] || 'application/octet-stream';
@@ -654,9 +681,31 @@ export async function startServer(options = {}) {
     return serveFile(req, res, rec, found, fault, cors, extra);
   }
 
+  // Encoded static files: `${enc}:${file}` -> {mtimeMs, size, body (a promise)}.
+  const encoded = new Map();
+
+  /** A static file encoded once per version (brotli at its best, as a precompressing host does). */
+  function encodedBody(file, st, enc) {
+    const key = `${enc}:${file}`;
+    let e = encoded.get(key);
+    if (!e || e.mtimeMs !== st.mtimeMs || e.size !== st.size) {
+      const body = readSlice(file, 0, st.size).then((b) =>
+        enc === 'br'
+          ? brotli(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: b.length } })
+          : gzip(b, { level: 9 }),
+      );
+      e = { mtimeMs: st.mtimeMs, size: st.size, body };
+      encoded.set(key, e);
+      body.catch(() => encoded.delete(key));
+    }
+    return e.body;
+  }
+
   async function serveFile(req, res, rec, found, fault, cors, extra) {
     const { file, st } = found;
     const mode = fault?.mode ?? null;
+    const enc = found.isTable || mode ? null : staticEncoding(file, req.headers);
+    if (enc) return serveEncoded(req, res, rec, found, enc, cors, extra);
     const size = st.size;
     const gen = generations.get(file) ?? 0;
     const etag = `"${size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}-${gen}"`;
@@ -754,6 +803,36 @@ export async function startServer(options = {}) {
       return;
     }
     res.end(); // for `truncate`, Connection: close ends the socket after this
+  }
+
+  /** A whole static file with a content-coding: its own ETag, no ranges, Vary. */
+  async function serveEncoded(req, res, rec, found, enc, cors, extra) {
+    const { file, st } = found;
+    const gen = generations.get(file) ?? 0;
+    const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}-${gen}-${enc}"`;
+    const headers = {
+      ...cors,
+      ETag: etag,
+      'Last-Modified': new Date(Math.floor(st.mtimeMs / 1000) * 1000 + gen * 1000).toUTCString(),
+      'Cache-Control': 'no-cache',
+      'Content-Type': mimeType(file),
+      'Content-Encoding': enc,
+      Vary: 'Accept-Encoding',
+    };
+    const inm = req.headers['if-none-match'];
+    if (inm != null && inm.split(',').some((t) => ['*', etag].includes(t.trim().replace(/^W\//, '')))) {
+      res.writeHead(304, { ...headers, ...extra });
+      rec.status(304);
+      return res.end();
+    }
+    const body = await encodedBody(file, st, enc);
+    if (res.destroyed) return;
+    headers['Content-Length'] = body.length;
+    res.writeHead(200, { ...headers, ...extra });
+    rec.status(200);
+    if (req.method === 'HEAD') return res.end();
+    res.end(body);
+    rec.addBytes(body.length);
   }
 
   async function sendGzip(req, res, rec, file, start, len, status, headers, extra) {

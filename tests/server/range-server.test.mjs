@@ -211,6 +211,40 @@ test('static site and MIME types', async () => {
   }
 });
 
+test('static files are compressed as a host would; tables and ranges never', async () => {
+  const body = 'let x = 1;\n'.repeat(200);
+  fs.writeFileSync(path.join(srv.staticDir, 'big.js'), body);
+  let r = await raw('/big.js', { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+  assert.equal(r.status, 200);
+  assert.equal(r.headers['content-encoding'], 'br');
+  assert.equal(r.headers.vary, 'Accept-Encoding');
+  assert.equal(Number(r.headers['content-length']), r.body.length);
+  assert.equal(zlib.brotliDecompressSync(r.body).toString(), body);
+  const etag = r.headers.etag;
+  assert.equal((await raw('/big.js', { headers: { 'Accept-Encoding': 'br', 'If-None-Match': etag } })).status, 304);
+  r = await raw('/big.js', { headers: { 'Accept-Encoding': 'gzip;q=1, br;q=0' } });
+  assert.equal(r.headers['content-encoding'], 'gzip');
+  assert.equal(zlib.gunzipSync(r.body).toString(), body);
+  assert.notEqual(r.headers.etag, etag);
+  // Without Accept-Encoding, or with a Range: the bytes as they are.
+  r = await raw('/big.js');
+  assert.equal(r.headers['content-encoding'], undefined);
+  assert.equal(r.body.toString(), body);
+  r = await raw('/big.js', { headers: { 'Accept-Encoding': 'br', Range: 'bytes=0-9' } });
+  assert.equal(r.status, 206);
+  assert.equal(r.headers['content-encoding'], undefined);
+  assert.equal(r.body.toString(), body.slice(0, 10));
+  // Tables: never, with or without a Range.
+  for (const h of [{}, { Range: 'bytes=0-15' }]) {
+    r = await raw('/tables/KQvK.rtbw', { headers: { 'Accept-Encoding': 'br, gzip', ...h } });
+    assert.equal(r.headers['content-encoding'], undefined);
+    assert.deepEqual(r.body, h.Range ? KQVK.subarray(0, 16) : KQVK);
+  }
+  // A type that does not compress (an image) is sent as it is.
+  r = await raw('/icon.png', { headers: { 'Accept-Encoding': 'br' } });
+  assert.equal(r.headers['content-encoding'], undefined);
+});
+
 test('path traversal is refused', async () => {
   const attempts = [
     '/tables/../secret.txt',

@@ -12,6 +12,7 @@ import { readUrlPosition, shortUrl, writeUrl } from './url.js';
 import { isShareCode, decodePosition } from './sharecode.js';
 import { randomPosition } from './materials.js';
 import { openTablebase, parseTableUrls, loadWasm } from './tablebase.js';
+import { earlyHeads } from './early.js';
 import { applyUci, inCheck, mirrorFiles, normalizeFen, parseFen, swapColors, withHalfmove, withTurn, makeFen } from './chess.js';
 
 export { DEFAULT_FEN };
@@ -22,6 +23,10 @@ export { DEFAULT_FEN };
  */
 export function createApp(host, options) {
   const full = !!options.full;
+  // Before the board is drawn: the module and the heads of the first position's tables start loading.
+  loadWasm().catch(() => {});
+  const startFen = (options.urlSync && readUrlPosition()?.fen) || options.fen || DEFAULT_FEN;
+  let early = earlyHeads(parseTableUrls(options.tables), startFen);
   const s = createState();
   const act = {};
   const view = createView(host, { full }, act);
@@ -34,7 +39,7 @@ export function createApp(host, options) {
     if (s.unsubscribe) s.unsubscribe();
     s.unsubscribe = null;
     s.handle = null;
-    s.handlePromise = openTablebase(parseTableUrls(spec)).then((handle) => {
+    s.handlePromise = openTablebase(parseTableUrls(spec), early).then((handle) => {
       if (s.destroyed) return handle;
       s.handle = handle;
       const offNet = handle.subscribe((p) => {
@@ -55,6 +60,7 @@ export function createApp(host, options) {
       return handle;
     });
     s.handlePromise.catch(() => {});
+    early = [];
     s.scan = null;
     s.coverage = null;
     s.results.clear();
@@ -261,7 +267,7 @@ export function createApp(host, options) {
   connect(options.tables);
   if (options.orientation === 'black') board.setOrientation('black');
   const fromUrl = options.urlSync ? readUrlPosition() : null;
-  const initial = (fromUrl && fromUrl.fen) || options.fen || DEFAULT_FEN;
+  const initial = startFen;
   const source = fromUrl ? 'The link\'s position' : options.fen ? 'The fen attribute' : 'FEN';
   if (!load(initial, { fromUrl: !!fromUrl, source })) {
     // Keep the notice, show a valid position everywhere (board, FEN box, URL).

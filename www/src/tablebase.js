@@ -41,9 +41,11 @@ const shared = new Map();
  * report {requestsInFlight, requests, bytes, rounds} (or, for the second,
  * of tables generated in the browser).
  */
-export async function openTablebase(urls) {
+export async function openTablebase(urls, early = []) {
   const key = urls.join(' ');
   let entry = shared.get(key);
+  // Requests started early for a Tablebase that already exists would only be read by a new one.
+  if (entry) for (const e of early) e.controller.abort();
   if (!entry) {
     entry = (async () => {
       await loadWasm();
@@ -53,6 +55,7 @@ export async function openTablebase(urls) {
         urls,
         // Positions of up to 4 pieces whose tables no URL has are solved in a worker.
         generate: 'auto',
+        early,
         onGenerate: (p) => {
           for (const fn of generating) {
             try {

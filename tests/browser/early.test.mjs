@@ -1,0 +1,85 @@
+// The Tablebase option `early`: Range responses the page started before the
+// module loaded (the board asks for its first position's table heads while
+// the wasm downloads). The probe's opening reads take them instead of asking
+// again, ask only for what a short one lacks, and ignore a failed one.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { skipReason, startServers, launch, openTablebase, cliProbe } from './helpers.mjs';
+
+const skip = skipReason();
+const LUCENA = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
+
+/**
+ * In a fresh page: starts `heads` ([file, end, how]) as early requests, then
+ * probes with them. how: 'fetch' (a real request) or 'fail' (a rejected one).
+ * Returns the result and the server's table requests as "path range" lines.
+ */
+async function probeWith(browser, servers, heads) {
+  const page = await openTablebase(await browser.newContext(), servers, { idbBudget: 0 });
+  servers.tables.reset();
+  const result = await page.evaluate(
+    async ({ fen, base, heads }) => {
+      const early = heads.map(([file, end, how]) => ({
+        url: base + file,
+        start: 0,
+        end,
+        response:
+          how === 'fail' ? Promise.reject(new TypeError('Failed to fetch')) : fetch(base + file, { headers: { Range: `bytes=0-${end - 1}` }, cache: 'no-store' }),
+      }));
+      early.forEach((e) => e.response.catch(() => {}));
+      window.tb = new window.Tablebase({ urls: [base], idbBudget: 0, early });
+      return window.tb.probe(fen);
+    },
+    { fen: LUCENA, base: servers.base, heads },
+  );
+  const log = servers.tables.stats().log.map((e) => `${e.path} ${e.range}`);
+  await page.context().close();
+  return { result, log: log.sort() };
+}
+
+describe('early responses (the Tablebase option early)', { skip }, () => {
+  let servers;
+  let browser;
+  let want;
+  let plain;
+  before(async () => {
+    servers = await startServers();
+    browser = await launch();
+    [want] = cliProbe([LUCENA]);
+    plain = await probeWith(browser, servers, []);
+    assert.deepStrictEqual(plain.result, want);
+  });
+  after(async () => {
+    await browser?.close();
+    await servers?.close();
+  });
+
+  it('take the place of the opening reads they cover: the server sees the same requests', async () => {
+    const heads = plain.log.filter((l) => / bytes=0-/.test(l)).map((l) => {
+      const [p, r] = l.split(' ');
+      return [p.split('/').pop(), Number(r.split('-')[1]) + 1, 'fetch'];
+    });
+    assert.ok(heads.length >= 2, 'the probe opens its WDL and DTZ tables');
+    const got = await probeWith(browser, servers, heads);
+    assert.deepStrictEqual(got.result, want);
+    assert.deepStrictEqual(got.log, plain.log);
+  });
+
+  it('a short one is completed by a request for the rest only', async () => {
+    const head = plain.log.find((l) => l.includes('.rtbw bytes=0-'));
+    const [p, r] = head.split(' ');
+    const end = Number(r.split('-')[1]) + 1;
+    const got = await probeWith(browser, servers, [[p.split('/').pop(), 4096, 'fetch']]);
+    assert.deepStrictEqual(got.result, want);
+    const expect = plain.log.filter((l) => l !== head).concat([`${p} bytes=0-4095`, `${p} bytes=4096-${end - 1}`]).sort();
+    assert.deepStrictEqual(got.log, expect);
+  });
+
+  it('a failed one is forgotten and the network asked as usual', async () => {
+    const head = plain.log.find((l) => l.includes('.rtbz bytes=0-'));
+    const [p, r] = head.split(' ');
+    const got = await probeWith(browser, servers, [[p.split('/').pop(), Number(r.split('-')[1]) + 1, 'fail']]);
+    assert.deepStrictEqual(got.result, want);
+    assert.deepStrictEqual(got.log, plain.log);
+  });
+});
