@@ -32,8 +32,8 @@ pub trait Source {
 
 /// A walk records a mark before every this many codes. Blocks hold about
 /// 100 codes (the official 4- and 5-piece tables: 98 on average), so a
-/// resumed walk decodes 4 codes on average instead of about 50, for
-/// about 100 bytes of marks per block.
+/// resumed walk decodes 4 codes on average instead of about 50, for 4
+/// bytes of marks per 8 codes.
 pub const MARK_EVERY: u32 = 8;
 
 /// A place in a block's code stream: the bit where a code starts and how
