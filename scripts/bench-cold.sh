@@ -7,7 +7,8 @@
 # Prints median and worst verdict time, full analysis time, requests, bytes
 # and waves beside the figures measured before. Options go to the script
 # (--per-table N: seeded positions per 5-piece table, default 1;
-# --phone-only). Needs openssl, Chromium and the tables (SYZYGY_PATH).
+# --phone-only; --phone-runs N: loads of the board per phone position,
+# default 1). Needs openssl, Chromium and the tables (SYZYGY_PATH).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
