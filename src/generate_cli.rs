@@ -147,8 +147,8 @@ fn values_path(dir: &Path, name: &str) -> PathBuf {
 /// A finished table from the output directory, if one is there and fits.
 fn load(dir: &Path, name: &str, dtm: bool) -> Option<Solved> {
     let f = fs::File::open(values_path(dir, name)).ok()?;
-    let t = values_file::read(&mut BufReader::new(f)).ok()?;
-    (!dtm || t.dtm.is_some()).then_some(t)
+    let t = values_file::read_packed(&mut BufReader::new(f)).ok()?;
+    (!dtm || t.packed || t.dtm.is_some()).then_some(t)
 }
 
 fn save(dir: &Path, t: &Solved) -> io::Result<()> {
@@ -268,7 +268,7 @@ pub fn run(a: &Args) -> Result<(), String> {
                 writeln!(out, "{}", s.json(seconds, opts.threads)).map_err(|e| e.to_string())?;
             }
         }
-        lib.insert(t);
+        lib.insert(t.packed());
         let done: Vec<[u8; 12]> = last_use
             .iter()
             .filter(|(_, &last)| last <= i)

@@ -113,6 +113,7 @@ pub fn generate(
             ]
         }),
         layout,
+        packed: false,
     };
     let passes = if opts.dtm { 3 } else { 2 };
     let name = solved.layout.name.clone();

@@ -16,6 +16,56 @@ pub struct Solved {
     pub dtz: [Vec<i16>; 2],
     /// Mate-distance codes, when asked for.
     pub dtm: Option<[Vec<i16>; 2]>,
+    /// `dtz` holds [`pack`]ed codes and `dtm` is None: see [`Solved::packed`].
+    pub packed: bool,
+}
+
+/// Mate distances below this leave room for the flag of [`pack`].
+const CURSED: i16 = 1 << 14;
+
+/// One code for a sub-table lookup: the mate code, moved by [`CURSED`]
+/// away from zero where the 50-move rule turns the result (a cursed win or
+/// a blessed loss). Parents read only a child's WDL and mate distance.
+fn pack(dtz: i16, mate: i16) -> i16 {
+    if !value::is_decided(mate) {
+        return mate;
+    }
+    match value::wdl(dtz) {
+        1 => mate + CURSED,
+        -1 => mate - CURSED,
+        _ => mate,
+    }
+}
+
+/// Whether every mate distance leaves room for the flag.
+pub fn packable(mates: &[i16]) -> bool {
+    mates
+        .iter()
+        .all(|&m| m == DRAW || !value::is_decided(m) || value::distance(m) < CURSED as u16 - 1)
+}
+
+/// Packs the mate codes `mates` into the DTZ50'' codes `codes`, in place.
+pub fn pack_into(codes: &mut [i16], mates: &[i16]) {
+    for (c, &m) in codes.iter_mut().zip(mates) {
+        *c = pack(*c, m);
+    }
+}
+
+/// (a DTZ50'' code of the same WDL, mate code) from a [`pack`]ed code.
+fn unpack(p: i16) -> (i16, i16) {
+    if !value::is_decided(p) {
+        (p, p)
+    } else if p >= CURSED {
+        (value::win(101), p - CURSED)
+    } else if p < -CURSED {
+        (value::loss(101), p + CURSED)
+    } else if p > 0 {
+        (value::win(1), p)
+    } else if p < 0 {
+        (value::loss(1), p)
+    } else {
+        (DRAW, DRAW)
+    }
 }
 
 /// (DTZ50'' codes, mate codes) by side to move, of a slice or a table.
@@ -32,6 +82,26 @@ pub const fn side(c: Color) -> usize {
 }
 
 impl Solved {
+    /// The table as a sub-table of later materials: with mate distances,
+    /// one code a position instead of two (half the memory), and lookups
+    /// give a DTZ50'' code of the right WDL rather than the exact one.
+    /// Unchanged without mate distances or with distances too long to flag.
+    pub fn packed(mut self) -> Solved {
+        let Some(dtm) = self.dtm.take() else {
+            return self;
+        };
+        if !dtm.iter().all(|d| packable(d)) {
+            self.dtm = Some(dtm);
+            return self;
+        }
+        // In place: no second copy of the table at any moment.
+        for (codes, mates) in self.dtz.iter_mut().zip(&dtm) {
+            pack_into(codes, mates);
+        }
+        self.packed = true;
+        self
+    }
+
     /// The stored index of a position of this material, with colours as the
     /// layout has them. None if the pieces do not fit the material.
     pub fn locate(&self, pieces: &[Piece]) -> Option<usize> {
@@ -66,6 +136,9 @@ impl Solved {
         let i = self.locate(pieces)?;
         let s = side(turn);
         let dtz = self.dtz[s][i];
+        if self.packed {
+            return Some(unpack(dtz));
+        }
         let dtm = self.dtm.as_ref().map_or(value::UNKNOWN, |d| d[s][i]);
         Some((dtz, dtm))
     }
@@ -137,5 +210,59 @@ impl Library {
             *f = (!c, r, s ^ 56);
         }
         t.get(&flipped[..pieces.len()], !turn)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{generate, layout::parse_material, plan, Options, Quiet};
+
+    #[test]
+    fn packed_codes_keep_wdl_and_mate() {
+        let opts = Options {
+            threads: 1,
+            dtm: true,
+        };
+        let mut lib = Library::default();
+        let mut checked = 0;
+        for key in plan::order(&[parse_material("KPvK").unwrap()], |_| false) {
+            let t = generate(key, &lib, opts, &Quiet);
+            let dtm = t.dtm.as_ref().unwrap();
+            for s in 0..2 {
+                for (&d, &m) in t.dtz[s].iter().zip(&dtm[s]) {
+                    let (pd, pm) = unpack(pack(d, m));
+                    assert_eq!(pm, m);
+                    assert_eq!(value::is_decided(pd), value::is_decided(d));
+                    if value::is_decided(d) {
+                        assert_eq!(value::wdl(pd), value::wdl(d), "{d} {m}");
+                    }
+                    checked += 1;
+                }
+            }
+            let t = t.packed();
+            assert!(t.packed);
+            lib.insert(t);
+        }
+        assert!(checked > 100_000);
+    }
+
+    #[test]
+    fn packed_codes_keep_the_fifty_move_rule() {
+        use value::{loss, win, INVALID, MATED, UNKNOWN};
+        for (dtz, mate) in [
+            (win(101), win(61)),
+            (win(130), win(999)),
+            (loss(101), loss(60)),
+            (loss(150), loss(1)),
+            (win(100), win(100)),
+            (MATED, MATED),
+            (DRAW, DRAW),
+            (UNKNOWN, UNKNOWN),
+            (INVALID, INVALID),
+        ] {
+            let (d, m) = unpack(pack(dtz, mate));
+            assert_eq!((value::wdl(d), m), (value::wdl(dtz), mate));
+        }
     }
 }

@@ -15,7 +15,7 @@
 use std::io::{self, Read, Write};
 
 use super::layout::{parse_material, Layout};
-use super::solved::Solved;
+use super::solved::{pack_into, packable, Solved};
 
 pub const MAGIC: [u8; 4] = *b"SWGV";
 /// Bump whenever the layout or the value codes change.
@@ -34,8 +34,17 @@ fn write_codes(w: &mut impl Write, codes: &[i16]) -> io::Result<()> {
     Ok(())
 }
 
+/// The bytes [`write`] produces for `t` (to reserve them at once).
+pub fn encoded_len(t: &Solved) -> usize {
+    let arrays = 2 + 2 * usize::from(t.dtm.is_some());
+    8 + t.layout.name.len() + 8 + arrays * 2 * t.dtz[0].len()
+}
+
 /// Writes a table; the bytes depend only on its values.
 pub fn write(t: &Solved, w: &mut impl Write) -> io::Result<()> {
+    if t.packed {
+        return Err(bad("a packed sub-table has lost its exact DTZ50'' values"));
+    }
     let name = t.layout.name.as_bytes();
     w.write_all(&MAGIC)?;
     w.write_all(&VERSION.to_le_bytes())?;
@@ -78,6 +87,16 @@ fn read_codes(r: &mut impl Read, n: usize) -> io::Result<Vec<i16>> {
 /// Reads a table written by [`write`]. A file of another version, material
 /// or size is refused with `InvalidData`.
 pub fn read(r: &mut impl Read) -> io::Result<Solved> {
+    read_as(r, false)
+}
+
+/// [`read`] straight into [`Solved::packed`] form (for sub-tables): mate
+/// codes are folded in as they are read, so the table is never held twice.
+pub fn read_packed(r: &mut impl Read) -> io::Result<Solved> {
+    read_as(r, true)
+}
+
+fn read_as(r: &mut impl Read, pack: bool) -> io::Result<Solved> {
     let mut head = [0u8; 8];
     r.read_exact(&mut head)?;
     if head[..4] != MAGIC {
@@ -102,11 +121,37 @@ pub fn read(r: &mut impl Read) -> io::Result<Solved> {
         return Err(bad("size does not match the material"));
     }
     let n = n as usize;
-    let dtz = [read_codes(r, n)?, read_codes(r, n)?];
-    let dtm = if has_dtm {
-        Some([read_codes(r, n)?, read_codes(r, n)?])
-    } else {
-        None
-    };
-    Ok(Solved { layout, dtz, dtm })
+    let mut dtz = [read_codes(r, n)?, read_codes(r, n)?];
+    if !has_dtm {
+        return Ok(Solved {
+            layout,
+            dtz,
+            dtm: None,
+            packed: false,
+        });
+    }
+    if !pack {
+        let dtm = [read_codes(r, n)?, read_codes(r, n)?];
+        return Ok(Solved {
+            layout,
+            dtz,
+            dtm: Some(dtm),
+            packed: false,
+        });
+    }
+    for codes in dtz.iter_mut() {
+        for part in codes.chunks_mut(1 << 15) {
+            let mates = read_codes(r, part.len())?;
+            if !packable(&mates) {
+                return Err(bad("mate distance too long to pack"));
+            }
+            pack_into(part, &mates);
+        }
+    }
+    Ok(Solved {
+        layout,
+        dtz,
+        dtm: None,
+        packed: true,
+    })
 }

@@ -42,8 +42,14 @@ impl Progress for ToJs {
 }
 
 /// Reads a values file into a library; the material's name on success.
-pub(crate) fn insert_into(lib: &mut Library, bytes: &[u8]) -> Result<String, JsError> {
-    let t = values_file::read(&mut &bytes[..]).map_err(|e| JsError::new(&e.to_string()))?;
+/// `sub` keeps it only as a sub-table of later materials (half the memory).
+pub(crate) fn insert_into(lib: &mut Library, bytes: &[u8], sub: bool) -> Result<String, JsError> {
+    let read = if sub {
+        values_file::read_packed
+    } else {
+        values_file::read
+    };
+    let t = read(&mut &bytes[..]).map_err(|e| JsError::new(&e.to_string()))?;
     let name = t.layout.name.clone();
     lib.insert(t);
     Ok(name)
@@ -51,7 +57,8 @@ pub(crate) fn insert_into(lib: &mut Library, bytes: &[u8]) -> Result<String, JsE
 
 /// The generator of one Web Worker, single-threaded (a static host cannot
 /// be assumed to allow shared memory). It keeps what it made, and what it
-/// was given, as the sub-tables of later materials.
+/// was given, as the sub-tables of later materials, packed (the exact
+/// values live in the main thread's `Core` and in IndexedDB).
 #[wasm_bindgen]
 pub struct Generator {
     library: Library,
@@ -80,7 +87,7 @@ impl Generator {
 
     /// Adds a table (a values file) that later materials depend on.
     pub fn insert(&mut self, bytes: &[u8]) -> Result<String, JsError> {
-        insert_into(&mut self.library, bytes)
+        insert_into(&mut self.library, bytes, true)
     }
 
     /// Whether a material (e.g. "KQvK") is held.
@@ -118,9 +125,11 @@ impl Generator {
         };
         let t = generate::generate(key, &self.library, opts, &ToJs);
         SINK.with(|s| *s.borrow_mut() = None);
-        let mut bytes = Vec::new();
+        // Reserved in one piece: a growing vector would hold its old and new
+        // buffers at once, tens of MB more at the module's peak.
+        let mut bytes = Vec::with_capacity(values_file::encoded_len(&t));
         values_file::write(&t, &mut bytes).map_err(|e| JsError::new(&e.to_string()))?;
-        self.library.insert(t);
+        self.library.insert(t.packed());
         Ok(bytes)
     }
 }

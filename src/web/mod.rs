@@ -320,7 +320,7 @@ impl Core {
     /// Adds a generated table (a values file); its material's name.
     #[wasm_bindgen(js_name = insertGenerated)]
     pub fn insert_generated(&mut self, bytes: &[u8]) -> Result<String, JsError> {
-        generator::insert_into(&mut self.generated, bytes)
+        generator::insert_into(&mut self.generated, bytes, false)
     }
 
     /// A held generated table as a values file: what a fresh generation
