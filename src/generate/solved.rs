@@ -229,8 +229,8 @@ mod tests {
         for key in plan::order(&[parse_material("KPvK").unwrap()], |_| false) {
             let t = generate(key, &lib, opts, &Quiet);
             let dtm = t.dtm.as_ref().unwrap();
-            for s in 0..2 {
-                for (&d, &m) in t.dtz[s].iter().zip(&dtm[s]) {
+            for (codes, mates) in t.dtz.iter().zip(dtm) {
+                for (&d, &m) in codes.iter().zip(mates) {
                     let (pd, pm) = unpack(pack(d, m));
                     assert_eq!(pm, m);
                     assert_eq!(value::is_decided(pd), value::is_decided(d));
