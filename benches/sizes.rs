@@ -67,7 +67,19 @@ fn main() {
             .filter(|n| n.len() - 1 <= max)
             .collect(),
     };
-    let opts = Options::default();
+    // SIZES_ORDERS and SIZES_FINALISTS weigh the writer's search against size.
+    let knob = |name: &str, default: usize| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let d = Options::default();
+    let opts = Options {
+        orders: knob("SIZES_ORDERS", d.orders),
+        finalists: knob("SIZES_FINALISTS", d.finalists),
+        ..d
+    };
     let dir = common::syzygy_path();
     let size = |n: &str, ext: &str| {
         std::fs::metadata(dir.join(format!("{n}.{ext}")))

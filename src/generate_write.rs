@@ -7,7 +7,7 @@
 use shakmaty::{Color, Role};
 
 use crate::generate::layout::MAX_PIECES;
-use crate::generate::moves::{for_each_move, Board, NONE};
+use crate::generate::moves::{for_each_zeroing_move, Board, NONE};
 use crate::generate::solved::{Library, Piece, Solved};
 use crate::generate::value;
 use crate::material::Material;
@@ -74,10 +74,7 @@ impl Source for Generated<'_> {
             return None;
         }
         let n = layout.pieces();
-        let pieces: Vec<Piece> = (0..n)
-            .map(|j| (layout.slots[j].0, layout.slots[j].1, b.sq[j]))
-            .collect();
-        let (code, _) = self.table.get(&pieces, turn)?;
+        let (code, _) = self.table.get_by_slot(b.sq, turn)?;
         if !value::is_decided(code) {
             return None;
         }
@@ -87,29 +84,29 @@ impl Source for Generated<'_> {
             i32::from(value::distance(code)) * i32::from(code.signum())
         };
         let (mut capture, mut pawn_move) = (None::<i8>, None::<i8>);
-        let mut child: Vec<Piece> = Vec::with_capacity(n);
-        for_each_move(&b, turn, |m| {
+        let mut child: [Piece; MAX_PIECES] = [(Color::White, Role::King, 0); MAX_PIECES];
+        for_each_zeroing_move(&b, turn, |m| {
             if !m.zeroing(layout) || (m.double_push && en_passant_possible(&b, m.slot, m.to, turn))
             {
                 return;
             }
-            child.clear();
-            for j in 0..n {
-                if j == m.capture {
-                    continue;
-                }
-                let (c, r) = layout.slots[j];
-                if j == m.slot {
-                    child.push((c, m.promotion.unwrap_or(r), m.to));
-                } else {
-                    child.push((c, r, b.sq[j]));
-                }
-            }
-            let same = m.capture == NONE && m.promotion.is_none();
-            let found = if same {
-                self.table.get(&child, !turn)
+            let found = if m.capture == NONE && m.promotion.is_none() {
+                // A pawn push: the same material, squares by slot.
+                let mut sq = b.sq;
+                sq[m.slot] = m.to;
+                self.table.get_by_slot(sq, !turn)
             } else {
-                self.lib.probe(&child, !turn)
+                let mut len = 0;
+                for j in (0..n).filter(|&j| j != m.capture) {
+                    let (c, r) = layout.slots[j];
+                    child[len] = if j == m.slot {
+                        (c, m.promotion.unwrap_or(r), m.to)
+                    } else {
+                        (c, r, b.sq[j])
+                    };
+                    len += 1;
+                }
+                self.lib.probe(&child[..len], !turn)
             };
             let Some((c, _)) = found.filter(|(c, _)| value::is_decided(*c)) else {
                 return;

@@ -4,7 +4,9 @@
 //! or n + 1 plies, and ours is written the same way).
 //! CI: every 3-piece position, and 20,000 sampled positions of KRvKN and
 //! KQvKR. SYZYGY_GENERATE_EXHAUSTIVE=1: every 3-4 piece table, every
-//! position up to symmetry.
+//! position up to symmetry. SYZYGY_GENERATE_5 with SYZYGY_GENERATE_DIR:
+//! 20,000 sampled positions of each 5-piece table written there (by
+//! `syzygy-web generate ... --out DIR`, minutes a table), and their sizes.
 
 mod common;
 
@@ -57,7 +59,10 @@ struct Readers {
 }
 
 fn readers() -> Readers {
-    let dir = written();
+    readers_of(written())
+}
+
+fn readers_of(dir: &PathBuf) -> Readers {
     let mut theirs = shakmaty_syzygy::Tablebase::new();
     theirs.add_directory(dir).expect("our files");
     Readers {
@@ -150,5 +155,66 @@ fn four_piece() {
         }
     }
     eprintln!("4-piece positions compared: {n}");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn five_piece_samples() {
+    // Generation takes minutes a table, so the files come from a directory
+    // made beforehand: `syzygy-web generate KRRvKR ... --out DIR`.
+    let (Some(which), Some(dir)) = (
+        std::env::var_os("SYZYGY_GENERATE_5"),
+        std::env::var_os("SYZYGY_GENERATE_DIR"),
+    ) else {
+        eprintln!("skipped: set SYZYGY_GENERATE_5=1 (or a list) and SYZYGY_GENERATE_DIR");
+        return;
+    };
+    if !official_tables() {
+        eprintln!("skipped: needs the official tables (SYZYGY_PATH or ../shared/syzygy)");
+        return;
+    }
+    let which = which.to_string_lossy().to_string();
+    let dir = PathBuf::from(dir);
+    let mut r = readers_of(&dir);
+    let mut bad = Vec::new();
+    let mut totals = [0u64; 4];
+    eprintln!("table     ours WDL  official WDL   ours DTZ  official DTZ  ratio");
+    for name in table_names().into_iter().filter(|n| n.len() == 6) {
+        let wanted = which == "1" || which.split(',').any(|w| w == name);
+        let size = |d: &PathBuf, ext: &str| {
+            std::fs::metadata(d.join(format!("{name}.{ext}"))).map(|m| m.len())
+        };
+        let (Ok(ow), Ok(oz)) = (size(&dir, "rtbw"), size(&dir, "rtbz")) else {
+            continue;
+        };
+        if !wanted {
+            continue;
+        }
+        let (tw, tz) = (
+            size(&syzygy_path(), "rtbw").expect("official"),
+            size(&syzygy_path(), "rtbz").expect("official"),
+        );
+        for (t, v) in totals.iter_mut().zip([ow, tw, oz, tz]) {
+            *t += v;
+        }
+        let mut n = 0;
+        for pos in sample(&name, 20_000, 13) {
+            n += 1;
+            if let Err(e) = check(&mut r, &pos) {
+                if bad.len() < 20 {
+                    bad.push(format!("{name}: {e}"));
+                }
+            }
+        }
+        eprintln!(
+            "{name:8} {ow:>10} {tw:>13} {oz:>10} {tz:>13}  {:.3}  ({n} positions compared)",
+            (ow + oz) as f64 / (tw + tz) as f64
+        );
+    }
+    let [ow, tw, oz, tz] = totals;
+    eprintln!(
+        "total    {ow:>10} {tw:>13} {oz:>10} {tz:>13}  {:.3}",
+        (ow + oz) as f64 / (tw + tz).max(1) as f64
+    );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

@@ -78,44 +78,86 @@ pub fn squares(
     geo: Geometry,
     out: &mut [usize],
 ) -> Result<(), FormatError> {
-    let n = enc.pieces.len();
-    if index >= enc.positions || out.len() != n {
-        return Err(FormatError::Corrupt("index beyond the table"));
-    }
-    let part = |k: usize, size: u64| (index / enc.factor[k]) % size;
-    let lead = geo.lead();
-    let lead_index = part(0, geo.lead_size(enc.file));
-    let mut k;
-    if geo.pawnful {
-        leading_pawns(lead_index, lead, enc.file, out);
-        k = lead;
-        let others = usize::from(geo.other_pawns);
-        if others > 0 {
-            let size = BINOMIAL[48 - lead][others];
-            group(part(k, size), k, others, 8, out);
-            k += others;
+    Cursor::default().squares(index, enc, geo, out)
+}
+
+/// [`squares`] for a walk over many indices of one encoding into one
+/// buffer: it keeps each group's number from the last call and decodes only
+/// from the first group whose number changed. Consecutive indices mostly
+/// differ in the last group, so the writer's passes decode about one group
+/// an index instead of all of them.
+#[derive(Debug, Clone, Default)]
+pub struct Cursor {
+    /// Group numbers of the last placement decoded into the buffer.
+    numbers: [u64; 8],
+    /// How many of `numbers` describe the buffer (0: nothing yet).
+    known: usize,
+}
+
+impl Cursor {
+    /// As [`squares`]; `enc`, `geo` and `out` must be the same on every
+    /// call to one cursor.
+    pub fn squares(
+        &mut self,
+        index: u64,
+        enc: &Encoding,
+        geo: Geometry,
+        out: &mut [usize],
+    ) -> Result<(), FormatError> {
+        let n = enc.pieces.len();
+        if index >= enc.positions || out.len() != n {
+            self.known = 0;
+            return Err(FormatError::Corrupt("index beyond the table"));
         }
-    } else {
-        if geo.kk {
-            let (a, b) = KK_SQUARES[lead_index as usize];
-            out[0] = usize::from(a);
-            out[1] = usize::from(b);
-        } else {
-            three_unique(lead_index, out);
+        let part = |k: usize, size: u64| (index / enc.factor[k]) % size;
+        // Groups in encoding order: (first slot, pieces, kind); kind 0 is the
+        // leading group, 1 the other pawns, 2 a group of pieces.
+        let mut groups = [(0usize, 0usize, 0u8, 0u64); 8];
+        let lead = geo.lead();
+        groups[0] = (0, lead, 0, part(0, geo.lead_size(enc.file)));
+        let mut count = 1;
+        let mut k = lead;
+        if geo.pawnful && geo.other_pawns > 0 {
+            let m = usize::from(geo.other_pawns);
+            groups[count] = (k, m, 1, part(k, BINOMIAL[48 - lead][m]));
+            count += 1;
+            k += m;
         }
-        k = lead;
+        while k < n {
+            let m = usize::from(enc.norm[k]).max(1).min(n - k);
+            groups[count] = (k, m, 2, part(k, BINOMIAL[64 - k][m]));
+            count += 1;
+            k += m;
+        }
+        let first = (0..count)
+            .find(|&g| g >= self.known || self.numbers[g] != groups[g].3)
+            .unwrap_or(count);
+        for (g, &(k, m, kind, number)) in groups.iter().enumerate().take(count).skip(first) {
+            match kind {
+                0 if geo.pawnful => leading_pawns(number, lead, enc.file, out),
+                0 if geo.kk => {
+                    let (a, b) = KK_SQUARES[number as usize];
+                    out[0] = usize::from(a);
+                    out[1] = usize::from(b);
+                }
+                0 => three_unique(number, out),
+                1 => group(number, k, m, 8, out),
+                _ => group(number, k, m, 0, out),
+            }
+            self.numbers[g] = number;
+        }
+        self.known = count;
+        Ok(())
     }
-    while k < n {
-        let m = usize::from(enc.norm[k]).max(1).min(n - k);
-        group(part(k, BINOMIAL[64 - k][m]), k, m, 0, out);
-        k += m;
-    }
-    Ok(())
 }
 
 /// Largest `p` with `C(p, k) <= g` (`C(p, k)` grows with `p`: a binary
 /// search, as the writer asks this for every piece of every index).
 fn largest_below(g: u64, k: usize) -> usize {
+    if k == 1 {
+        // C(p, 1) = p: the number is the square count itself.
+        return (g as usize).min(64);
+    }
     let (mut lo, mut hi) = (k - 1, 64);
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);

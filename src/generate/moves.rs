@@ -124,7 +124,17 @@ fn aligned(a: u8, b: u8) -> bool {
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
 /// Calls `f` for every legal move of `turn`.
-pub fn for_each_move(b: &Board, turn: Color, mut f: impl FnMut(Move)) {
+pub fn for_each_move(b: &Board, turn: Color, f: impl FnMut(Move)) {
+    moves(b, turn, false, f)
+}
+
+/// Calls `f` for every legal zeroing move of `turn` (captures and pawn
+/// moves): the writer's question, without walking the quiet moves.
+pub fn for_each_zeroing_move(b: &Board, turn: Color, f: impl FnMut(Move)) {
+    moves(b, turn, true, f)
+}
+
+fn moves(b: &Board, turn: Color, zeroing_only: bool, mut f: impl FnMut(Move)) {
     let l = b.layout;
     let n = l.pieces();
     let occ = b.occupancy();
@@ -200,6 +210,9 @@ pub fn for_each_move(b: &Board, turn: Color, mut f: impl FnMut(Move)) {
         let from = b.sq[i];
         if r != Role::Pawn {
             let mut targets = attack_set(c, r, from, occ) & !own;
+            if zeroing_only {
+                targets &= occ;
+            }
             while targets != 0 {
                 let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;

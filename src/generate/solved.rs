@@ -133,9 +133,18 @@ impl Solved {
     /// (DTZ50'' code, mate code) of a position given with colours as the
     /// layout has them.
     pub fn get(&self, pieces: &[Piece], turn: Color) -> Option<(i16, i16)> {
-        let i = self.locate(pieces)?;
+        self.get_by_slot(self.slot_squares(pieces)?, turn)
+    }
+
+    /// As [`Solved::get`], for squares already by slot of this layout (not
+    /// canonical): the writer's lookups, which skip matching pieces to slots.
+    pub fn get_by_slot(&self, mut sq: [u8; MAX_PIECES], turn: Color) -> Option<(i16, i16)> {
+        let l = &self.layout;
+        l.canonicalize(&mut sq[..l.pieces()]);
+        let (slice, local) = l.index(&sq)?;
+        let i = slice * l.slice_size + local;
         let s = side(turn);
-        let dtz = self.dtz[s][i];
+        let dtz = *self.dtz[s].get(i)?;
         if self.packed {
             return Some(unpack(dtz));
         }

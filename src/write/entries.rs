@@ -6,7 +6,7 @@
 use super::source::{pieces, Source, Values};
 use crate::format::encode::{encode, leading_file};
 use crate::format::header::{Encoding, Geometry, PieceCode};
-use crate::format::squares::squares;
+use crate::format::squares::{squares, Cursor};
 use crate::format::write::order::Order;
 use crate::format::FormatError;
 use crate::material::Material;
@@ -282,6 +282,7 @@ impl Entries {
             values: &self.values[file][side],
             to_ref: slot_map(&enc.pieces, &reference.pieces),
             sq: vec![0; enc.pieces.len()],
+            cursor: Cursor::default(),
             ref_sq: vec![0; enc.pieces.len()],
         }
     }
@@ -300,6 +301,7 @@ pub struct View<'a> {
     values: &'a [Entry],
     to_ref: Vec<usize>,
     sq: Vec<usize>,
+    cursor: Cursor,
     ref_sq: Vec<usize>,
 }
 
@@ -307,7 +309,7 @@ impl View<'_> {
     /// The entry at index `i` of the chosen encoding.
     pub fn get(&mut self, i: u64) -> Entry {
         let geo = self.entries.geo;
-        if squares(i, self.enc, geo, &mut self.sq).is_err()
+        if self.cursor.squares(i, self.enc, geo, &mut self.sq).is_err()
             || kings_touch(&self.enc.pieces, &self.sq)
         {
             return Entry::ILLEGAL;
