@@ -220,6 +220,23 @@ pub fn run(a: &Args) -> Result<(), String> {
     }
     let target_set: HashSet<[u8; 12]> = targets.iter().map(|&k| plan::normalize(k)).collect();
     let dir = a.out.clone();
+    // A Syzygy directory is complete only with the trivially drawn tables
+    // that positions reach (KBvK, KNvK): probers open those like any other.
+    if let Some(d) = &dir {
+        for c in plan::order(&targets, |_| false)
+            .iter()
+            .flat_map(plan::children)
+        {
+            let file = d.join(format!("{}.rtbw", name_of(&c).0));
+            if plan::trivial(&c)
+                && plan::pieces(&c) == 3
+                && !targets.contains(&c)
+                && !file.is_file()
+            {
+                targets.push(c);
+            }
+        }
+    }
     let on_disk = |k: &[u8; 12]| {
         dir.as_deref()
             .is_some_and(|d| values_path(d, &name_of(k).0).is_file())

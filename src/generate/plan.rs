@@ -19,7 +19,7 @@ pub fn normalize(key: [u8; 12]) -> [u8; 12] {
     }
 }
 
-fn pieces(key: &[u8; 12]) -> u8 {
+pub fn pieces(key: &[u8; 12]) -> u8 {
     key.iter().sum()
 }
 
