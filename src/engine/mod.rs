@@ -14,7 +14,7 @@ pub use lookup::{dtz_table, wdl_table, DtzStored};
 
 use crate::error::ProbeError;
 use crate::format::Kind;
-use crate::store::{Fetch, FileId, Marks, PageStore, StoreStats, Wants};
+use crate::store::{Fetch, FileId, Marks, Maybe, PageStore, StoreStats, Wants};
 use files::Files;
 
 /// Largest gap of absent bytes between two requests for one file that is
@@ -24,6 +24,9 @@ use files::Files;
 /// waves of 6 without bridging, 111 in 21 at 16 KiB, 99 in 18 at 32 KiB,
 /// 82 in 16 at 64 KiB, for 1.5, 2.0, 2.2 and 3.0 MiB.
 pub const BRIDGE_BYTES: u64 = 32 << 10;
+
+/// Requests a browser runs at once to one host over HTTP/1.1.
+pub const CONNECTIONS: u64 = 6;
 
 /// Tunables shared by every driver.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,6 +80,8 @@ pub struct Ctx<'a> {
     engine: &'a Engine,
     wants: RefCell<Wants>,
     reads: std::cell::Cell<(u64, u64)>,
+    /// Above 0 while what is read is only maybe needed (see [`Ctx::speculate`]).
+    speculating: std::cell::Cell<u32>,
 }
 
 impl Engine {
@@ -117,13 +122,18 @@ impl Engine {
             engine: self,
             wants: RefCell::new(Wants::default()),
             reads: std::cell::Cell::new((0, 0)),
+            speculating: std::cell::Cell::new(0),
         };
         let result = f(&ctx);
         self.last_reads.set(ctx.reads.get());
         match result {
             Ok(v) => Ok(v),
             Err(ProbeError::Missing) => {
-                let wants = ctx.wants.into_inner();
+                let mut wants = ctx.wants.into_inner();
+                if wants.is_empty() {
+                    // Only speculative inputs named: they are needed after all.
+                    (wants.opens, wants.pages) = std::mem::take(&mut wants.maybe).into_needed();
+                }
                 if wants.is_empty() {
                     // A missing page always names itself; treat anything else as a bug in the
                     // table's bytes rather than loop forever.
@@ -139,8 +149,28 @@ impl Engine {
         }
     }
 
-    /// The range requests that supply `wants`, coalesced.
+    /// The range requests that supply `wants`, coalesced. Speculative inputs ([`Wants::maybe`]) are added unit by unit while
+    /// the round needs no more waves of [`CONNECTIONS`] requests than
+    /// without them: they fill connections that would stay idle.
     pub fn fetches(&self, wants: &Wants) -> Vec<Fetch> {
+        let mut need = Wants {
+            maybe: Maybe::default(),
+            ..wants.clone()
+        };
+        let mut out = self.plan(&need);
+        let cap = (out.len() as u64).div_ceil(CONNECTIONS).max(1) * CONNECTIONS;
+        for unit in wants.speculative() {
+            let mut tried = need.clone();
+            tried.merge(unit);
+            let plan = self.plan(&tried);
+            if plan.len() as u64 <= cap {
+                (need, out) = (tried, plan);
+            }
+        }
+        out
+    }
+
+    fn plan(&self, wants: &Wants) -> Vec<Fetch> {
         let mut out = wants.fetches(self.config.page_log2, self.config.head_bytes);
         let files = self.files.borrow();
         let page = 1u64 << self.config.page_log2;

@@ -59,7 +59,12 @@ impl<'e> Ctx<'e> {
         let state = self.engine.files.borrow().state(id);
         match state {
             State::Unknown => {
-                self.wants.borrow_mut().opens.insert(id);
+                let mut w = self.wants.borrow_mut();
+                if self.speculating.get() > 0 {
+                    w.maybe.insert(id, None);
+                } else {
+                    w.opens.insert(id);
+                }
                 Err(ProbeError::Missing)
             }
             State::Absent => Err(ProbeError::MissingTable(file_name())),
@@ -143,12 +148,27 @@ impl<'e> Ctx<'e> {
         let log2 = self.engine.store.page_log2();
         let store = &self.engine.store;
         let mut w = self.wants.borrow_mut();
+        let spec = self.speculating.get() > 0;
         let last = (offset + len.max(1) - 1) >> log2;
         for page in offset >> log2..=last {
             if !store.contains(id, page) {
-                w.pages.insert((id, page));
+                if spec {
+                    w.maybe.insert(id, Some(page));
+                } else {
+                    w.pages.insert((id, page));
+                }
             }
         }
+    }
+
+    /// Runs `f` with what it reads named as only maybe needed
+    /// ([`crate::store::Wants::maybe`]): reads that would name pages for a
+    /// result not known to be wanted yet.
+    pub fn speculate<T>(&self, f: impl FnOnce() -> T) -> T {
+        self.speculating.set(self.speculating.get() + 1);
+        let out = f();
+        self.speculating.set(self.speculating.get() - 1);
+        out
     }
 
     /// A byte source over one opened file of table `table` (e.g. `KQvK`);
@@ -260,6 +280,10 @@ impl Source for FileSource<'_, '_> {
         if offset < self.size {
             self.ctx.want(self.id, offset, len.min(self.size - offset));
         }
+    }
+
+    fn guess(&self, offset: u64, len: u64) {
+        self.ctx.speculate(|| self.hint(offset, len));
     }
 }
 

@@ -17,6 +17,9 @@ pub trait Source {
     fn read(&self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>, Self::Error>;
     /// Bytes likely to be read soon; a paging source may fetch them now.
     fn hint(&self, _offset: u64, _len: u64) {}
+    /// Bytes that may be read soon, a guess: a paging source may fetch
+    /// them now where that costs no more round trips.
+    fn guess(&self, _offset: u64, _len: u64) {}
     /// Where to start walking the block at byte `block` for its `lit`-th
     /// value: the last mark at or before it that an earlier walk left (see
     /// [`Self::add_marks`]). A source that keeps none starts at the block's
@@ -137,7 +140,7 @@ fn hint_neighbourhood<S: Source>(h: &Huffman, block: u64, lit: i64, src: &S) {
     let guess = block as i64 + delta;
     let b_lo = (guess - spread).clamp(0, blocks - 1) as u64;
     let b_hi = (guess + spread).clamp(0, blocks - 1) as u64;
-    src.hint(
+    src.guess(
         h.data_offset + (b_lo << h.block_log2),
         (b_hi - b_lo + 1) << h.block_log2,
     );

@@ -218,9 +218,11 @@ fn before_zeroing(wdl: i8) -> Dtz {
 }
 
 /// WDL and DTZ50'' of a position, from one search: the position asked
-/// about, whose answer comes first (its verdict), so a 1-ply search for
-/// its DTZ explores every child at once rather than saving lookups at the
-/// cost of rounds (see [`child_dtz`]).
+/// about, whose answer comes first (its verdict), so while its WDL is
+/// still unknown its DTZ (a 1-ply search over every child, where the table
+/// stores the other side to move) names its reads too, as speculative
+/// ones: they are fetched where they fill a wave of requests the WDL makes
+/// anyway, and a drawn position never waits for them (see [`child_dtz`]).
 pub fn probe_dtz(ctx: &Ctx<'_>, pos: &Chess) -> Result<(i8, Dtz), ProbeError> {
     dtz_at(ctx, pos, 0, true)
 }
@@ -240,13 +242,14 @@ fn dtz_at(ctx: &Ctx<'_>, pos: &Chess, depth: u32, eager: bool) -> Result<(i8, Dt
         Ok((wdl, true)) => Ok((wdl, before_zeroing(wdl))),
         Ok((wdl, false)) => from_table(ctx, pos, Some(wdl), depth, eager).map(|d| (wdl, d)),
         Err(ProbeError::Missing) => {
+            // A drawn position needs no DTZ: what its DTZ would read is
+            // fetched only where it rides along with what the WDL needs.
             if eager {
-                // Name the DTZ pages now too: they do not depend on the WDL.
-                let _ = from_table(ctx, pos, None, depth, eager);
+                let _ = ctx.speculate(|| from_table(ctx, pos, None, depth, eager));
             } else {
-                // Open the DTZ file only: a drawn position needs no DTZ.
                 let mat = Material::of(&pos.board().material());
-                let _ = ctx.header(&mat.name, crate::format::Kind::Dtz, &mat.shape);
+                let _ =
+                    ctx.speculate(|| ctx.header(&mat.name, crate::format::Kind::Dtz, &mat.shape));
             }
             Err(ProbeError::Missing)
         }

@@ -11,7 +11,7 @@ pub use hash::FastMap;
 
 pub use marks::Marks;
 pub use pages::{PageStore, StoreStats};
-pub use wants::{Fetch, Wants};
+pub use wants::{Fetch, Maybe, Wants};
 
 /// A table file known to the engine, numbered in order of first use.
 pub type FileId = u32;
