@@ -40,6 +40,9 @@ pub struct Args {
     pub json: bool,
     pub exact_dtz: bool,
     pub wide_dtz: bool,
+    /// With `out`: keep only our values files, no Syzygy files (a library
+    /// caller's choice, e.g. a test that checks values, not the writer).
+    pub values_only: bool,
 }
 
 /// Parses the arguments after `generate`.
@@ -222,7 +225,7 @@ pub fn run(a: &Args) -> Result<(), String> {
     let dir = a.out.clone();
     // A Syzygy directory is complete only with the trivially drawn tables
     // that positions reach (KBvK, KNvK): probers open those like any other.
-    if let Some(d) = &dir {
+    if let Some(d) = dir.as_ref().filter(|_| !a.values_only) {
         for c in plan::order(&targets, |_| false)
             .iter()
             .flat_map(plan::children)
@@ -275,7 +278,9 @@ pub fn run(a: &Args) -> Result<(), String> {
         let seconds = started.elapsed().as_secs_f64();
         if let Some(d) = &dir {
             save(d, &t).map_err(|e| format!("{name}: writing {}: {e}", d.display()))?;
-            write_syzygy(d, &t, &lib, a).map_err(|e| format!("{name}: {e}"))?;
+            if !a.values_only {
+                write_syzygy(d, &t, &lib, a).map_err(|e| format!("{name}: {e}"))?;
+            }
         }
         if target_set.contains(&key) || a.json {
             let s = summarize(&t);

@@ -363,6 +363,7 @@ fn five_piece_samples() {
         let args = syzygy_web::generate_cli::Args {
             materials: vec![name.clone()],
             out: Some(dir.clone()),
+            values_only: true,
             ..Default::default()
         };
         let path = dir.join(format!("{name}.swv"));
