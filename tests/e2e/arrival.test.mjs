@@ -3,9 +3,9 @@
 // holding back every table request the verdict does not need (the tables
 // that the promotions of the Lucena position reach) until the verdict is on
 // screen.
-import { describe, it as baseIt, before, after } from 'node:test';
+import { describe, it as baseIt } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, cliProbe, expectedHeadline } from './helpers.mjs';
+import { skipReason, newPage, appUrl, waitVerdict, cliProbe, expectedHeadline, siteAndBrowser } from './helpers.mjs';
 
 const skip = skipReason({ needCli: true });
 const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 180_000 }, fn);
@@ -14,22 +14,11 @@ const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 180_000 }, fn
 const LUCENA = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
 
 describe('results as they arrive on the board', () => {
-  let site;
-  let browser;
-  before(async () => {
-    if (skip) return;
-    ensureBuilt();
-    site = await startSite();
-    browser = await launch();
-  });
-  after(async () => {
-    if (browser) await browser.close();
-    if (site) await site.close();
-  });
+  const ctx = siteAndBrowser(skip);
 
   it('shows the verdict while the moves are held back, then the moves', async () => {
     const [want] = cliProbe([LUCENA]);
-    const page = await newPage(browser);
+    const page = await newPage(ctx.browser);
     const held = [];
     let release = null;
     const released = new Promise((r) => (release = r));
@@ -40,7 +29,7 @@ describe('results as they arrive on the board', () => {
       }
       await route.continue();
     });
-    await page.goto(appUrl(site.url, LUCENA));
+    await page.goto(appUrl(ctx.site.url, LUCENA));
 
     const v = await waitVerdict(page, LUCENA, 'syzygy-board', { moves: false });
     assert.equal(v.headline, expectedHeadline(want));

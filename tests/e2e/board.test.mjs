@@ -1,8 +1,8 @@
 // The full app page: moves by drag, click and from the list, promotion,
 // history navigation, the editor, shared URLs and error messages.
-import { describe, it as baseIt, before, after } from 'node:test';
+import { describe, it as baseIt } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, dragMove, dragMouse, squareCenter, cliProbe, expectedHeadline, deadUrl } from './helpers.mjs';
+import { skipReason, newPage, appUrl, waitVerdict, dragMove, dragMouse, squareCenter, cliProbe, expectedHeadline, deadUrl, siteAndBrowser } from './helpers.mjs';
 import { applyUci } from '../../www/src/chess.js';
 
 const skip = skipReason({ needCli: true });
@@ -10,23 +10,11 @@ const skip = skipReason({ needCli: true });
 const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 180_000 }, fn);
 
 describe('app page', () => {
-  let site;
-  let browser;
-
-  before(async () => {
-    if (skip) return;
-    ensureBuilt();
-    site = await startSite();
-    browser = await launch();
-  });
-  after(async () => {
-    if (browser) await browser.close();
-    if (site) await site.close();
-  });
+  const ctx = siteAndBrowser(skip);
 
   async function open(fen, extra = '') {
-    const page = await newPage(browser);
-    await page.goto(appUrl(site.url, fen, extra));
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen, extra));
     return page;
   }
 
@@ -204,7 +192,7 @@ describe('app page', () => {
     assert.equal(v.headline, expectedHeadline(cli));
     await expectFen(page, fen);
 
-    await page.goto(`${site.url}?fen=${encodeURIComponent('4k3/8/8/8/8/8/8/4K2R b - - 0 1')}`);
+    await page.goto(`${ctx.site.url}?fen=${encodeURIComponent('4k3/8/8/8/8/8/8/4K2R b - - 0 1')}`);
     await waitVerdict(page, '4k3/8/8/8/8/8/8/4K2R b - - 0 1');
 
     const typed = '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1';
@@ -225,14 +213,14 @@ describe('app page', () => {
   });
 
   it('explains errors: invalid FEN, castling, too many pieces, missing table, illegal position, network', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(ctx.browser);
     const cases = [
       ['r3k3/8/8/8/8/8/8/4K3 b q - 0 1', 'castling', 'Castling rights'],
       ['4k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1', 'too-many-pieces', 'Too many pieces'],
       ['3rk3/8/8/8/8/8/8/QQ2K3 w - - 0 1', 'missing-table', 'Table not available'],
       ['4k3/8/8/8/8/8/8/4K2k w - - 0 1', 'illegal-position', 'Illegal position'],
     ];
-    await page.goto(appUrl(site.url, '4k3/8/8/8/8/8/8/4K2R w - - 0 1'));
+    await page.goto(appUrl(ctx.site.url, '4k3/8/8/8/8/8/8/4K2R w - - 0 1'));
     await waitVerdict(page);
     // An invalid FEN changes nothing on the board: the notice says what is wrong.
     await page.fill('syzygy-board .sb-fen', '8/8/8/8 w - - 0 1');
@@ -251,7 +239,7 @@ describe('app page', () => {
     }
 
     // Network failure: tables served by a server that is gone.
-    await page.goto(appUrl(site.url, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1', `?tables=${encodeURIComponent(await deadUrl())}`));
+    await page.goto(appUrl(ctx.site.url, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1', `?tables=${encodeURIComponent(await deadUrl())}`));
     await page.waitForFunction(() => document.querySelector('syzygy-board .sb-verdict').dataset.error === 'network', null, { timeout: 30000 });
     assert.equal(await page.textContent('syzygy-board .sb-verdict .sb-headline'), 'Network problem');
     noErrors(page);
@@ -267,7 +255,7 @@ describe('app page', () => {
 
     // Castling is a legal move even though the tables hold no such positions.
     const castle = 'r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1';
-    await page.goto(appUrl(site.url, castle));
+    await page.goto(appUrl(ctx.site.url, castle));
     const v = await waitVerdict(page, castle);
     assert.equal(v.error, 'castling');
     await page.waitForSelector('syzygy-board [role="option"][data-uci="e1g1"]', { timeout: 5000 });

@@ -1,11 +1,11 @@
 // Issue 14, "The board, round 2": one end-to-end test per defect seen by a
 // chess player (defect 15, h() and innerHTML, is tested in logic.test.mjs).
 // Expected values come from the CLI on the same tables, computed here.
-import { describe, it as baseIt, before, after } from 'node:test';
+import { describe, it as baseIt } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, dragMove, dragMouse, squareCenter, cliProbe, DIST, TABLES, tempDir } from './helpers.mjs';
+import { skipReason, startSite, newPage, appUrl, waitVerdict, dragMove, dragMouse, squareCenter, cliProbe, DIST, TABLES, tempDir, siteAndBrowser } from './helpers.mjs';
 import { applyUci, normalizeFen } from '../../www/src/chess.js';
 import { DEFAULT_FEN } from '../../www/src/state.js';
 
@@ -28,22 +28,11 @@ function zeroingDistance(fen) {
 const maxPieces = () => Math.max(...fs.readdirSync(TABLES).filter((f) => f.endsWith('.rtbw')).map((f) => f.length - 5 - 1));
 
 describe('issue 14 defects', () => {
-  let site;
-  let browser;
-  before(async () => {
-    if (skip) return;
-    ensureBuilt();
-    site = await startSite();
-    browser = await launch();
-  });
-  after(async () => {
-    if (browser) await browser.close();
-    if (site) await site.close();
-  });
+  const ctx = siteAndBrowser(skip);
 
   async function open(fen, opts = {}) {
-    const page = await newPage(browser, opts);
-    await page.goto(appUrl(site.url, fen));
+    const page = await newPage(ctx.browser, opts);
+    await page.goto(appUrl(ctx.site.url, fen));
     await waitVerdict(page, fen);
     return page;
   }
@@ -77,7 +66,7 @@ describe('issue 14 defects', () => {
     const h7 = cli2.moves.find((m) => m.uci === 'h6h7');
     assert.ok(Math.abs(h7.dtz) > 100, `h7 dtz ${h7.dtz}`);
     const d2 = zeroingDistance(applyUci(fen2, 'h6h7'));
-    await page.goto(appUrl(site.url, fen2));
+    await page.goto(appUrl(ctx.site.url, fen2));
     await waitVerdict(page, fen2);
     const badge = 'syzygy-board [data-uci="h6h7"] .sb-badge-dtz';
     await page.waitForFunction(({ badge, d2 }) => new RegExp(`\\b${d2} plies`).test((document.querySelector(badge) || {}).title || ''), { badge, d2 }, { timeout: 20000 });
@@ -90,8 +79,8 @@ describe('issue 14 defects', () => {
   });
 
   it('2: a bad FEN in the URL shows the error and a consistent position', async () => {
-    const page = await newPage(browser);
-    await page.goto(`${site.url}#fen=hello_world`);
+    const page = await newPage(ctx.browser);
+    await page.goto(`${ctx.site.url}#fen=hello_world`);
     await page.waitForSelector('syzygy-board .sb-notice:not([hidden])');
     const notice = await page.textContent('syzygy-board .sb-notice');
     assert.match(notice, /"hello world" is not a valid position/);
@@ -170,8 +159,8 @@ describe('issue 14 defects', () => {
 
   it('6: a position beyond the tables says what the host covers', async () => {
     const fen = 'k7/8/8/8/8/PPP5/8/1R2K3 w - - 0 1';
-    const page = await newPage(browser);
-    await page.goto(appUrl(site.url, fen));
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen));
     const max = maxPieces();
     await page.waitForFunction((max) => document.querySelector('syzygy-board .sb-verdict').textContent.includes(`cover up to ${max} pieces`), max, { timeout: 30000 });
     const text = await page.textContent('syzygy-board .sb-verdict');
@@ -182,8 +171,8 @@ describe('issue 14 defects', () => {
 
   it('7: adjacent kings are explained in words players use', async () => {
     const fen = '8/8/8/3kK3/8/8/8/8 w - - 0 1';
-    const page = await newPage(browser);
-    await page.goto(appUrl(site.url, fen));
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen));
     const v = await waitVerdict(page, fen);
     assert.equal(v.error, 'illegal-position');
     assert.match(v.summary, /kings stand next to each other/);
@@ -300,7 +289,7 @@ describe('issue 14 defects', () => {
       );
       const own = await startSite({ staticDir: dir });
       try {
-        const page = await newPage(browser, { width: 1000, height: 900 });
+        const page = await newPage(ctx.browser, { width: 1000, height: 900 });
         await page.goto(`${own.url}post.html`);
         await waitVerdict(page, fen);
         const m = await page.evaluate(() => {

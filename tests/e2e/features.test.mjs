@@ -2,11 +2,11 @@
 // lichess analysis link, the shortcut help, browsing by material (what the
 // host offers, sizes, starting positions) and short share links. Expected
 // answers come from the CLI and from the table folder, computed here.
-import { describe, it as baseIt, before, after } from 'node:test';
+import { describe, it as baseIt } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, cliProbe, expectedHeadline, TABLES } from './helpers.mjs';
+import { skipReason, newPage, appUrl, waitVerdict, cliProbe, expectedHeadline, TABLES, siteAndBrowser } from './helpers.mjs';
 import { materialKey, mirrorFiles, swapColors } from '../../www/src/chess.js';
 import { allMaterials, reachableMaterials } from '../../www/src/materials.js';
 import { formatBytes } from '../../www/src/dom.js';
@@ -26,24 +26,13 @@ function folder() {
 }
 
 describe('issue 14 features', () => {
-  let site;
-  let browser;
-  before(async () => {
-    if (skip) return;
-    ensureBuilt();
-    site = await startSite();
-    browser = await launch();
-  });
-  after(async () => {
-    if (browser) await browser.close();
-    if (site) await site.close();
-  });
+  const ctx = siteAndBrowser(skip);
   const expectFen = (page, fen) => page.waitForFunction((f) => document.querySelector('syzygy-board').fen === f, fen, { timeout: 10000 });
 
   it('the editor swaps colours and mirrors; the verdict follows', async () => {
     const fen = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
-    const page = await newPage(browser);
-    await page.goto(appUrl(site.url, fen));
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen));
     await waitVerdict(page, fen);
     await page.click('syzygy-board button[aria-label="Edit position"]');
     await page.click('syzygy-board .sb-editor button:has-text("Swap colours")');
@@ -61,8 +50,8 @@ describe('issue 14 features', () => {
 
   it('links to the lichess analysis board and shows the shortcuts on "?"', async () => {
     const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
-    const page = await newPage(browser);
-    await page.goto(appUrl(site.url, fen));
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen));
     await waitVerdict(page, fen);
     assert.equal(await page.getAttribute('syzygy-board a.sb-lichess', 'href'), `https://lichess.org/analysis/standard/${fen.replace(/ /g, '_')}`);
     assert.equal(await page.isVisible('syzygy-board .sb-help'), false);
@@ -77,8 +66,8 @@ describe('issue 14 features', () => {
 
   it('browses by material: what the host has, download sizes, random and notable positions', async () => {
     const here = folder();
-    const page = await newPage(browser, { width: 1280, height: 900 });
-    await page.goto(appUrl(site.url, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'));
+    const page = await newPage(ctx.browser, { width: 1280, height: 900 });
+    await page.goto(appUrl(ctx.site.url, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'));
     await waitVerdict(page);
     await page.locator('body').press('m');
     await page.waitForFunction(() => /This host has/.test(document.querySelector('syzygy-board .sb-browse-status').textContent), null, { timeout: 60000 });
@@ -132,16 +121,16 @@ describe('issue 14 features', () => {
 
   it('copies a short link that opens the same position; the FEN link still works', async () => {
     const fen = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
-    const page = await newPage(browser);
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(site.url).origin });
-    await page.goto(appUrl(site.url, fen));
+    const page = await newPage(ctx.browser);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(ctx.site.url).origin });
+    await page.goto(appUrl(ctx.site.url, fen));
     await waitVerdict(page, fen);
     await page.click('syzygy-board button:has-text("Copy link")');
     await page.waitForFunction(() => document.querySelector('syzygy-board .sb-share-status').textContent !== '');
     const link = await page.evaluate(() => navigator.clipboard.readText());
     assert.match(link, /#p=KRPvKRw[A-Za-z0-9_-]+$/);
-    assert.ok(link.length < appUrl(site.url, fen).length, `${link} is not shorter`);
-    const other = await newPage(browser);
+    assert.ok(link.length < appUrl(ctx.site.url, fen).length, `${link} is not shorter`);
+    const other = await newPage(ctx.browser);
     await other.goto(link);
     await waitVerdict(other, fen);
     await other.close();

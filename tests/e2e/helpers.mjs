@@ -18,6 +18,7 @@ export const RESULTS = path.join(REPO, 'test-results');
 
 export { CHROMIUM_ARGS } from '../chromium.mjs';
 import { CHROMIUM_ARGS } from '../chromium.mjs';
+import { before, after } from 'node:test';
 
 /**
  * Why the browser tests cannot run here, or null. Only a missing wasm package,
@@ -233,4 +234,24 @@ export function rng(seed) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * The built site on a range server and one Chromium, for the tests of the
+ * enclosing `describe` (call it there): started before them unless `skip`,
+ * closed after. Read `ctx.site` and `ctx.browser` inside the tests.
+ */
+export function siteAndBrowser(skip) {
+  const ctx = { site: null, browser: null };
+  before(async () => {
+    if (skip) return;
+    ensureBuilt();
+    ctx.site = await startSite();
+    ctx.browser = await launch();
+  });
+  after(async () => {
+    if (ctx.browser) await ctx.browser.close();
+    if (ctx.site) await ctx.site.close();
+  });
+  return ctx;
 }

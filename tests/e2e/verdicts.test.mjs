@@ -1,8 +1,8 @@
 // The verdict, DTZ and move list shown in the browser equal the CLI's answers
 // for a seeded set of random positions (plus a few fixed special cases).
-import { describe, it as baseIt, before, after } from 'node:test';
+import { describe, it as baseIt } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, cliProbe, expectedHeadline, expectedDtzLabel, rng } from './helpers.mjs';
+import { skipReason, newPage, appUrl, waitVerdict, cliProbe, expectedHeadline, expectedDtzLabel, rng, siteAndBrowser } from './helpers.mjs';
 import { makeFen, inCheck, squareName, applyUci } from '../../www/src/chess.js';
 
 const skip = skipReason({ needCli: true });
@@ -71,25 +71,14 @@ function seededPositions() {
 }
 
 describe('verdicts equal the CLI', () => {
-  let site;
-  let browser;
-  before(async () => {
-    if (skip) return;
-    ensureBuilt();
-    site = await startSite();
-    browser = await launch();
-  });
-  after(async () => {
-    if (browser) await browser.close();
-    if (site) await site.close();
-  });
+  const ctx = siteAndBrowser(skip);
 
   it(`shows the CLI's verdict, DTZ and ranked moves for ${COUNT} seeded positions (seed ${SEED})`, async () => {
     const positions = seededPositions();
     const categories = [...new Set(positions.map((p) => p.category))];
     console.log(`# ${positions.length} positions, categories: ${categories.join(', ')}`);
-    const page = await newPage(browser);
-    await page.goto(appUrl(site.url, positions[0].fen));
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, positions[0].fen));
     for (const cli of positions) {
       await page.evaluate((fen) => {
         location.hash = `fen=${fen.replace(/ /g, '_')}`;
@@ -125,11 +114,11 @@ describe('verdicts equal the CLI', () => {
   });
 
   it('answers what an absent table does not decide; the moves that need it say so; a mate on the 100th ply wins', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(ctx.browser);
     // The test tables lack KBPvKP: bxa6 e.p. wins at once, b6 and the king moves need the table.
     const fen = '1kB5/3K4/8/pP6/8/8/8/8 w - a6 0 1';
     const [cli] = cliProbe([fen]);
-    await page.goto(appUrl(site.url, fen));
+    await page.goto(appUrl(ctx.site.url, fen));
     const v = await waitVerdict(page, fen);
     assert.equal(v.headline, expectedHeadline(cli));
     const shown = await page.$$eval('syzygy-board [role="option"]', (els) =>
