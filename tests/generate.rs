@@ -116,56 +116,69 @@ fn check(
     }
 }
 
+type Theirs = shakmaty_syzygy::Tablebase<Chess>;
+
+/// Comparisons of generated values with the official tables: counts (all,
+/// rounded one more, one less) and the first failures.
+#[derive(Default)]
+struct Tally {
+    stats: [u64; 3],
+    bad: Vec<String>,
+}
+
+impl Tally {
+    fn check(&mut self, lib: &Library, theirs: &Theirs, name: &str, pos: &Chess) {
+        if let Err(e) = check(lib, theirs, pos, &mut self.stats) {
+            if self.bad.len() < 20 {
+                self.bad.push(format!("{name}: {e}"));
+            }
+        }
+    }
+
+    fn finish(self) {
+        eprintln!(
+            "compared {} (rounded: ours one more {}, one less {})",
+            self.stats[0], self.stats[1], self.stats[2]
+        );
+        assert!(self.bad.is_empty(), "{}", self.bad.join("\n"));
+    }
+}
+
+/// False, after saying why, without the official tables.
+fn have_official() -> bool {
+    let have = official_tables();
+    if !have {
+        eprintln!("skipped: needs the official tables (SYZYGY_PATH or ../shared/syzygy)");
+    }
+    have
+}
+
 #[test]
 fn three_piece_every_position() {
-    if !official_tables() {
-        eprintln!("skipped: needs the official tables (SYZYGY_PATH or ../shared/syzygy)");
+    if !have_official() {
         return;
     }
-    let lib = library();
-    let theirs = theirs();
-    let mut stats = [0u64; 3];
-    let mut bad = Vec::new();
+    let (lib, theirs) = (library(), theirs());
+    let mut tally = Tally::default();
     for name in names_of(4) {
-        all_positions(&name, |pos| {
-            if let Err(e) = check(lib, &theirs, pos, &mut stats) {
-                if bad.len() < 20 {
-                    bad.push(e);
-                }
-            }
-        });
+        all_positions(&name, |pos| tally.check(lib, &theirs, &name, pos));
     }
-    eprintln!(
-        "compared {} (rounded: ours one more {}, one less {})",
-        stats[0], stats[1], stats[2]
-    );
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    tally.finish();
 }
 
 #[test]
 fn four_piece_samples() {
-    if !official_tables() {
-        eprintln!("skipped: needs the official tables (SYZYGY_PATH or ../shared/syzygy)");
+    if !have_official() {
         return;
     }
-    let lib = library();
-    let theirs = theirs();
-    let mut stats = [0u64; 3];
-    let mut bad = Vec::new();
+    let (lib, theirs) = (library(), theirs());
+    let mut tally = Tally::default();
     for name in table_names().into_iter().filter(|n| n.len() == 5) {
         for pos in sample(&name, 20_000, 9) {
-            if let Err(e) = check(lib, &theirs, &pos, &mut stats) {
-                if bad.len() < 20 {
-                    bad.push(format!("{name}: {e}"));
-                }
-            }
+            tally.check(lib, &theirs, &name, &pos);
         }
     }
-    eprintln!(
-        "compared {} (rounded: ours one more {}, one less {})",
-        stats[0], stats[1], stats[2]
-    );
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    tally.finish();
 }
 
 /// The value of a position for its side to move, (DTZ50'' code, mate code):
@@ -297,8 +310,7 @@ fn values_file_round_trips() {
 
 #[test]
 fn four_piece_every_position() {
-    if !official_tables() {
-        eprintln!("skipped: needs the official tables (SYZYGY_PATH or ../shared/syzygy)");
+    if !have_official() {
         return;
     }
     // Every 4-piece position up to the board's symmetries, both sides to
@@ -307,37 +319,24 @@ fn four_piece_every_position() {
         eprintln!("skipped: set SYZYGY_GENERATE_EXHAUSTIVE=1");
         return;
     }
-    let lib = library();
-    let theirs = theirs();
-    let mut stats = [0u64; 3];
-    let mut bad = Vec::new();
+    let (lib, theirs) = (library(), theirs());
+    let mut tally = Tally::default();
     for name in table_names().into_iter().filter(|n| n.len() == 5) {
         let t = Instant::now();
-        let before = stats[0];
-        positions_up_to_symmetry(&name, |pos| {
-            if let Err(e) = check(lib, &theirs, pos, &mut stats) {
-                if bad.len() < 20 {
-                    bad.push(format!("{name}: {e}"));
-                }
-            }
-        });
+        let before = tally.stats[0];
+        positions_up_to_symmetry(&name, |pos| tally.check(lib, &theirs, &name, pos));
         eprintln!(
             "{name}: {} positions in {:.0} s",
-            stats[0] - before,
+            tally.stats[0] - before,
             t.elapsed().as_secs_f64()
         );
     }
-    eprintln!(
-        "compared {} (rounded: ours one more {})",
-        stats[0], stats[1]
-    );
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    tally.finish();
 }
 
 #[test]
 fn five_piece_samples() {
-    if !official_tables() {
-        eprintln!("skipped: needs the official tables (SYZYGY_PATH or ../shared/syzygy)");
+    if !have_official() {
         return;
     }
     // 20,000 seeded positions of each 5-piece table in SYZYGY_PATH (or of
@@ -358,7 +357,7 @@ fn five_piece_samples() {
         .filter(|n| n.len() == 6 && (which == "1" || which.split(',').any(|w| w == n)))
         .collect();
     let theirs = theirs();
-    let mut bad = Vec::new();
+    let mut tally = Tally::default();
     for name in &names {
         let args = syzygy_web::generate_cli::Args {
             materials: vec![name.clone()],
@@ -374,18 +373,15 @@ fn five_piece_samples() {
         let t = generate::values_file::read(&mut std::io::BufReader::new(file)).expect("read");
         let mut lib = Library::default();
         lib.insert(t);
-        let mut stats = [0u64; 3];
+        let before = tally.stats;
         for pos in sample(name, 20_000, 5) {
-            if let Err(e) = check(&lib, &theirs, &pos, &mut stats) {
-                if bad.len() < 20 {
-                    bad.push(format!("{name}: {e}"));
-                }
-            }
+            tally.check(&lib, &theirs, name, &pos);
         }
         eprintln!(
             "{name}: compared {} (rounded: ours one more {})",
-            stats[0], stats[1]
+            tally.stats[0] - before[0],
+            tally.stats[1] - before[1]
         );
     }
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    tally.finish();
 }
