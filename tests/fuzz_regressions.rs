@@ -146,7 +146,7 @@ fn unasked_page_of_an_unopened_file_costs_no_round() {
         };
         rounds += 1;
         assert!(rounds <= 16, "no answer");
-        for f in engine.fetches(&wants) {
+        for f in engine.fetches(&wants, u64::MAX) {
             let name = engine.file_name(f.file);
             supply(&mut engine, &mut files, &name, &f);
         }

@@ -116,7 +116,7 @@ impl<F: Fetcher> Tablebase<F> {
                 Err(Attempt::Failed(e)) => return Err(e),
                 Err(Attempt::Need(w)) => w,
             };
-            let fetches = self.engine.fetches(&wants);
+            let fetches = self.engine.fetches(&wants, self.fetcher.connections());
             self.round(&fetches)?;
         }
         Err(ProbeError::Network(

@@ -25,9 +25,6 @@ use files::Files;
 /// 82 in 16 at 64 KiB, for 1.5, 2.0, 2.2 and 3.0 MiB.
 pub const BRIDGE_BYTES: u64 = 32 << 10;
 
-/// Requests a browser runs at once to one host over HTTP/1.1.
-pub const CONNECTIONS: u64 = 6;
-
 /// Tunables shared by every driver.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Config {
@@ -149,16 +146,23 @@ impl Engine {
         }
     }
 
-    /// The range requests that supply `wants`, coalesced. Speculative inputs ([`Wants::maybe`]) are added unit by unit while
-    /// the round needs no more waves of [`CONNECTIONS`] requests than
-    /// without them: they fill connections that would stay idle.
-    pub fn fetches(&self, wants: &Wants) -> Vec<Fetch> {
+    /// The range requests that supply `wants`, coalesced, for a driver
+    /// that runs `connections` requests at once. Speculative inputs
+    /// ([`Wants::maybe`]) are added unit by unit, in the order they were
+    /// named, while the round needs no more waves of `connections`
+    /// requests than without them: they fill connections that would
+    /// otherwise stay idle, and never make a round wait longer.
+    pub fn fetches(&self, wants: &Wants, connections: u64) -> Vec<Fetch> {
+        let connections = connections.max(1);
         let mut need = Wants {
             maybe: Maybe::default(),
             ..wants.clone()
         };
         let mut out = self.plan(&need);
-        let cap = (out.len() as u64).div_ceil(CONNECTIONS).max(1) * CONNECTIONS;
+        let cap = (out.len() as u64)
+            .div_ceil(connections)
+            .max(1)
+            .saturating_mul(connections);
         for unit in wants.speculative() {
             let mut tried = need.clone();
             tried.merge(unit);

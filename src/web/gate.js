@@ -11,6 +11,8 @@
  */
 export class Gate {
   constructor(n) {
+    // Requests it lets run at once.
+    this.size = n;
     this.free = n;
     this.queue = [];
     this.holds = 0;
@@ -50,6 +52,7 @@ export class Gate {
   }
   /** More room (a host found to speak HTTP/2 takes many requests at once). */
   widen(n) {
+    this.size += n;
     this.free += n;
     this.kick();
   }

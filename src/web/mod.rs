@@ -188,6 +188,8 @@ pub struct Core {
     engine: Engine,
     /// Generated tables (values files from the worker or IndexedDB).
     generated: Library,
+    /// Requests the runtime runs at once (see `set_connections`).
+    connections: u64,
 }
 
 fn error_json(e: &ProbeError) -> String {
@@ -228,7 +230,15 @@ impl Core {
         Core {
             engine: Engine::new(config),
             generated: Library::default(),
+            connections: 6,
         }
+    }
+
+    /// Requests the runtime runs at once (its gate): speculative reads
+    /// fill only the connections a round leaves idle.
+    #[wasm_bindgen(js_name = setConnections)]
+    pub fn set_connections(&mut self, n: u32) {
+        self.connections = u64::from(n.max(1));
     }
 
     #[wasm_bindgen(js_name = pageSize)]
@@ -268,7 +278,9 @@ impl Core {
         match result {
             Ok(json) => format!("{{\"done\":{json}}}"),
             Err(Attempt::Failed(e)) => error_json(&e),
-            Err(Attempt::Need(w)) => need_json(&self.engine, &self.engine.fetches(&w)),
+            Err(Attempt::Need(w)) => {
+                need_json(&self.engine, &self.engine.fetches(&w, self.connections))
+            }
         }
     }
 

@@ -226,6 +226,8 @@ export class Runtime {
     const started = Date.now();
     try {
       for (let round = 0; round < MAX_ROUNDS; round++) {
+        // Speculative reads fill only the connections a round leaves idle.
+        this.core.setConnections(this.http.gate.size);
         const r = JSON.parse(this.core.attempt(kind, fen));
         if (r.done) {
           this.counters.pagesFromMemory += this.core.lastReads();
