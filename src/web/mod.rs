@@ -235,10 +235,10 @@ impl Core {
     }
 
     /// Requests the runtime runs at once (its gate): speculative reads
-    /// fill only the connections a round leaves idle.
+    /// fill only the connections a round leaves idle; 0 fetches them all.
     #[wasm_bindgen(js_name = setConnections)]
     pub fn set_connections(&mut self, n: u32) {
-        self.connections = u64::from(n.max(1));
+        self.connections = if n == 0 { u64::MAX } else { u64::from(n) };
     }
 
     #[wasm_bindgen(js_name = pageSize)]

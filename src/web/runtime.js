@@ -226,8 +226,11 @@ export class Runtime {
     const started = Date.now();
     try {
       for (let round = 0; round < MAX_ROUNDS; round++) {
-        // Speculative reads fill only the connections a round leaves idle.
-        this.core.setConnections(this.http.gate.size);
+        // The verdict's speculative reads fill only the connections its
+        // rounds leave idle, so that it comes in as few waves as it can.
+        // Other probes name them all: beside a verdict their requests wait
+        // for its requests anyway, and the move list needs most of them.
+        this.core.setConnections(kind === 'verdict' ? this.http.gate.size : 0);
         const r = JSON.parse(this.core.attempt(kind, fen));
         if (r.done) {
           this.counters.pagesFromMemory += this.core.lastReads();

@@ -144,6 +144,8 @@ async function main() {
       say('  8/4P2K/8/8/5R2/r7/6k1/8 3.0 s, 119 requests. CLI --url: 12.6 s and 5.7 s for those two.');
       say('Before lost children took their DTZ from bounds (BENCHMARKS.md, 2026-11-22 20:55Z): Chromium HTTP/1.1 verdict 0.46 / 1.33 s, full 0.84 / 2.90 s,');
       say('  requests 15 / 107, bytes 333 / 2642 KiB, waves 5 / 20; HTTP/2 full 0.72 / 1.88 s; CLI full 0.32 / 0.79 s, 13 / 99 requests, 315 / 2265 KiB.');
+      say('Before speculative reads only filled idle connections (BENCHMARKS.md, 2026-11-22 23:44Z): Chromium HTTP/1.1 verdict 0.30 / 1.01 s,');
+      say('  full 0.66 / 1.59 s, requests 13 / 60, bytes 249 / 1008 KiB, waves 5 / 13; HTTP/2 full 0.72 / 1.49 s; CLI full 0.31 / 0.76 s, 12 / 59 requests.');
       say('Targets: verdict <= 0.35 s worst; full <= 0.4 s median, <= 1.0 s worst; <= 40 requests, <= 800 KiB worst; HTTP/2 full <= 0.5 s worst; CLI <= 1.0 s worst.');
     }
 
