@@ -83,6 +83,8 @@ fn check(
             fen(pos)
         ));
     }
+    // Counted once its WDL agrees; a mate has no DTZ to compare.
+    stats[0] += 1;
     if pos.is_checkmate() {
         return Ok(());
     }
@@ -105,7 +107,6 @@ fn check(
         }
         d.signum() == td.signum() && (a == b + 1 || a + 1 == b)
     };
-    stats[0] += 1;
     if ok {
         Ok(())
     } else {

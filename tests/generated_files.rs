@@ -160,8 +160,9 @@ fn four_piece() {
 
 #[test]
 fn five_piece_samples() {
-    // Generation takes minutes a table, so the files come from a directory
-    // made beforehand: `syzygy-web generate KRRvKR ... --out DIR`.
+    // Generation takes minutes a table: the files come from a directory
+    // made beforehand (`syzygy-web generate KRRvKR ... --out DIR`), or are
+    // written there for the tables SYZYGY_GENERATE_5 lists.
     let (Some(which), Some(dir)) = (
         std::env::var_os("SYZYGY_GENERATE_5"),
         std::env::var_os("SYZYGY_GENERATE_DIR"),
@@ -175,24 +176,36 @@ fn five_piece_samples() {
     }
     let which = which.to_string_lossy().to_string();
     let dir = PathBuf::from(dir);
+    let size = |d: &PathBuf, name: &str, ext: &str| {
+        std::fs::metadata(d.join(format!("{name}.{ext}"))).map(|m| m.len())
+    };
+    let names: Vec<String> = table_names()
+        .into_iter()
+        .filter(|n| n.len() == 6 && (which == "1" || which.split(',').any(|w| w == n)))
+        .collect();
+    // A table named in the list is written if missing; with "1", the
+    // tables already in the directory are checked.
+    for name in names.iter().filter(|_| which != "1") {
+        if size(&dir, name, "rtbz").is_err() {
+            let args = generate_cli::Args {
+                materials: vec![name.clone()],
+                out: Some(dir.clone()),
+                ..Default::default()
+            };
+            generate_cli::run(&args).expect("generated and written");
+        }
+    }
     let mut r = readers_of(&dir);
     let mut bad = Vec::new();
     let mut totals = [0u64; 4];
     eprintln!("table     ours WDL  official WDL   ours DTZ  official DTZ  ratio");
-    for name in table_names().into_iter().filter(|n| n.len() == 6) {
-        let wanted = which == "1" || which.split(',').any(|w| w == name);
-        let size = |d: &PathBuf, ext: &str| {
-            std::fs::metadata(d.join(format!("{name}.{ext}"))).map(|m| m.len())
-        };
-        let (Ok(ow), Ok(oz)) = (size(&dir, "rtbw"), size(&dir, "rtbz")) else {
+    for name in names {
+        let (Ok(ow), Ok(oz)) = (size(&dir, &name, "rtbw"), size(&dir, &name, "rtbz")) else {
             continue;
         };
-        if !wanted {
-            continue;
-        }
         let (tw, tz) = (
-            size(&syzygy_path(), "rtbw").expect("official"),
-            size(&syzygy_path(), "rtbz").expect("official"),
+            size(&syzygy_path(), &name, "rtbw").expect("official"),
+            size(&syzygy_path(), &name, "rtbz").expect("official"),
         );
         for (t, v) in totals.iter_mut().zip([ow, tw, oz, tz]) {
             *t += v;
