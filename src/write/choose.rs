@@ -5,7 +5,6 @@
 
 use super::entries::{Entries, Entry};
 use crate::format::header::Geometry;
-use crate::format::write::dontcare::resolve;
 use crate::format::write::order::Order;
 use crate::format::write::subtable::estimate;
 
@@ -37,13 +36,15 @@ pub fn cells(
         .collect()
 }
 
-/// Estimated bytes of a subtable in `order`, from runs of `run_len` indices.
+/// Estimated bytes of a subtable in `order`, from runs of `run_len` indices,
+/// don't-cares filled by `fill`.
 pub fn estimate_order(
     entries: &Entries,
     order: &Order,
     file: usize,
     side: usize,
     cell: &dyn Fn(Entry) -> u16,
+    fill: fn(&mut [u16]),
     run_len: u64,
 ) -> u64 {
     let positions = entries.reference[file].1.positions;
@@ -55,11 +56,11 @@ pub fn estimate_order(
         for r in 0..RUNS {
             let start = r * stride;
             let mut part = cells(entries, order, file, side, start..start + run_len, cell);
-            resolve(&mut part);
+            fill(&mut part);
             sample.extend(part);
         }
     }
-    resolve(&mut sample);
+    fill(&mut sample);
     estimate(&sample)
 }
 
@@ -71,9 +72,10 @@ pub fn ranked(
     file: usize,
     side: usize,
     cell: &dyn Fn(Entry) -> u16,
+    fill: fn(&mut [u16]),
 ) -> Vec<(Order, u64)> {
     let positions = entries.reference[file].1.positions;
-    let estimate = |o: &Order, len| estimate_order(entries, o, file, side, cell, len);
+    let estimate = |o: &Order, len| estimate_order(entries, o, file, side, cell, fill, len);
     let mut out: Vec<(Order, u64)> = candidates.iter().map(|o| (o.clone(), 0)).collect();
     if positions > RUNS * RUN_LEN && out.len() > SCREENED {
         for c in out.iter_mut() {

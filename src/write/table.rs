@@ -8,7 +8,7 @@ use super::dtz::{self, Plies, Symbols};
 use super::entries::{Entries, Entry};
 use super::source::Source;
 use crate::format::header::{DTZ_LOSS_PLIES, DTZ_MAPPED, DTZ_STM, DTZ_WIDE, DTZ_WIN_PLIES};
-use crate::format::write::dontcare::{at_most, resolve, ANY};
+use crate::format::write::dontcare::{at_most, resolve, resolve_commoner, ANY};
 use crate::format::write::file::{self, DtzMaps, FilePart, Layout, Part};
 use crate::format::write::order::{candidates, Order};
 use crate::format::write::subtable::header;
@@ -129,17 +129,18 @@ fn layout(mat: &Material, kind: Kind) -> Layout {
     }
 }
 
-/// Cells of a whole subtable in `order`, don't-cares resolved.
+/// Cells of a whole subtable in `order`, don't-cares filled by `fill`.
 fn full(
     entries: &Entries,
     order: &crate::format::write::order::Order,
     file: usize,
     side: usize,
     cell: &dyn Fn(Entry) -> u16,
+    fill: fn(&mut [u16]),
 ) -> Vec<u16> {
     let positions = entries.reference[file].1.positions;
     let mut v = cells(entries, order, file, side, 0..positions, cell);
-    resolve(&mut v);
+    fill(&mut v);
     v
 }
 
@@ -271,10 +272,10 @@ fn wdl_part(
     file: usize,
     side: usize,
 ) -> Option<Part> {
-    let parts = finalists(ranked(entries, cands, file, side, &wdl_cell), opts)
+    let parts = finalists(ranked(entries, cands, file, side, &wdl_cell, resolve), opts)
         .into_iter()
         .map(|order| {
-            let values = full(entries, &order, file, side, &wdl_cell);
+            let values = full(entries, &order, file, side, &wdl_cell, resolve);
             Part {
                 order,
                 flags: 0,
@@ -355,20 +356,23 @@ fn dtz_parts(
     let symbols = Symbols::new(&maps);
     let cell = |e: Entry| symbols.cell(e, p);
     let zero_only = maps.maps.iter().all(|m| m.iter().all(|&v| v == 0));
-    finalists(ranked(entries, cands, file, side, &cell), opts)
-        .into_iter()
-        .map(|order| {
-            let values = full(entries, &order, file, side, &cell);
-            let data = compress(&values, zero_only, 10);
-            let mut flags = (side as u8 * DTZ_STM)
-                | (u8::from(p.win) * DTZ_WIN_PLIES)
-                | (u8::from(p.loss) * DTZ_LOSS_PLIES);
-            if matches!(data, Compressed::Huffman(_)) {
-                flags |= DTZ_MAPPED | (u8::from(maps.wide) * DTZ_WIDE);
-            }
-            (Part { order, flags, data }, maps.clone())
-        })
-        .collect()
+    finalists(
+        ranked(entries, cands, file, side, &cell, resolve_commoner),
+        opts,
+    )
+    .into_iter()
+    .map(|order| {
+        let values = full(entries, &order, file, side, &cell, resolve_commoner);
+        let data = compress(&values, zero_only, 10);
+        let mut flags = (side as u8 * DTZ_STM)
+            | (u8::from(p.win) * DTZ_WIN_PLIES)
+            | (u8::from(p.loss) * DTZ_LOSS_PLIES);
+        if matches!(data, Compressed::Huffman(_)) {
+            flags |= DTZ_MAPPED | (u8::from(maps.wide) * DTZ_WIDE);
+        }
+        (Part { order, flags, data }, maps.clone())
+    })
+    .collect()
 }
 
 /// Bytes a subtable takes in its file (header, indexes, padded data).
