@@ -25,7 +25,8 @@ pub struct Options {
     /// DTZ value maps with 16-bit entries even where 8 bits suffice.
     pub wide_dtz: bool,
     /// Piece orders tried per subtable (1: the plainest only), estimated
-    /// on samples.
+    /// on samples; of a material with more, this many spread over all its
+    /// leading groups (5-piece materials have at most 360).
     pub orders: usize,
     /// Of those, the best estimated ones compressed in full; the smallest wins.
     pub finalists: usize,
@@ -38,7 +39,7 @@ impl Default for Options {
         Options {
             exact_dtz: false,
             wide_dtz: false,
-            orders: 64,
+            orders: 512,
             finalists: 2,
             threads: 1,
         }

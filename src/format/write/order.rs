@@ -111,12 +111,20 @@ pub fn candidates(shape: &Shape, limit: usize) -> Vec<Order> {
                         order: order as u8,
                         order2,
                     });
-                    if out.len() >= limit {
-                        return out;
-                    }
                 }
             }
         }
     }
-    out
+    spread(out, limit)
+}
+
+/// At most `limit` of `all`, evenly spaced so that every leading group
+/// keeps some (the first, the plainest, always stays).
+fn spread(all: Vec<Order>, limit: usize) -> Vec<Order> {
+    if all.len() <= limit {
+        return all;
+    }
+    (0..limit)
+        .map(|k| all[k * all.len() / limit].clone())
+        .collect()
 }
