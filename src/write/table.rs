@@ -26,7 +26,8 @@ pub struct Options {
     pub wide_dtz: bool,
     /// Piece orders tried per subtable (1: the plainest only), estimated
     /// on samples; of a material with more, this many spread over all its
-    /// leading groups (5-piece materials have at most 360).
+    /// leading groups (5-piece materials have up to 360: trying all of
+    /// them made KQBvKQ and KQNvKQ larger, as the estimates are rough).
     pub orders: usize,
     /// Of those, the best estimated ones compressed in full; the smallest wins.
     pub finalists: usize,
@@ -39,7 +40,7 @@ impl Default for Options {
         Options {
             exact_dtz: false,
             wide_dtz: false,
-            orders: 512,
+            orders: 64,
             finalists: 2,
             threads: 1,
         }
