@@ -172,7 +172,7 @@ describe('fault matrix', { skip }, () => {
   });
 
   it('server ignores Range for every file: right answer, no stall on connections', async () => {
-    // 26 files, several large: paused streams must not hold all of the
+    // Many files, several large: paused streams must not hold all of the
     // browser's connections to the host (a stall until the idle timeout).
     const fen = '1q6/3P4/8/4k3/8/8/8/1Q2K3 w - - 0 1';
     const { context, page } = await faulted({ mode: 'ignore-range' });
@@ -184,7 +184,13 @@ describe('fault matrix', { skip }, () => {
       assert.deepStrictEqual(got, expected[fen]);
       assert.ok(ms < 20000, `${ms} ms`);
       const srv = servers.tables.stats();
-      assert.ok(srv.log.length > 20 && srv.log.every((e) => e.status === 200));
+      // More whole-file streams than the browser's 6 connections to the
+      // host (21-25 idle; speculative reads, fewer on a busy machine, may
+      // still be in flight when the answer is in: status 0), every
+      // answered one a whole file.
+      const answered = srv.log.filter((e) => e.status !== 0);
+      const statuses = [...new Set(answered.map((e) => e.status))];
+      assert.ok(srv.log.length > 12 && answered.every((e) => e.status === 200), `${srv.log.length} requests, statuses ${statuses}`);
       await recovers(page, fen);
     } finally {
       await context.close();
