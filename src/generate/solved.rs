@@ -105,10 +105,13 @@ impl Solved {
     /// The stored index of a position of this material, with colours as the
     /// layout has them. None if the pieces do not fit the material.
     pub fn locate(&self, pieces: &[Piece]) -> Option<usize> {
+        self.index_by_slot(self.slot_squares(pieces)?)
+    }
+
+    /// The stored index of squares given by slot of this layout.
+    fn index_by_slot(&self, mut sq: [u8; MAX_PIECES]) -> Option<usize> {
         let l = &self.layout;
-        let n = l.pieces();
-        let mut sq = self.slot_squares(pieces)?;
-        l.canonicalize(&mut sq[..n]);
+        l.canonicalize(&mut sq[..l.pieces()]);
         let (slice, local) = l.index(&sq)?;
         Some(slice * l.slice_size + local)
     }
@@ -138,11 +141,8 @@ impl Solved {
 
     /// As [`Solved::get`], for squares already by slot of this layout (not
     /// canonical): the writer's lookups, which skip matching pieces to slots.
-    pub fn get_by_slot(&self, mut sq: [u8; MAX_PIECES], turn: Color) -> Option<(i16, i16)> {
-        let l = &self.layout;
-        l.canonicalize(&mut sq[..l.pieces()]);
-        let (slice, local) = l.index(&sq)?;
-        let i = slice * l.slice_size + local;
+    pub fn get_by_slot(&self, sq: [u8; MAX_PIECES], turn: Color) -> Option<(i16, i16)> {
+        let i = self.index_by_slot(sq)?;
         let s = side(turn);
         let dtz = *self.dtz[s].get(i)?;
         if self.packed {

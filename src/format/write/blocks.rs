@@ -75,17 +75,17 @@ fn cost(per_block: &[u32], size: u64, log2: u8) -> u64 {
 /// Packs the stream into blocks of the size (between `2^5` and
 /// `2^max_log2` bytes) that makes the file smallest.
 pub fn pack(g: &Grammar, code: &Code, size: u64, max_log2: u8) -> Blocks {
-    let mut best: Option<(u64, u8, Vec<u32>)> = None;
-    for log2 in (5..=max_log2).rev() {
+    let top = max_log2.max(5);
+    let first = cut(g, code, top);
+    let mut best = (cost(&first, size, top), top, first);
+    for log2 in (5..top).rev() {
         let per_block = cut(g, code, log2);
         let c = cost(&per_block, size, log2);
-        if best.as_ref().is_none_or(|b| c < b.0) {
-            best = Some((c, log2, per_block));
+        if c < best.0 {
+            best = (c, log2, per_block);
         }
     }
-    let Some((_, log2, per_block)) = best else {
-        unreachable!("block sizes 5..=max_log2 are tried")
-    };
+    let (_, log2, per_block) = best;
     let data = write_blocks(g, code, log2);
     let span = span_log2(size, per_block.len() as u64);
     let (lengths, sparse, extra) = index(&per_block, size, span);
