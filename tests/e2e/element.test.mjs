@@ -71,6 +71,11 @@ describe('<syzygy-board> custom element', () => {
     assert.ok(await page.$('#b .cg-wrap.orientation-black'));
     // The verdict is in the element's DOM.
     assert.equal(await page.$eval('#a', (el) => el.querySelector('.sb-headline').textContent), expectedHeadline(a));
+    // The events reach this process through exposeFunction, which may
+    // lag the verdict on screen: wait for them a little.
+    for (let t = Date.now(); !(events.includes(FEN_A) && events.includes(FEN_B)) && Date.now() - t < 5000; ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     assert.ok(events.includes(FEN_A) && events.includes(FEN_B));
 
     // Moves can be played inside the element.
