@@ -315,7 +315,8 @@ fn four_piece_every_position() {
         return;
     }
     // Every 4-piece position up to the board's symmetries, both sides to
-    // move (about 157 M): SYZYGY_GENERATE_EXHAUSTIVE=1 only.
+    // move (about 157 M): SYZYGY_GENERATE_EXHAUSTIVE=1 only (or a list of
+    // tables, e.g. "KQvKR,KPvKP").
     if !exhaustive() {
         eprintln!("skipped: set SYZYGY_GENERATE_EXHAUSTIVE=1");
         return;
@@ -323,7 +324,11 @@ fn four_piece_every_position() {
     // On every core: tables are dealt out in turn, each thread with its
     // own reader of the official files.
     let lib = library();
-    let names: Vec<String> = table_names().into_iter().filter(|n| n.len() == 5).collect();
+    let which = std::env::var("SYZYGY_GENERATE_EXHAUSTIVE").unwrap_or_default();
+    let names: Vec<String> = table_names()
+        .into_iter()
+        .filter(|n| n.len() == 5 && (which == "1" || which.split(',').any(|w| w == n)))
+        .collect();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let tallies: Vec<Tally> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
