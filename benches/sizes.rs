@@ -4,6 +4,11 @@
 //! measured. Prints a Markdown table with times (collecting the values
 //! from the prober, then writing both files) and the total ratio.
 //!
+//! `SIZES_VALUES=DIR` writes from our generator's values instead (the
+//! NAME.swv files `syzygy-web generate ... --out DIR` left there, with
+//! those of the sub-materials), e.g. for the 5-piece tables, whose values
+//! take minutes to generate and are not cached here.
+//!
 //! `cargo bench --bench sizes`
 
 #[path = "../tests/common/mod.rs"]
@@ -17,9 +22,33 @@ use syzygy_web::material::Material;
 use syzygy_web::write::entries::Entry;
 use syzygy_web::write::{collect, write_dtz, write_wdl, Entries, Options};
 
+/// Entries of `name` from generated values in `dir`.
+fn generated(dir: &std::path::Path, name: &str) -> Entries {
+    use syzygy_web::generate::{layout, plan, solved::Library, values_file};
+    let read = |n: &str| {
+        let f = std::fs::File::open(dir.join(format!("{n}.{}", values_file::EXTENSION)))
+            .unwrap_or_else(|e| panic!("{n}: {e}"));
+        values_file::read_packed(&mut std::io::BufReader::new(f)).expect("values file")
+    };
+    let key = layout::parse_material(name).expect("material");
+    let mut lib = Library::default();
+    for c in plan::children(&key) {
+        if !plan::trivial(&c) && !lib.contains(&c) {
+            lib.insert(read(&layout::name_of(&c).0));
+        }
+    }
+    let table = read(name);
+    let source = syzygy_web::generate_write::Generated::new(&table, &lib).expect("layout");
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    syzygy_web::write::collect_parallel(name, &source, threads, &mut |_| {}).expect("collected")
+}
+
 /// Collected values are kept in target/sizes-cache, so that a change to
 /// the writer is measured without asking the prober again.
 fn entries(name: &str) -> Entries {
+    if let Some(dir) = std::env::var_os("SIZES_VALUES") {
+        return generated(std::path::Path::new(&dir), name);
+    }
     let cache = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/sizes-cache");
     let path = cache.join(format!("{name}.entries"));
     let mat = Material::from_name(name).expect("material");
@@ -67,7 +96,8 @@ fn main() {
             .filter(|n| n.len() - 1 <= max)
             .collect(),
     };
-    // SIZES_ORDERS and SIZES_FINALISTS weigh the writer's search against size.
+    // SIZES_ORDERS and SIZES_FINALISTS weigh the writer's search against
+    // size; SIZES_THREADS compresses subtables at once (default 1).
     let knob = |name: &str, default: usize| {
         std::env::var(name)
             .ok()
@@ -78,6 +108,7 @@ fn main() {
     let opts = Options {
         orders: knob("SIZES_ORDERS", d.orders),
         finalists: knob("SIZES_FINALISTS", d.finalists),
+        threads: knob("SIZES_THREADS", d.threads),
         ..d
     };
     let dir = common::syzygy_path();
