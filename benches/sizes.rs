@@ -9,6 +9,8 @@
 //! those of the sub-materials), e.g. for the 5-piece tables, whose values
 //! take minutes to generate and are not cached here.
 //!
+//! `SIZES_OUT=DIR` also saves the files written, for reading them back.
+//!
 //! `cargo bench --bench sizes`
 
 #[path = "../tests/common/mod.rs"]
@@ -20,7 +22,7 @@ use common::official::Official;
 use syzygy_web::format::write::order::candidates;
 use syzygy_web::material::Material;
 use syzygy_web::write::entries::Entry;
-use syzygy_web::write::{collect, write_dtz, write_wdl, Entries, Options};
+use syzygy_web::write::{collect, write_files, Entries, Options};
 
 /// Entries of `name` from generated values in `dir`.
 fn generated(dir: &std::path::Path, name: &str) -> Entries {
@@ -126,9 +128,15 @@ fn main() {
         let t0 = Instant::now();
         let entries = entries(&name);
         let t1 = Instant::now();
-        let wdl = write_wdl(&entries, &opts).len() as u64;
-        let dtz = write_dtz(&entries, &opts).len() as u64;
+        let written = write_files(&entries, &opts);
         let t2 = Instant::now();
+        let (wdl, dtz) = (written.wdl.len() as u64, written.dtz.len() as u64);
+        if let Some(out) = std::env::var_os("SIZES_OUT") {
+            let out = std::path::Path::new(&out);
+            std::fs::create_dir_all(out).expect("SIZES_OUT");
+            std::fs::write(out.join(format!("{name}.rtbw")), &written.wdl).expect("written");
+            std::fs::write(out.join(format!("{name}.rtbz")), &written.dtz).expect("written");
+        }
         let (tw, td) = (size(&name, "rtbw"), size(&name, "rtbz"));
         let positions = |e: &Entries| e.reference.iter().map(|r| r.1.positions).sum::<u64>();
         if largest

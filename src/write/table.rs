@@ -188,9 +188,8 @@ pub fn write_dtz(entries: &Entries, opts: &Options) -> Vec<u8> {
 
 /// Orders are ranked for every subtable first; then each WDL subtable, and
 /// of each file's two DTZ sides the one estimated smaller, is compressed
-/// in full in its best orders. (Compressing both DTZ sides in full and
-/// keeping the smaller made the 3-4 piece files 0.1% smaller and took a
-/// third of the writing time.)
+/// in full in its best orders. (On KQRvK, KQvKB, KQvKR and KPPvK the
+/// estimates chose the side that full compression of both finds smaller.)
 fn write_kinds(entries: &Entries, opts: &Options, wdl: bool, dtz: bool) -> (Vec<u8>, Vec<u8>) {
     let mat = &entries.material;
     let cands = candidates(&mat.shape, opts.orders.max(1));
