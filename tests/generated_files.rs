@@ -16,6 +16,8 @@ use std::sync::OnceLock;
 use common::*;
 use shakmaty::{Chess, Position};
 use syzygy_web::drivers::{FsFetcher, Tablebase};
+use syzygy_web::generate::solved::Library;
+use syzygy_web::generate::values_file;
 use syzygy_web::{generate_cli, Config};
 
 fn exhaustive() -> bool {
@@ -236,4 +238,163 @@ fn five_piece_samples() {
         (ow + oz) as f64 / (tw + tz).max(1) as f64
     );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Our reader and shakmaty-syzygy on our files of a material with no
+/// official table, against the generator's own values.
+fn check_generated(r: &mut Readers, lib: &Library, pos: &Chess) -> Result<(), String> {
+    use syzygy_web::generate::value;
+    let f = fen(pos);
+    let b = pos.board();
+    let pieces: Vec<_> = b
+        .occupied()
+        .into_iter()
+        .filter_map(|sq| b.piece_at(sq).map(|p| (p.color, p.role, sq as u8)))
+        .collect();
+    let (code, _) = lib
+        .probe(&pieces, pos.turn())
+        .ok_or_else(|| format!("{f}: not generated"))?;
+    let generated = value::wdl(code);
+    let theirs = wdl_of(
+        r.theirs
+            .probe_wdl_after_zeroing(pos)
+            .map_err(|e| format!("{f}: {e}"))?,
+    );
+    let (ours, d) = r
+        .ours
+        .probe_dtz(pos)
+        .map_err(|e| format!("{f}: ours: {e}"))?;
+    if generated != theirs || generated != ours {
+        return Err(format!(
+            "{f}: wdl generated {generated}, shakmaty on ours {theirs}, our reader {ours}"
+        ));
+    }
+    if pos.is_checkmate() {
+        return Ok(());
+    }
+    let (td, _) = dtz_of(r.theirs.probe_dtz(pos).map_err(|e| e.to_string())?);
+    if td != d.plies && !forced_zeroing_near(pos) {
+        return Err(format!(
+            "{f}: dtz shakmaty on ours {td}, our reader {}",
+            d.plies
+        ));
+    }
+    let gd = value::dtz_plies(code);
+    if !close(td, gd) {
+        return Err(format!("{f}: dtz in our files {td}, generated {gd}"));
+    }
+    Ok(())
+}
+
+#[test]
+fn six_piece_tables() {
+    // Four identical pieces against a bare king: the 6-piece tables whose
+    // positions fit this machine (650 M a side with runs of identical
+    // pieces numbered as sets; about 10 GB while generating). Minutes each:
+    // SYZYGY_GENERATE_6=1 (these three) or a list; files go to
+    // SYZYGY_GENERATE_DIR/six (default target/generated-6), and are
+    // generated only when missing. The first is also written with 16-bit
+    // DTZ value maps.
+    let Some(which) = std::env::var_os("SYZYGY_GENERATE_6") else {
+        eprintln!("skipped: set SYZYGY_GENERATE_6=1 (or a list of 6-piece tables)");
+        return;
+    };
+    let which = which.to_string_lossy().to_string();
+    let names: Vec<String> = match which.as_str() {
+        "1" => ["KNNNNvK", "KBBBBvK", "KRRRRvK"].map(String::from).to_vec(),
+        list => list.split(',').map(String::from).collect(),
+    };
+    let dir = std::env::var_os("SYZYGY_GENERATE_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/generated-6"),
+        |d| PathBuf::from(d).join("six"),
+    );
+    let mut bad = Vec::new();
+    for (k, name) in names.iter().enumerate() {
+        let started = std::time::Instant::now();
+        if !dir.join(format!("{name}.rtbz")).is_file() {
+            let args = generate_cli::Args {
+                materials: vec![name.clone()],
+                out: Some(dir.clone()),
+                ..Default::default()
+            };
+            generate_cli::run(&args).expect("generated and written");
+        }
+        let read = |d: &PathBuf, n: &str| {
+            let f = std::fs::File::open(d.join(format!("{n}.swv"))).expect("values file");
+            values_file::read_packed(&mut std::io::BufReader::new(f)).expect("values")
+        };
+        let mut lib = Library::default();
+        lib.insert(read(&dir, name));
+        let mut variants = vec![(dir.clone(), "")];
+        if k == 0 {
+            // The same values with 16-bit value maps, beside the same
+            // sub-tables.
+            let wide = dir.join("wide");
+            if !wide.join(format!("{name}.rtbz")).is_file() {
+                write_wide(&dir, &wide, name, &lib);
+            }
+            variants.push((wide, " (16-bit maps)"));
+        }
+        for (d, label) in variants {
+            let mut r = readers_of(&d);
+            r.official = None;
+            let t = std::time::Instant::now();
+            let mut n = 0;
+            for pos in sample(name, 200_000, 17) {
+                n += 1;
+                if let Err(e) = check_generated(&mut r, &lib, &pos) {
+                    if bad.len() < 20 {
+                        bad.push(format!("{name}{label}: {e}"));
+                    }
+                }
+            }
+            let size = |ext: &str| {
+                std::fs::metadata(d.join(format!("{name}.{ext}"))).map_or(0, |m| m.len())
+            };
+            eprintln!(
+                "{name}{label}: {n} positions compared in {:.0} s ({} + {} bytes; {:.0} s with generating)",
+                t.elapsed().as_secs_f64(),
+                size("rtbw"),
+                size("rtbz"),
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Writes `name`'s files again from its values in `dir`, with 16-bit DTZ
+/// value maps, into `wide`, and copies the sub-tables' files beside them.
+fn write_wide(dir: &PathBuf, wide: &PathBuf, name: &str, lib: &Library) {
+    use syzygy_web::generate::layout::parse_material;
+    std::fs::create_dir_all(wide).expect("wide directory");
+    for e in std::fs::read_dir(dir).expect("dir").flatten() {
+        let file = e.file_name().to_string_lossy().to_string();
+        if (file.ends_with(".rtbw") || file.ends_with(".rtbz")) && !file.starts_with(name) {
+            std::fs::copy(e.path(), wide.join(&file)).expect("copied");
+        }
+    }
+    let key = parse_material(name).expect("material");
+    let table = lib.get(&key).expect("generated");
+    // The writer asks the sub-tables about captures.
+    let mut subs = Library::default();
+    for c in syzygy_web::generate::plan::children(&key) {
+        let n = syzygy_web::generate::layout::name_of(&c).0;
+        if !syzygy_web::generate::plan::trivial(&c) && !subs.contains(&c) {
+            let f = std::fs::File::open(dir.join(format!("{n}.swv"))).expect("sub-table values");
+            subs.insert(values_file::read_packed(&mut std::io::BufReader::new(f)).expect("values"));
+        }
+    }
+    let source = syzygy_web::generate_write::Generated::new(table, &subs).expect("layout");
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let entries = syzygy_web::write::collect_parallel(name, &source, threads, &mut |_| {})
+        .expect("collected");
+    let opts = syzygy_web::write::Options {
+        wide_dtz: true,
+        threads,
+        ..Default::default()
+    };
+    let written = syzygy_web::write::write_files(&entries, &opts);
+    std::fs::write(wide.join(format!("{name}.rtbw")), written.wdl).expect("written");
+    std::fs::write(wide.join(format!("{name}.rtbz")), written.dtz).expect("written");
 }

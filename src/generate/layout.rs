@@ -1,7 +1,9 @@
 //! Where each position of a material lives in the generator's arrays.
 //!
-//! The layout favours simple, branch-free arithmetic over density: a piece
-//! is a 6-bit square, and an index is the mixed-radix number of the squares.
+//! The layout favours simple arithmetic over density: a piece is a 6-bit
+//! square, a run of identical pieces the combinatorial number of its set of
+//! squares (C(64, k) values: 4 knights take 635,376 instead of 64^4), and
+//! an index is the mixed-radix number of those.
 //! - Pawnless: the white king is mapped into a1-d4 by mirroring files and
 //!   ranks (the four symmetries act freely on its square, so each position
 //!   has exactly one stored form); then the black king and the other pieces,
@@ -12,8 +14,9 @@
 //!   slice; the left-right mirror is taken on the pawns: a configuration whose
 //!   mirror image is smaller is never stored.
 //!
-//! Identical pieces are stored with ascending squares; other orders are
-//! invalid indexes. Illegal indexes cost memory, not time: they are skipped.
+//! Identical pieces are stored with ascending squares. Illegal indexes
+//! (pieces sharing a square, the side not to move in check) cost memory,
+//! not time: they are skipped.
 
 use shakmaty::{ByColor, ByRole, Color, Role};
 
@@ -48,6 +51,12 @@ pub struct Layout {
     pub groups: Vec<(usize, usize)>,
     /// Positions per slice and side.
     pub slice_size: usize,
+    /// Digits of an index within a slice after the white king's: a piece
+    /// (64 values) or a run of identical pieces (C(64, k)), in slot order.
+    units: Vec<Unit>,
+    /// Per slot, the weight of its digit in the index when the slot is a
+    /// piece of its own (0 inside a run of identical pieces).
+    pub weight: [usize; MAX_PIECES],
     /// Pawn squares of each slice, in solving order (most advanced first).
     pub slices: Vec<[u8; MAX_PIECES]>,
     /// Slice number by pawn configuration (base-48 digits), or u32::MAX.
@@ -128,6 +137,61 @@ pub fn parse_material(s: &str) -> Result<[u8; 12], MaterialError> {
     Ok(if swap { flip_key(&key) } else { key })
 }
 
+/// One digit of a slice index: slots `start..start + len`, `radix` values.
+#[derive(Debug, Clone, Copy)]
+struct Unit {
+    start: usize,
+    len: usize,
+    radix: usize,
+}
+
+/// `BINOMIAL[n][k]`: sets of k squares among the first n.
+const BINOMIAL: [[usize; MAX_PIECES + 1]; 65] = {
+    let mut t = [[0usize; MAX_PIECES + 1]; 65];
+    let mut n = 0;
+    while n < 65 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= MAX_PIECES {
+            t[n][k] = if n == 0 {
+                0
+            } else {
+                t[n - 1][k - 1] + t[n - 1][k]
+            };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// The combinatorial number of ascending squares: sum of C(s_i, i + 1).
+fn rank(squares: &[u8]) -> usize {
+    squares
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| BINOMIAL[usize::from(s)][i + 1])
+        .sum()
+}
+
+/// The ascending squares of combinatorial number `g`.
+fn unrank(mut g: usize, out: &mut [u8]) {
+    for i in (1..=out.len()).rev() {
+        // The largest s with C(s, i) <= g.
+        let (mut lo, mut hi) = (i - 1, 63);
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if BINOMIAL[mid][i] <= g {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        g -= BINOMIAL[lo][i];
+        out[i - 1] = lo as u8;
+    }
+}
+
 fn is_pawn_square(sq: u8) -> bool {
     (8..56).contains(&sq)
 }
@@ -176,7 +240,27 @@ impl Layout {
         }
         let pawns = slots.len() - first_pawn;
         let king_squares = if pawns == 0 { 16 } else { 64 };
-        let slice_size = king_squares << (6 * (first_pawn - 1));
+        let mut units = Vec::new();
+        let mut slot = 1;
+        while slot < first_pawn {
+            let len = groups.iter().find(|g| g.0 == slot).map_or(1, |g| g.1 - g.0);
+            units.push(Unit {
+                start: slot,
+                len,
+                radix: BINOMIAL[64][len],
+            });
+            slot += len;
+        }
+        let mut weight = [0usize; MAX_PIECES];
+        let mut w = 1;
+        for u in units.iter().rev() {
+            if u.len == 1 {
+                weight[u.start] = w;
+            }
+            w *= u.radix;
+        }
+        weight[0] = w;
+        let slice_size = king_squares * w;
         let mut layout = Layout {
             name,
             key,
@@ -184,6 +268,8 @@ impl Layout {
             first_pawn,
             groups,
             slice_size,
+            units,
+            weight,
             slices: Vec::new(),
             slice_of: Vec::new(),
         };
@@ -361,16 +447,21 @@ impl Layout {
         Some((slice as usize, self.local_index(sq)))
     }
 
-    /// Index within a slice: kings and pieces, 6 bits each, the white king
-    /// in 4 bits (a1-d4) when pawnless.
+    /// Index within a slice: the white king (a1-d4 only when pawnless),
+    /// then each piece's square and each run of identical pieces' number.
+    /// Runs must be in ascending order (stored form).
     pub fn local_index(&self, sq: &[u8]) -> usize {
         let mut idx = if self.pawnful() {
             usize::from(sq[0])
         } else {
             usize::from((sq[0] >> 3) * 4 + (sq[0] & 7))
         };
-        for &s in &sq[1..self.first_pawn] {
-            idx = (idx << 6) | usize::from(s);
+        for u in &self.units {
+            idx = if u.len == 1 {
+                (idx << 6) | usize::from(sq[u.start])
+            } else {
+                idx * u.radix + rank(&sq[u.start..u.start + u.len])
+            };
         }
         idx
     }
@@ -379,9 +470,14 @@ impl Layout {
     pub fn squares(&self, slice: usize, local: usize, sq: &mut [u8; MAX_PIECES]) {
         let fp = self.first_pawn;
         let mut rest = local;
-        for i in (1..fp).rev() {
-            sq[i] = (rest & 63) as u8;
-            rest >>= 6;
+        for u in self.units.iter().rev() {
+            if u.len == 1 {
+                sq[u.start] = (rest & 63) as u8;
+                rest >>= 6;
+            } else {
+                unrank(rest % u.radix, &mut sq[u.start..u.start + u.len]);
+                rest /= u.radix;
+            }
         }
         sq[0] = if self.pawnful() {
             rest as u8
@@ -422,6 +518,9 @@ mod tests {
         assert_eq!(l.slice_size, 64 * 64 * 64 * 64);
         let l = Layout::new(parse_material("KQvK").unwrap());
         assert_eq!(l.positions_per_side(), 16 * 64 * 64);
+        // Runs of identical pieces take C(64, k) numbers.
+        let l = Layout::new(parse_material("KNNNNvK").unwrap());
+        assert_eq!(l.positions_per_side(), 16 * 64 * 635_376);
         let l = Layout::new(parse_material("KPPvK").unwrap());
         // Unordered pairs of pawn squares, up to the mirror.
         assert!(l.slices.len() > 48 * 47 / 4 && l.slices.len() < 48 * 47 / 2);
@@ -431,7 +530,7 @@ mod tests {
 
     #[test]
     fn index_round_trips() {
-        for m in ["KQvKR", "KPvKP", "KRRvK", "KPPvKR"] {
+        for m in ["KQvKR", "KPvKP", "KRRvK", "KPPvKR", "KRRvKNN", "KBBBvKP"] {
             let l = Layout::new(parse_material(m).unwrap());
             for slice in (0..l.slices.len()).step_by(7) {
                 for local in (0..l.slice_size).step_by(9973) {

@@ -80,14 +80,12 @@ pub fn retro(
         sq: [0; MAX_PIECES],
     };
     let n_pieces = l.pieces();
-    // Slots whose move changes only their own 6 bits of the index: not in
-    // a group of identical pieces, and not the pawnless white king (whose
-    // move may change the symmetry).
+    // Slots whose move changes only their own digit of the index (by the
+    // layout's weight of that digit): not in a group of identical pieces,
+    // and not the pawnless white king (whose move may change the symmetry).
     let mut simple = [false; MAX_PIECES];
-    let mut shift = [0u32; MAX_PIECES];
     for (slot, s) in simple.iter_mut().enumerate().take(l.first_pawn) {
         *s = (slot != 0 || l.pawnful()) && !l.groups.iter().any(|g| g.0 <= slot && slot < g.1);
-        shift[slot] = 6 * (l.first_pawn - 1 - slot) as u32;
     }
     let mut n = 0usize;
     loop {
@@ -131,8 +129,8 @@ pub fn retro(
                 let now = b.sq;
                 for_each_unmove(&b, turn, |prev, slot| {
                     let p = if simple[slot] {
-                        let sh = shift[slot];
-                        here - (usize::from(now[slot]) << sh) + (usize::from(prev[slot]) << sh)
+                        let w = l.weight[slot];
+                        here - usize::from(now[slot]) * w + usize::from(prev[slot]) * w
                     } else {
                         let mut sq = *prev;
                         l.canonicalize_after(&mut sq[..n_pieces], slot);
