@@ -46,6 +46,22 @@ pub const fn binomial(n: u64, k: u64) -> u64 {
     num / den
 }
 
+/// `BINOMIAL[n][k]` = [`binomial`]`(n, k)` for the group sizes an index can
+/// hold: the encoder and its inverse look these up for every piece.
+pub const BINOMIAL: [[u64; 8]; 65] = {
+    let mut t = [[0u64; 8]; 65];
+    let mut n = 0;
+    while n < 65 {
+        let mut k = 0;
+        while k < 8 {
+            t[n][k] = binomial(n as u64, k as u64);
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
 /// The ten squares of the a1-d1-d4 triangle in encoding order: first the six
 /// off the diagonal, then the four on it.
 pub const TRIANGLE_ORDER: [usize; 10] = [1, 2, 3, 10, 11, 19, 0, 9, 18, 27];

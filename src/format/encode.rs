@@ -2,7 +2,7 @@
 //! placement as a mixed-radix combination of piece groups.
 
 use super::consts::{
-    binomial, diag, flip_diag, off_diag, FLAP, KK_IDX, LOWER, PAWN_IDX, PAWN_TWIST, TRIANGLE,
+    diag, flip_diag, off_diag, BINOMIAL, FLAP, KK_IDX, LOWER, PAWN_IDX, PAWN_TWIST, TRIANGLE,
 };
 use super::header::{Encoding, Geometry};
 
@@ -66,7 +66,7 @@ pub fn encode(sq: &mut [usize], enc: &Encoding, header: Geometry) -> u64 {
         sq[1..lead].sort_unstable_by(|a, b| PAWN_TWIST[*b].cmp(&PAWN_TWIST[*a]));
         idx = PAWN_IDX[lead - 1][usize::from(FLAP[sq[0]])];
         for i in 1..lead {
-            idx += binomial(u64::from(PAWN_TWIST[sq[i]]), (lead - i) as u64);
+            idx += BINOMIAL[usize::from(PAWN_TWIST[sq[i]])][(lead - i).min(7)];
         }
         idx *= enc.factor[0];
         k = lead;
@@ -88,11 +88,13 @@ pub fn encode(sq: &mut [usize], enc: &Encoding, header: Geometry) -> u64 {
 /// squares left free by `sq[..k]`, counted from square `origin`.
 fn group_index(sq: &mut [usize], k: usize, t: usize, origin: usize) -> u64 {
     sq[k..t].sort_unstable();
+    let taken = sq[..k].iter().fold(0u64, |m, &p| m | 1 << (p & 63));
     let mut s = 0;
     for i in k..t {
-        let skips = sq[..k].iter().filter(|&&p| sq[i] > p).count();
-        let pos = sq[i].saturating_sub(skips + origin);
-        s += binomial(pos as u64, (i - k + 1) as u64);
+        // Squares of `sq[..k]` below this one.
+        let below = taken & ((1u64 << (sq[i] & 63)) - 1);
+        let pos = sq[i].saturating_sub(below.count_ones() as usize + origin);
+        s += BINOMIAL[pos.min(64)][(i - k + 1).min(7)];
     }
     s
 }

@@ -4,24 +4,9 @@
 //! index back. The writer walks a table's indices with it, and a position can
 //! be shared as a material plus an index.
 
-use super::consts::{binomial, KK_IDX, LOWER, PAWN_IDX, PAWN_TWIST, TRIANGLE_ORDER};
+use super::consts::{BINOMIAL, KK_IDX, LOWER, PAWN_IDX, PAWN_TWIST, TRIANGLE_ORDER};
 use super::header::{Encoding, Geometry};
 use super::FormatError;
-
-/// `BINOMIAL[n][k]` for the group sizes an index can hold.
-const BINOMIAL: [[u64; 8]; 65] = {
-    let mut t = [[0u64; 8]; 65];
-    let mut n = 0;
-    while n < 65 {
-        let mut k = 0;
-        while k < 8 {
-            t[n][k] = binomial(n as u64, k as u64);
-            k += 1;
-        }
-        n += 1;
-    }
-    t
-};
 
 /// The two-king placements in index order: (first king, second king).
 const KK_SQUARES: [(u8, u8); 462] = {
@@ -173,19 +158,25 @@ fn largest_below(g: u64, k: usize) -> usize {
 /// The group `out[k..k + m]` from its combinatorial number, on the squares
 /// from `origin` on that `out[..k]` leaves free.
 fn group(mut g: u64, k: usize, m: usize, origin: usize, out: &mut [usize]) {
-    let mut taken = [0usize; 7];
-    taken[..k].copy_from_slice(&out[..k]);
-    taken[..k].sort_unstable();
+    let taken = out[..k].iter().fold(0u64, |t, &s| t | 1 << (s & 63));
     for i in (1..=m).rev() {
         let p = largest_below(g, i);
         g -= BINOMIAL[p][i];
-        let mut sq = p + origin;
-        for &t in &taken[..k] {
-            if t <= sq {
-                sq += 1;
-            }
+        out[k + i - 1] = nth_free(taken, p + origin);
+    }
+}
+
+/// The `n`-th square (from 0) not in `taken`: the least `s` with
+/// `s = n + |taken & [0, s]|`, reached from below.
+fn nth_free(taken: u64, n: usize) -> usize {
+    let mut s = n;
+    loop {
+        let upto = u64::MAX >> (63 - s.min(63));
+        let next = n + (taken & upto).count_ones() as usize;
+        if next == s {
+            return s;
         }
-        out[k + i - 1] = sq;
+        s = next;
     }
 }
 

@@ -14,11 +14,16 @@
 //! Working set per slice: 9 bytes a position and side to move (quiet-move
 //! count, two zeroing codes, two values), plus 4 bytes a position for the
 //! finished table (DTZ50'' and mate codes, 16 bits each). A 5-piece pawnless
-//! table (16 x 64^4 x 2 = 537 M positions) peaks near 7 GB with mate
-//! distances; pawnful ones are solved one pawn slice at a time (KRPvKR:
-//! slices of 33.5 M positions, 3.2 GB for the finished table).
-//! - 6 pieces: 64x more positions per table. Pawnless ones (34 G positions)
-//!   would need ~440 GB in this layout: the working arrays would have to go
+//! table of unique pieces (16 x 64^4 x 2 = 537 M positions) peaks near 7 GB
+//! with mate distances; runs of identical pieces count as sets (KBBBvK:
+//! 16 x 64 x 41,664 x 2 = 85 M); pawnful ones are solved one pawn slice at
+//! a time (KRPvKR: slices of 33.5 M positions, 3.2 GB for the finished
+//! table).
+//! - 6 pieces: 64x more positions per table, except where identical pieces
+//!   share a digit: four of a kind against a bare king (KNNNNvK: 16 x 64 x
+//!   635,376 x 2 = 1.3 G positions) fit in about 10 GB without mates. Other
+//!   pawnless ones (up to 34 G positions) would need ~440 GB in this
+//!   layout: the working arrays would have to go
 //!   to 2 bits per position for WDL (bitmaps of won/lost sets, seed 001) and
 //!   DTZ be computed in a second pass over slices of the white king's square,
 //!   streaming the finished values to disk. Pawnful 6-piece tables fit per

@@ -96,6 +96,15 @@ pub fn read_packed(r: &mut impl Read) -> io::Result<Solved> {
     read_as(r, true)
 }
 
+/// Whether a file starts as one this version writes (stale files from
+/// another version are generated again rather than refused).
+pub fn current(r: &mut impl Read) -> bool {
+    let mut head = [0u8; 6];
+    r.read_exact(&mut head).is_ok()
+        && head[..4] == MAGIC
+        && u16::from_le_bytes([head[4], head[5]]) == VERSION
+}
+
 fn read_as(r: &mut impl Read, pack: bool) -> io::Result<Solved> {
     let mut head = [0u8; 8];
     r.read_exact(&mut head)?;

@@ -6,7 +6,7 @@
 use super::source::{pieces, Source, Values};
 use crate::format::encode::{encode, leading_file};
 use crate::format::header::{Encoding, Geometry, PieceCode};
-use crate::format::squares::{squares, Cursor};
+use crate::format::squares::Cursor;
 use crate::format::write::order::Order;
 use crate::format::FormatError;
 use crate::material::Material;
@@ -129,8 +129,9 @@ impl Plan<'_> {
         let mut sq = vec![0usize; n];
         let mut named = vec![0u8; n];
         let mut out = Vec::with_capacity((r.range.end - r.range.start) as usize);
+        let mut cursor = Cursor::default();
         for i in r.range.clone() {
-            squares(i, enc, self.geo, &mut sq)?;
+            cursor.squares(i, enc, self.geo, &mut sq)?;
             out.push(if kings_touch(&enc.pieces, &sq) {
                 Entry::ILLEGAL
             } else {
