@@ -339,10 +339,11 @@ fn six_piece_tables() {
             let mut r = readers_of(&d);
             r.official = None;
             let t = std::time::Instant::now();
-            let mut n = 0;
+            let (mut n, mut wrong) = (0, 0);
             for pos in sample(name, 200_000, 17) {
                 n += 1;
                 if let Err(e) = check_generated(&mut r, &lib, &pos) {
+                    wrong += 1;
                     if bad.len() < 20 {
                         bad.push(format!("{name}{label}: {e}"));
                     }
@@ -352,7 +353,7 @@ fn six_piece_tables() {
                 std::fs::metadata(d.join(format!("{name}.{ext}"))).map_or(0, |m| m.len())
             };
             eprintln!(
-                "{name}{label}: {n} positions compared in {:.0} s ({} + {} bytes; {:.0} s with generating)",
+                "{name}{label}: {n} positions compared, {wrong} disagreeing, in {:.0} s ({} + {} bytes; {:.0} s with generating)",
                 t.elapsed().as_secs_f64(),
                 size("rtbw"),
                 size("rtbz"),
