@@ -21,7 +21,7 @@
 //! table).
 //! - 6 pieces: 64x more positions per table, except where identical pieces
 //!   share a digit: four of a kind against a bare king (KNNNNvK: 16 x 64 x
-//!   635,376 x 2 = 1.3 G positions) fit in about 10 GB without mates. Other
+//!   635,376 x 2 = 1.3 G positions) fit in 11.3 GB without mates. Other
 //!   pawnless ones (up to 34 G positions) would need ~440 GB in this
 //!   layout: the working arrays would have to go
 //!   to 2 bits per position for WDL (bitmaps of won/lost sets, seed 001) and
