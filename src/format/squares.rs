@@ -138,7 +138,7 @@ impl Cursor {
 
 /// Largest `p` with `C(p, k) <= g` (`C(p, k)` grows with `p`: a binary
 /// search, as the writer asks this for every piece of every index).
-fn largest_below(g: u64, k: usize) -> usize {
+pub(crate) fn largest_below(g: u64, k: usize) -> usize {
     if k == 1 {
         // C(p, 1) = p: the number is the square count itself.
         return (g as usize).min(64);

@@ -20,6 +20,8 @@
 
 use shakmaty::{ByColor, ByRole, Color, Role};
 
+use crate::format::consts::BINOMIAL;
+use crate::format::squares::largest_below;
 use crate::material::Material;
 
 /// Up to 7 pieces: 6 and 7 are laid out the same way (see mod.rs for what
@@ -145,50 +147,21 @@ struct Unit {
     radix: usize,
 }
 
-/// `BINOMIAL[n][k]`: sets of k squares among the first n.
-const BINOMIAL: [[usize; MAX_PIECES + 1]; 65] = {
-    let mut t = [[0usize; MAX_PIECES + 1]; 65];
-    let mut n = 0;
-    while n < 65 {
-        t[n][0] = 1;
-        let mut k = 1;
-        while k <= MAX_PIECES {
-            t[n][k] = if n == 0 {
-                0
-            } else {
-                t[n - 1][k - 1] + t[n - 1][k]
-            };
-            k += 1;
-        }
-        n += 1;
-    }
-    t
-};
-
 /// The combinatorial number of ascending squares: sum of C(s_i, i + 1).
 fn rank(squares: &[u8]) -> usize {
     squares
         .iter()
         .enumerate()
-        .map(|(i, &s)| BINOMIAL[usize::from(s)][i + 1])
+        .map(|(i, &s)| BINOMIAL[usize::from(s)][i + 1] as usize)
         .sum()
 }
 
 /// The ascending squares of combinatorial number `g`.
 fn unrank(mut g: usize, out: &mut [u8]) {
     for i in (1..=out.len()).rev() {
-        // The largest s with C(s, i) <= g.
-        let (mut lo, mut hi) = (i - 1, 63);
-        while lo < hi {
-            let mid = (lo + hi).div_ceil(2);
-            if BINOMIAL[mid][i] <= g {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        g -= BINOMIAL[lo][i];
-        out[i - 1] = lo as u8;
+        let s = largest_below(g as u64, i);
+        g -= BINOMIAL[s][i] as usize;
+        out[i - 1] = s as u8;
     }
 }
 
@@ -247,7 +220,7 @@ impl Layout {
             units.push(Unit {
                 start: slot,
                 len,
-                radix: BINOMIAL[64][len],
+                radix: BINOMIAL[64][len] as usize,
             });
             slot += len;
         }

@@ -31,22 +31,9 @@ fn rank_len(positions: u64) -> u64 {
     (positions / 16).clamp(32 * 1024, 1 << 23)
 }
 
-/// Cells of indices `range` of a subtable in `order`, through `cell`.
-pub fn cells(
-    entries: &Entries,
-    order: &Order,
-    file: usize,
-    side: usize,
-    range: std::ops::Range<u64>,
-    cell: &dyn Fn(Entry) -> u16,
-) -> Vec<u16> {
-    let mut out = Vec::new();
-    cells_into(entries, order, file, side, range, cell, &mut out);
-    out
-}
-
-/// [`cells`] appended to `out`.
-fn cells_into(
+/// Cells of indices `range` of a subtable in `order`, through `cell`,
+/// appended to `out`.
+pub fn cells_into(
     entries: &Entries,
     order: &Order,
     file: usize,

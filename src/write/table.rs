@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::choose::{cells, ranked};
+use super::choose::{cells_into, ranked};
 use super::dtz::{self, Plies, Symbols};
 use super::entries::{Entries, Entry};
 use super::source::Source;
@@ -142,7 +142,8 @@ fn full(
     fill: fn(&mut [u16]),
 ) -> Vec<u16> {
     let positions = entries.reference[file].1.positions;
-    let mut v = cells(entries, order, file, side, 0..positions, cell);
+    let mut v = Vec::with_capacity(positions as usize);
+    cells_into(entries, order, file, side, 0..positions, cell, &mut v);
     fill(&mut v);
     v
 }
