@@ -6,7 +6,7 @@ use std::fmt::Write;
 use shakmaty::Color;
 
 use crate::error::ProbeError;
-use crate::probe::{Analysis, LineStep, Mainline, MoveInfo};
+use crate::probe::{Analysis, LineStep, Mainline, MoveInfo, Outcome, PositionFacts};
 
 /// Appends `s` as a JSON string literal.
 pub fn string(out: &mut String, s: &str) {
@@ -86,23 +86,7 @@ pub fn analysis(fen: &str, a: &Analysis) -> String {
     field(&mut out, "precise", a.precise);
     field_str(&mut out, "category", a.category.as_str());
     field_dtm(&mut out, a.dtm);
-    field(&mut out, "checkmate", a.facts.checkmate);
-    field(&mut out, "stalemate", a.facts.stalemate);
-    field(
-        &mut out,
-        "insufficientMaterial",
-        a.facts.insufficient_material,
-    );
-    field(&mut out, "halfmoveClock", a.halfmoves);
-    field_str(
-        &mut out,
-        "turn",
-        if a.turn == Color::White {
-            "white"
-        } else {
-            "black"
-        },
-    );
+    position_fields(&mut out, &a.facts, a.halfmoves, a.turn);
     string(&mut out, "moves");
     out.push_str(":[");
     for m in &a.moves {
@@ -112,6 +96,41 @@ pub fn analysis(fen: &str, a: &Analysis) -> String {
     close(&mut out, ']');
     close(&mut out, '}');
     out
+}
+
+/// A position's outcome ahead of its DTZ: the shape of [`analysis`] with
+/// `dtz`, `precise` and `dtm` null, `category` null where the halfmove
+/// clock leaves it to the DTZ, and no moves yet.
+pub fn outcome(fen: &str, o: &Outcome) -> String {
+    let mut out = String::with_capacity(256);
+    out.push('{');
+    field_str(&mut out, "fen", fen);
+    field(&mut out, "wdl", o.wdl);
+    field(&mut out, "dtz", "null");
+    field(&mut out, "precise", "null");
+    match o.category {
+        Some(c) => field_str(&mut out, "category", c.as_str()),
+        None => field(&mut out, "category", "null"),
+    }
+    field_dtm(&mut out, None);
+    position_fields(&mut out, &o.facts, o.halfmoves, o.turn);
+    string(&mut out, "moves");
+    out.push_str(":[]}");
+    out
+}
+
+/// What the rules say of the position itself, and whose move it is.
+fn position_fields(out: &mut String, facts: &PositionFacts, halfmoves: u32, turn: Color) {
+    field(out, "checkmate", facts.checkmate);
+    field(out, "stalemate", facts.stalemate);
+    field(out, "insufficientMaterial", facts.insufficient_material);
+    field(out, "halfmoveClock", halfmoves);
+    let side = if turn == Color::White {
+        "white"
+    } else {
+        "black"
+    };
+    field_str(out, "turn", side);
 }
 
 /// One step of a mainline for the browser driver, which strings the steps

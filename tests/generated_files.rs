@@ -138,24 +138,50 @@ fn three_piece_every_position() {
 
 #[test]
 fn four_piece() {
-    let mut r = readers();
-    let mut bad = Vec::new();
-    let mut n = 0;
-    for name in materials().into_iter().filter(|n| n.len() == 5) {
-        let mut each = |pos: &Chess| {
-            n += 1;
-            if let Err(e) = check(&mut r, pos) {
-                if bad.len() < 20 {
-                    bad.push(format!("{name}: {e}"));
-                }
-            }
-        };
-        if exhaustive() {
-            positions_up_to_symmetry(&name, |p| each(p));
-        } else {
-            sample(&name, 20_000, 11).iter().for_each(each);
-        }
-    }
+    // Exhaustive runs deal materials out to a thread per core, each with
+    // its own readers.
+    let names: Vec<String> = materials().into_iter().filter(|n| n.len() == 5).collect();
+    let threads = if exhaustive() {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        1
+    };
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<(usize, Vec<String>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut r = readers();
+                    let (mut n, mut bad) = (0, Vec::new());
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(name) = names.get(i) else { break };
+                        let mut each = |pos: &Chess| {
+                            n += 1;
+                            if let Err(e) = check(&mut r, pos) {
+                                if bad.len() < 20 {
+                                    bad.push(format!("{name}: {e}"));
+                                }
+                            }
+                        };
+                        if exhaustive() {
+                            positions_up_to_symmetry(name, |p| each(p));
+                            eprintln!("{name}: checked");
+                        } else {
+                            sample(name, 20_000, 11).iter().for_each(each);
+                        }
+                    }
+                    (n, bad)
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("worker"))
+            .collect()
+    });
+    let n: usize = results.iter().map(|r| r.0).sum();
+    let bad: Vec<String> = results.into_iter().flat_map(|r| r.1).collect();
     eprintln!("4-piece positions compared: {n}");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

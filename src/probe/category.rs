@@ -44,6 +44,14 @@ impl Category {
         }
     }
 
+    /// Category from the WDL alone, before the DTZ is known: decided unless
+    /// the halfmove clock is running on a decisive result (then the DTZ
+    /// says whether the 50-move rule comes first).
+    pub fn from_wdl(wdl: i8, halfmoves: u32, checkmated: bool) -> Option<Category> {
+        (checkmated || halfmoves == 0 || wdl.abs() != 2)
+            .then(|| Category::new(wdl, 0, true, halfmoves, checkmated))
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Category::Loss => "loss",
@@ -60,5 +68,37 @@ impl Category {
 impl fmt::Display for Category {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Category;
+
+    /// Where the WDL alone decides, every DTZ the tables could give agrees.
+    #[test]
+    fn wdl_alone_decides_what_the_dtz_would() {
+        for wdl in -2i8..=2 {
+            for halfmoves in [0, 1, 40, 99, 100, 101, 150] {
+                for checkmated in [false, true] {
+                    let Some(c) = Category::from_wdl(wdl, halfmoves, checkmated) else {
+                        assert!(wdl.abs() == 2 && halfmoves > 0 && !checkmated);
+                        continue;
+                    };
+                    let (lo, hi) = match wdl.abs() {
+                        0 => (0, 0),
+                        1 => (101, 1100),
+                        _ => (1, 100),
+                    };
+                    for plies in lo..=hi {
+                        let dtz = plies * i32::from(wdl.signum());
+                        for precise in [false, true] {
+                            let by_dtz = Category::new(wdl, dtz, precise, halfmoves, checkmated);
+                            assert_eq!(c, by_dtz, "wdl {wdl} clock {halfmoves} dtz {dtz}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -16,5 +16,5 @@ pub use category::Category;
 pub use mainline::{mainline_step, LineStep, Mainline, MainlineStep};
 pub use position::{parse_fen, parse_position, PositionFacts};
 pub use reach::{legal_moves, reachable_materials};
-pub use root::{analyse, verdict, Analysis, MoveInfo};
+pub use root::{analyse, outcome, verdict, Analysis, MoveInfo, Outcome};
 pub use search::{child_dtz, probe_dtz, probe_wdl, Dtz};

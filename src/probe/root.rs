@@ -6,7 +6,7 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::category::Category;
 use super::position::PositionFacts;
-use super::search::{child_dtz, keep_going, probe_dtz, Dtz};
+use super::search::{child_dtz, keep_going, probe_dtz, probe_wdl, Dtz};
 use crate::engine::Ctx;
 use crate::error::ProbeError;
 
@@ -81,6 +81,32 @@ pub fn analyse(ctx: &Ctx<'_>, pos: &Chess) -> Result<Analysis, ProbeError> {
 pub fn verdict(ctx: &Ctx<'_>, pos: &Chess) -> Result<Analysis, ProbeError> {
     let (wdl, dtz) = probe_dtz(ctx, pos)?;
     Ok(result(pos, wdl, dtz, None, Vec::new()))
+}
+
+/// The position's WDL, ahead of its DTZ: fewer tables (no DTZ file, no
+/// pawn moves searched) and fewer pages than [`verdict`], so a page can
+/// show who wins while the DTZ is still on its way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub wdl: i8,
+    /// None where the halfmove clock leaves the result to the DTZ.
+    pub category: Option<Category>,
+    pub facts: PositionFacts,
+    pub halfmoves: u32,
+    pub turn: Color,
+}
+
+/// The position's [`Outcome`].
+pub fn outcome(ctx: &Ctx<'_>, pos: &Chess) -> Result<Outcome, ProbeError> {
+    let wdl = probe_wdl(ctx, pos)?;
+    let facts = PositionFacts::of(pos);
+    Ok(Outcome {
+        wdl,
+        category: Category::from_wdl(wdl, pos.halfmoves(), facts.checkmate),
+        facts,
+        halfmoves: pos.halfmoves(),
+        turn: pos.turn(),
+    })
 }
 
 pub(super) fn result(

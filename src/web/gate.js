@@ -1,13 +1,16 @@
 // Bounds how many network requests run at once, and decides who goes next.
 
+/** Ranks of a request's `prio.rank`: what it is for. */
+export const RANK = { moves: 0, verdict: 1, outcome: 2 };
+
 /**
- * A counting semaphore for network requests. A waiter whose `prio.high` is
- * true (the position's verdict) goes before the others (the rest of the
- * move list), and while a verdict is being fetched (`hold()` calls not yet
- * released) the others wait even for a free slot: on a slow link they
- * would share its bandwidth. `prio` is read whenever a slot frees or
- * `kick()` is called, so a waiting request can be promoted when a verdict
- * comes to need it too.
+ * A counting semaphore for network requests. A waiter of a higher
+ * `prio.rank` goes before lower ones (the position's outcome, then its
+ * verdict, then the rest of the move list), and while a probe of some rank
+ * holds the gate (`hold(rank)` not yet released) lower ranks wait even for
+ * a free slot: on a slow link they would share its bandwidth. `prio` is
+ * read whenever a slot frees or `kick()` is called, so a waiting request
+ * can be promoted when a higher-ranked probe comes to need it too.
  */
 export class Gate {
   constructor(n) {
@@ -15,10 +18,15 @@ export class Gate {
     this.size = n;
     this.free = n;
     this.queue = [];
-    this.holds = 0;
+    // Holds not yet released, by rank.
+    this.holds = Object.values(RANK).map(() => 0);
+  }
+  /** Whether a probe ranked above `rank` holds the gate. */
+  heldAbove(rank) {
+    return this.holds.some((n, r) => n > 0 && r > rank);
   }
   async enter(prio) {
-    if (this.free > 0 && (this.holds === 0 || (prio && prio.high))) {
+    if (this.free > 0 && !this.heldAbove(rankOf(prio))) {
       this.free--;
       return;
     }
@@ -28,25 +36,25 @@ export class Gate {
     this.free++;
     this.kick();
   }
-  /** Admits waiters while slots are free: high first, others when nothing is held. */
+  /** Admits waiters while slots are free: highest rank first, none that a hold keeps back. */
   kick() {
     while (this.free > 0 && this.queue.length) {
-      let i = this.queue.findIndex((w) => w.prio && w.prio.high);
-      if (i < 0 && this.holds > 0) return;
-      if (i < 0) i = 0;
+      let i = 0;
+      for (let j = 1; j < this.queue.length; j++) if (rankOf(this.queue[j].prio) > rankOf(this.queue[i].prio)) i = j;
+      if (this.heldAbove(rankOf(this.queue[i].prio))) return;
       const [next] = this.queue.splice(i, 1);
       this.free--;
       next.resolve();
     }
   }
-  /** Holds back requests that are not urgent until the returned release is called. */
-  hold() {
-    this.holds++;
+  /** Holds back requests ranked below `rank` until the returned release is called. */
+  hold(rank) {
+    this.holds[rank]++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.holds--;
+      this.holds[rank]--;
       this.kick();
     };
   }
@@ -56,4 +64,8 @@ export class Gate {
     this.free += n;
     this.kick();
   }
+}
+
+function rankOf(prio) {
+  return (prio && prio.rank) || 0;
 }

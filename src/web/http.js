@@ -5,6 +5,7 @@
 
 import { fail, fatal } from './errors.js';
 import { Gate } from './gate.js';
+import { Link } from './link.js';
 import { WholeBody, trimBodies } from './whole-body.js';
 
 const RETRIES = 3;
@@ -32,6 +33,7 @@ export class RangeClient {
     // widened once a response shows the host speaks HTTP/2 or 3.
     this.auto = !concurrency;
     this.gate = new Gate(concurrency || HTTP1_CONNECTIONS);
+    this.link = new Link();
     this.limit = limit;
     this.onActivity = onActivity;
     // url -> WholeBody, for servers that ignored Range.
@@ -86,7 +88,7 @@ export class RangeClient {
    * GET bytes [start, end) of a URL with retries. Resolves {size, validator,
    * bytes}, or null when the file is not there (404/410). `ask` ({trace,
    * prio}, optional) is the probe that needs it: its Trace counts the
-   * request, and `prio.high` lets it pass others at the gate.
+   * request, and `prio.rank` (gate.js RANK) orders it at the gate.
    */
   async request(url, start, end, label, ask = {}) {
     const body = this.bodies.get(url);
@@ -112,7 +114,7 @@ export class RangeClient {
       let got = 0;
       this.onActivity();
       try {
-        const r = await this.requestOnce(url, start, end, !!(ask.prio && ask.prio.high));
+        const r = await this.requestOnce(url, start, end, !!(ask.prio && ask.prio.rank > 0));
         if (r.retry) {
           lastError = r.retry;
           continue;
@@ -243,10 +245,13 @@ export class RangeClient {
       return all.length >= n ? out : out.subarray(0, all.length);
     }
     const reader = res.body.getReader();
+    // From the first chunk on, the time a body takes is the link's bandwidth.
+    let first = null;
     try {
       while (have < n) {
         const { done: end, value } = await reader.read();
         if (end) break;
+        if (first === null) first = { at: performance.now(), bytes: value.length };
         const take = Math.min(value.length, n - have);
         out.set(value.subarray(0, take), have);
         have += take;
@@ -258,6 +263,7 @@ export class RangeClient {
       if (have >= n) controller.abort();
       reader.releaseLock?.();
     }
+    if (first !== null) this.link.observe(have - first.bytes, performance.now() - first.at);
     return have >= n ? out : out.subarray(0, have);
   }
 

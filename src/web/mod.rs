@@ -103,16 +103,20 @@ export interface ColdProbe {
   waves: number;
   /** Logical rounds of the analysis (attempts that named missing pages). */
   rounds: number;
-  /** Wall time from the call to the answer, and to the verdict (null without onUpdate). */
-  elapsedMs: number; verdictMs: number | null;
+  /** Wall time from the call to the answer, to the outcome and to the verdict
+   *  (null without onUpdate). */
+  elapsedMs: number; outcomeMs: number | null; verdictMs: number | null;
 }
 /** Options of one probe. */
 export interface ProbeOptions {
-  /** Called with the position's verdict (`stage: 'verdict'`, `result.moves` empty)
-   *  as soon as it is known, then with the complete result (`stage: 'complete'`). */
+  /** Called with the position's outcome (`stage: 'outcome'`: from its WDL alone,
+   *  `dtz`, `precise` and `dtm` null, `result.moves` empty; only where the WDL
+   *  decides the category), then its verdict (`stage: 'verdict'`, with DTZ,
+   *  `result.moves` empty) as soon as each is known, then with the complete
+   *  result (`stage: 'complete'`). A stage whose successor came first is skipped. */
   onUpdate?: (update: ProbeUpdate) => void;
 }
-export interface ProbeUpdate { stage: 'verdict' | 'complete'; result: ProbeResult; }
+export interface ProbeUpdate { stage: 'outcome' | 'verdict' | 'complete'; result: ProbeResult; }
 "#;
 
 // runtime.js imports the other modules of src/web by relative path;
@@ -126,6 +130,10 @@ extern "C" {
 #[wasm_bindgen(module = "/src/web/gate.js")]
 extern "C" {
     type Gate;
+}
+#[wasm_bindgen(module = "/src/web/link.js")]
+extern "C" {
+    type Link;
 }
 #[wasm_bindgen(module = "/src/web/whole-body.js")]
 extern "C" {
@@ -266,6 +274,10 @@ impl Core {
                 .engine
                 .attempt(|ctx| probe::mainline_step(ctx, &pos))
                 .map(|l| report::line_step(&l)),
+            "outcome" => self
+                .engine
+                .attempt(|ctx| probe::outcome(ctx, &pos))
+                .map(|o| report::outcome(fen, &o)),
             "verdict" => self
                 .engine
                 .attempt(|ctx| probe::verdict(ctx, &pos))
@@ -311,7 +323,10 @@ impl Core {
             "mainline-step" => {
                 probe::generated::mainline_step(lib, &pos).map(|l| report::line_step(&l))
             }
-            "verdict" => probe::generated::verdict(lib, &pos).map(|a| report::analysis(fen, &a)),
+            // Generated tables know the DTZ as soon as the WDL.
+            "verdict" | "outcome" => {
+                probe::generated::verdict(lib, &pos).map(|a| report::analysis(fen, &a))
+            }
             _ => probe::generated::analyse(lib, &pos).map(|a| report::analysis(fen, &a)),
         };
         match result {

@@ -10,6 +10,7 @@
 // (tables generated in a Web Worker, for positions of up to 4 pieces).
 
 import { fail } from './errors.js';
+import { RANK } from './gate.js';
 import { Generated, MAX_GENERATED_PIECES } from './generated.js';
 import { RangeClient } from './http.js';
 import { PageDb } from './page-db.js';
@@ -129,39 +130,59 @@ export class Runtime {
 
   /**
    * tb.probe: the analysis of a position. With `onUpdate`, the position's
-   * verdict (its own result, needing far fewer pages) runs beside it with
-   * its requests first in line, and is handed over as soon as it is known:
-   * onUpdate({stage: 'verdict', result}) with no moves yet, then
+   * own result runs beside it with its requests first in line, in two
+   * steps handed over as soon as each is known:
+   * onUpdate({stage: 'outcome', result}) from the WDL alone (`dtz` and
+   * `precise` null; only where the WDL decides the category: the halfmove
+   * clock at 0 or a result the clock cannot change), then
+   * onUpdate({stage: 'verdict', result}) with its DTZ, no moves yet, then
    * onUpdate({stage: 'complete', result}) just before the promise resolves.
+   * A stage whose successor came first is skipped.
    */
   async analyse(fen, options) {
     const onUpdate = options && typeof options.onUpdate === 'function' ? options.onUpdate : null;
     const trace = new Trace();
-    const notify = (stage, result) => {
+    let stage = 0;
+    const STAGES = ['outcome', 'verdict', 'complete'];
+    const notify = (name, result) => {
+      const k = STAGES.indexOf(name) + 1;
+      if (!onUpdate || k <= stage) return;
+      stage = k;
       try {
-        onUpdate({ stage, result });
+        onUpdate({ stage: name, result });
       } catch (e) {
         // A failing callback must not break probing.
       }
     };
-    let told = false;
+    const outcome = (r) => {
+      trace.outcome();
+      if (r.category) notify('outcome', { ...r, moves: [] });
+    };
     const verdict = (r) => {
       trace.verdict();
-      if (told || !onUpdate) return;
-      told = true;
       notify('verdict', { ...r, moves: [] });
     };
     try {
       if (onUpdate) {
-        const release = this.http.gate.hold();
-        this.run('verdict', fen, { trace, prio: { high: true } })
+        // The outcome's requests first, then the verdict's, then the move
+        // list's. The move list waits for the verdict: it needs most of
+        // the verdict's pages anyway. The verdict waits for the outcome
+        // only on a slow link, where its heads would take the outcome's
+        // bandwidth; on a fast one that would only cost it a round.
+        const ask = (rank) => ({ trace, prio: { rank } });
+        const gate = this.http.gate;
+        const holds = [this.http.link.slow() ? gate.hold(RANK.outcome) : () => {}, gate.hold(RANK.verdict)];
+        this.run('outcome', fen, ask(RANK.outcome))
+          .then(outcome, () => {})
+          .finally(holds[0]);
+        this.run('verdict', fen, ask(RANK.verdict))
           .then(verdict, () => {})
-          .finally(release);
+          .finally(holds[1]);
       }
-      const full = await this.run('analyse', fen, { trace, prio: { high: false } });
+      const full = await this.run('analyse', fen, { trace, prio: { rank: RANK.moves } });
       verdict(full);
       await this.stored();
-      if (onUpdate) notify('complete', full);
+      notify('complete', full);
       return full;
     } finally {
       if (trace.requests > 0) this.last = trace.summary();
@@ -179,7 +200,7 @@ export class Runtime {
     if (typeof fen !== 'string') throw fail('FEN must be a string', 'invalid-fen');
     const toEnd = !!(options && options.toEnd);
     const trace = new Trace();
-    const ask = { trace, prio: { high: false } };
+    const ask = { trace, prio: { rank: RANK.moves } };
     // DTZ (DTM when known) counts the plies of a phase, one more when
     // rounded: only inconsistent tables go further.
     const budget = (r) => Math.max(Math.abs(r.dtz), Math.abs(r.dtm || 0)) + 1;
@@ -230,7 +251,7 @@ export class Runtime {
         // rounds leave idle, so that it comes in as few waves as it can.
         // Other probes name them all: beside a verdict their requests wait
         // for its requests anyway, and the move list needs most of them.
-        this.core.setConnections(kind === 'verdict' ? this.http.gate.size : 0);
+        this.core.setConnections(kind === 'verdict' || kind === 'outcome' ? this.http.gate.size : 0);
         const r = JSON.parse(this.core.attempt(kind, fen));
         if (r.done) {
           this.counters.pagesFromMemory += this.core.lastReads();
@@ -239,7 +260,7 @@ export class Runtime {
         if (r.error && r.code === 'missing-table' && (await this.recheckAbsent(r.error, started, ask))) continue;
         if (r.error) throw fail(r.error, r.code);
         this.counters.rounds++;
-        if (!ask.prio.high) ask.trace.rounds++;
+        if (ask.prio.rank === RANK.moves) ask.trace.rounds++;
         await this.supplyAll(r.need, ask);
       }
       throw fail('probe did not converge', 'network');
@@ -274,12 +295,12 @@ export class Runtime {
 
   /**
    * One promise per key while in flight, shared by every probe that needs
-   * it. The job gets its own priority, raised when a verdict joins it.
+   * it. The job gets its own priority, raised when a higher-ranked probe joins it.
    */
   shared(key, make, ask) {
     const running = this.inflight.get(key);
     if (running) return this.join(running, ask);
-    const job = { trace: ask.trace, prio: { high: ask.prio.high } };
+    const job = { trace: ask.trace, prio: { rank: ask.prio.rank } };
     const entry = { prio: job.prio, promise: null };
     entry.promise = make(job).finally(() => this.inflight.delete(key));
     this.inflight.set(key, entry);
@@ -287,8 +308,8 @@ export class Runtime {
   }
 
   join(entry, ask) {
-    if (ask.prio.high && !entry.prio.high) {
-      entry.prio.high = true;
+    if (ask.prio.rank > entry.prio.rank) {
+      entry.prio.rank = ask.prio.rank;
       this.http.gate.kick();
     }
     return entry.promise;
@@ -347,7 +368,7 @@ export class Runtime {
       else wanted.push(p);
     }
     if (wanted.length) {
-      const job = { trace: ask.trace, prio: { high: ask.prio.high } };
+      const job = { trace: ask.trace, prio: { rank: ask.prio.rank } };
       const entry = { prio: job.prio, promise: this.fetchPages(f.file, file, wanted, job) };
       for (const p of wanted) this.inflight.set(`${f.file}:${p}`, entry);
       entry.promise.finally(() => wanted.forEach((p) => this.inflight.delete(`${f.file}:${p}`))).catch(() => {});

@@ -13,6 +13,7 @@ export class Trace {
     // Deepest wave of a finished request, and deepest wave started.
     this.finished = 0;
     this.waves = 0;
+    this.outcomeMs = null;
     this.verdictMs = null;
   }
 
@@ -29,7 +30,13 @@ export class Trace {
     this.bytes += bytes;
   }
 
+  /** The position's WDL is known (its outcome); the verdict knows more, so it implies one. */
+  outcome() {
+    if (this.outcomeMs === null) this.outcomeMs = Math.round(performance.now() - this.started);
+  }
+
   verdict() {
+    this.outcome();
     if (this.verdictMs === null) this.verdictMs = Math.round(performance.now() - this.started);
   }
 
@@ -41,6 +48,7 @@ export class Trace {
       waves: this.waves,
       rounds: this.rounds,
       elapsedMs: Math.round(performance.now() - this.started),
+      outcomeMs: this.outcomeMs,
       verdictMs: this.verdictMs,
     };
   }

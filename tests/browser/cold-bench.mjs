@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Cold analysis as users feel it (issue 12), not a test: `scripts/bench-cold.sh`
-// (or `node tests/browser/cold-bench.mjs [--per-table N] [--phone-only] [--phone-runs N]`).
+// (or `node tests/browser/cold-bench.mjs [--per-table N] [--phone-only] [--phone-runs N] [--rows]`).
 //
 // Servers: the page and the board from one origin (static files compressed
 // as a static host or CDN sends them, tables never); the tables from another,
@@ -11,7 +11,8 @@
 // context (empty IndexedDB) with tb.probe(fen, { onUpdate }), and by a fresh
 // CLI process with --url --stats. Then the phone profile: the board itself
 // (www/dist) in Chromium with 4x CPU slowdown, 150 ms latency, 1.6 Mbit/s
-// down, 390x844, cold cache, from navigation to the verdict on screen.
+// down, 390x844, cold cache, from navigation to the result on screen (who
+// wins) and to its DTZ.
 // Prints median and worst beside the figures the issue measured before
 // (--phone-runs N loads the board N times per phone position).
 import fs from 'node:fs';
@@ -107,15 +108,22 @@ async function main() {
             async ({ fen, base }) => {
               const tb = new window.Tablebase({ urls: [base] });
               const t0 = performance.now();
+              let outcome = null;
               let verdict = null;
-              const result = await tb.probe(fen, { onUpdate: (u) => u.stage === 'verdict' && verdict === null && (verdict = performance.now() - t0) });
+              const onUpdate = (u) => {
+                const t = performance.now() - t0;
+                // Who wins: the outcome stage, or the verdict where that came first.
+                if (outcome === null && (u.stage === 'outcome' || u.stage === 'verdict')) outcome = t;
+                if (verdict === null && u.stage === 'verdict') verdict = t;
+              };
+              const result = await tb.probe(fen, { onUpdate });
               const full = performance.now() - t0;
-              return { result, verdict, full, last: tb.stats().last };
+              return { result, outcome, verdict, full, last: tb.stats().last };
             },
             { fen: fens[i], base },
           );
           if (JSON.stringify(r.result) !== JSON.stringify(want[i])) throw new Error(`${proto}: ${fens[i]} differs from the CLI`);
-          rows.push({ fen: fens[i], verdict: r.verdict, full: r.full, ...r.last });
+          rows.push({ fen: fens[i], ...r.last, outcome: r.outcome, verdict: r.verdict, full: r.full });
           await context.close();
         }
         report(say, `Chromium, ${proto}, fresh context per position`, rows);
@@ -137,7 +145,7 @@ async function main() {
           continue;
         }
         const st = JSON.parse(line);
-        rows.push({ fen, verdict: null, full: st.elapsedMs, ...st });
+        rows.push({ fen, ...st, outcome: null, verdict: null, full: st.elapsedMs });
       }
       report(say, 'CLI --url (HTTP/1.1), a fresh process per position', rows);
       say('Before (issue 12): Chromium HTTP/1.1 median ~0.3 s over 14 positions; 8/4P2K/8/8/5Q2/q7/6k1/8 4.4 s, 171 requests, 1.5 MB, 31 waves;');
@@ -151,26 +159,33 @@ async function main() {
 
     if (CLI_ONLY) return;
     say('');
-    say('Phone profile: the board (www/dist) with 4x CPU slowdown, 150 ms latency, 1.6 Mbit/s down, 390x844, cold cache; navigation to verdict on screen');
+    say('Phone profile: the board (www/dist) with 4x CPU slowdown, 150 ms latency, 1.6 Mbit/s down, 390x844, cold cache; navigation to the result on screen (who wins: the outcome) and to its DTZ (the verdict)');
     // A precompressing host has its encoded files ready: encode them once before timing.
     for (const f of fs.readdirSync(path.join(REPO, 'www', 'dist'))) await (await fetch(board.url + f, { headers: { 'Accept-Encoding': 'br' } })).arrayBuffer();
     const all = [];
     for (const [fen, before] of PHONE) {
       const runs = [];
       for (let run = 0; run < PHONE_RUNS; run++) runs.push(await phoneLoad(browser, board, fen));
-      all.push(...runs.map((r) => r.ms));
-      const ms = runs.map((r) => r.ms);
-      const times = PHONE_RUNS > 1 ? `median ${s(median(ms))}, worst ${s(worst(ms))} of ${PHONE_RUNS}` : s(ms[0]);
-      say(`  ${fen.padEnd(40)} verdict on screen ${times} (before: ${before === null ? 'not measured' : `${before} s`}; target <= 3 s); ${kib(worst(runs.map((r) => r.bytes)))} transferred by then`);
+      all.push(...runs);
+      const times = (k) => {
+        const ms = runs.map((r) => r[k]);
+        return PHONE_RUNS > 1 ? `median ${s(median(ms))}, worst ${s(worst(ms))} of ${PHONE_RUNS}` : s(ms[0]);
+      };
+      say(`  ${fen.padEnd(40)} result on screen ${times('ms')}, ${kib(worst(runs.map((r) => r.bytes)))} transferred by then; with DTZ ${times('dtzMs')} (before: ${before === null ? 'not measured' : `${before} s`}; target <= 3 s)`);
     }
-    say(`  over the ${PHONE.length} positions${PHONE_RUNS > 1 ? ` and ${PHONE_RUNS} loads each` : ''}: median ${s(median(all))}, worst ${s(worst(all))}`);
+    const over = (k) => `median ${s(median(all.map((r) => r[k])))}, worst ${s(worst(all.map((r) => r[k])))}`;
+    say(`  over the ${PHONE.length} positions${PHONE_RUNS > 1 ? ` and ${PHONE_RUNS} loads each` : ''}: result on screen ${over('ms')}; with DTZ ${over('dtzMs')}`);
   } finally {
     await browser.close();
     await Promise.all([site.close(), h1.close(), h2.close(), board.close()]);
   }
 }
 
-/** One load of the board under the phone profile: {ms: navigation to verdict on screen, bytes by then}. */
+/**
+ * One load of the board under the phone profile: {ms: navigation to a
+ * result on screen (the outcome, or the verdict where it came first),
+ * bytes by then, dtzMs: to the verdict with its DTZ}.
+ */
 async function phoneLoad(browser, board, fen) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 });
   const page = await context.newPage();
@@ -190,8 +205,18 @@ async function phoneLoad(browser, board, fen) {
   );
   const ms = await handle.jsonValue();
   const bytes = await page.evaluate(() => performance.getEntriesByType('resource').reduce((a, e) => a + (e.transferSize || 0), performance.getEntriesByType('navigation')[0]?.transferSize || 0));
+  const dtz = await page.waitForFunction(
+    () => {
+      const card = document.querySelector('syzygy-board')?.querySelector('.sb-verdict');
+      const ok = card && !card.classList.contains('sb-stale') && card.dataset.tone !== 'loading' && card.dataset.stage !== 'outcome';
+      return ok ? performance.now() : false;
+    },
+    null,
+    { timeout: 60000, polling: 50 },
+  );
+  const dtzMs = await dtz.jsonValue();
   await context.close();
-  return { ms, bytes };
+  return { ms, bytes, dtzMs };
 }
 
 function report(say, title, rows) {
@@ -203,11 +228,15 @@ function report(say, title, rows) {
   const worstOf = (k) => rows.reduce((a, r) => (r[k] > a[k] ? r : a), rows[0]);
   say('');
   say(`${title} (median / worst over ${rows.length}):`);
-  say(`  verdict ${mw('verdict', s)}; full analysis ${mw('full', s)} (worst: ${worstOf('full').fen})`);
+  say(`  outcome ${mw('outcome', s)}; verdict ${mw('verdict', s)}; full analysis ${mw('full', s)} (worst: ${worstOf('full').fen})`);
   say(`  requests ${mw('requests', String)}; bytes ${mw('bytes', kib)}; waves ${mw('waves', String)}; rounds ${mw('rounds', String)}`);
+  // --rows: every position, to see where the worst figures come from.
+  if (process.argv.includes('--rows')) {
+    for (const r of rows) say(`    ${r.fen.padEnd(40)} outcome ${r.outcome === null ? 'n/a' : s(r.outcome)}, verdict ${r.verdict === null ? 'n/a' : s(r.verdict)}, full ${s(r.full)}, ${r.requests} requests, ${r.waves} waves, ${r.rounds} rounds`);
+  }
   for (const fen of PROMOTIONS) {
     const r = rows.find((x) => x.fen === fen);
-    if (r) say(`  ${fen}: verdict ${r.verdict === null ? 'n/a' : s(r.verdict)}, full ${s(r.full)}, ${r.requests} requests, ${kib(r.bytes)}, ${r.waves} waves`);
+    if (r) say(`  ${fen}: outcome ${r.outcome === null ? 'n/a' : s(r.outcome)}, verdict ${r.verdict === null ? 'n/a' : s(r.verdict)}, full ${s(r.full)}, ${r.requests} requests, ${kib(r.bytes)}, ${r.waves} waves`);
   }
 }
 

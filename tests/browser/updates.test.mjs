@@ -1,6 +1,7 @@
 // Results as they arrive: tb.probe(fen, { onUpdate }) hands over the
-// position's verdict (no moves yet) before the complete result, the promise
-// keeps its contract, and stats().last reports what the probe cost.
+// position's outcome (its WDL) and verdict (with DTZ; no moves yet) before
+// the complete result, the promise keeps its contract, and stats().last
+// reports what the probe cost.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { skipReason, startServers, launch, openTablebase, probe, tbStats, cliProbe } from './helpers.mjs';
@@ -48,13 +49,16 @@ describe('results as they arrive', { skip }, () => {
       servers.tables.reset();
       const { updates, result, stats } = await probeWithUpdates(page, fen);
       assert.deepStrictEqual(result, want, 'the promise keeps its contract');
-      assert.deepStrictEqual(
-        updates.map((u) => u.stage),
-        ['verdict', 'complete'],
-      );
+      const stages = updates.map((u) => u.stage);
+      // The outcome is skipped only when the verdict came first.
+      assert.ok(['outcome,verdict,complete', 'verdict,complete'].includes(stages.join()), stages.join());
       const { moves, ...verdict } = want;
-      assert.deepStrictEqual(updates[0].result, { ...verdict, moves: [] });
-      assert.deepStrictEqual(updates[1].result, want);
+      const at = (stage) => updates.find((u) => u.stage === stage).result;
+      if (stages[0] === 'outcome') {
+        assert.deepStrictEqual(at('outcome'), { ...verdict, dtz: null, precise: null, dtm: null, moves: [] });
+      }
+      assert.deepStrictEqual(at('verdict'), { ...verdict, moves: [] });
+      assert.deepStrictEqual(at('complete'), want);
       assert.ok(updates.every((u) => u.beforeSettled), 'updates come before the promise resolves');
 
       const last = stats.last;
@@ -63,6 +67,7 @@ describe('results as they arrive', { skip }, () => {
       assert.equal(last.bytes, srv.bytes);
       assert.ok(last.waves >= last.rounds && last.waves <= last.requests, JSON.stringify(last));
       assert.ok(last.verdictMs !== null && last.verdictMs <= last.elapsedMs, JSON.stringify(last));
+      assert.ok(last.outcomeMs !== null && last.outcomeMs <= last.verdictMs, JSON.stringify(last));
       console.log(`${fen}: ${JSON.stringify(last)}`);
 
       // Warm: no request, so `last` still describes the cold probe.
@@ -71,4 +76,13 @@ describe('results as they arrive', { skip }, () => {
       await page.context().close();
     });
   }
+
+  it('a running halfmove clock on a decisive result: no outcome before the DTZ', async () => {
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 60 80';
+    const page = await openTablebase(await browser.newContext(), servers, { idbBudget: 0 });
+    const { updates, result } = await probeWithUpdates(page, fen);
+    assert.deepStrictEqual(updates.map((u) => u.stage), ['verdict', 'complete']);
+    assert.deepStrictEqual(updates[1].result, result);
+    await page.context().close();
+  });
 });

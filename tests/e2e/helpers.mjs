@@ -143,6 +143,8 @@ export async function waitVerdict(page, fen, root = 'syzygy-board', { moves = tr
       const card = el && el.querySelector('.sb-verdict');
       if (!card || card.classList.contains('sb-stale')) return false;
       if (!['white', 'black', 'draw', 'cursed', 'unclear', 'error'].includes(card.dataset.tone)) return false;
+      // The outcome (who wins) comes before the DTZ: wait for the verdict.
+      if (card.dataset.stage === 'outcome') return false;
       const list = el.querySelector('.sb-moves-card');
       if (moves && list && list.classList.contains('sb-stale')) return false;
       return !fen || el.fen === fen;

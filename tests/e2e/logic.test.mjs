@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFen, normalizeFen, applyUci, inCheck, materialKey, withTurn, withHalfmove, moveNumber } from '../../www/src/chess.js';
-import { verdictFiles, earlyHeads } from '../../www/src/early.js';
+import { outcomeFile, earlyHeads } from '../../www/src/early.js';
 import { describe as describeResult, describeMove, groupMoves, describeError, flipCategory } from '../../www/src/verdict.js';
 
 describe('chess.js', () => {
@@ -85,6 +85,24 @@ describe('verdict.js', () => {
       assert.equal(v.headline, headline, JSON.stringify(r));
       assert.equal(v.dtz ? v.dtz.label : null, dtz, JSON.stringify(r));
     }
+  });
+
+  it('an outcome (the WDL alone, DTZ null) has its headline and a pending DTZ', () => {
+    const outcome = { dtz: null, precise: null, dtm: null };
+    const cases = [
+      [{ turn: 'white', wdl: 2, category: 'win' }, 'White wins', 'DTZ …'],
+      [{ turn: 'white', wdl: -2, category: 'loss' }, 'Black wins', 'DTZ …'],
+      [{ turn: 'black', wdl: 1, category: 'cursed-win' }, 'Cursed win for Black', 'DTZ …'],
+      [{ turn: 'white', wdl: 0, category: 'draw' }, 'Draw', null],
+    ];
+    for (const [r, headline, dtz] of cases) {
+      const v = describeResult({ ...base, ...outcome, ...r });
+      assert.equal(v.headline, headline, JSON.stringify(r));
+      assert.equal(v.dtz ? v.dtz.label : null, dtz, JSON.stringify(r));
+      assert.equal(v.pending, true);
+      assert.doesNotMatch(JSON.stringify(v), /null plies|NaN|undefined/);
+    }
+    assert.equal(describeResult({ ...base, turn: 'white', wdl: 2, dtz: 13, category: 'win' }).pending, false);
   });
 
   it('explains the 50-move rule, the halfmove clock and imprecise DTZ in words', () => {
@@ -330,21 +348,13 @@ describe('distance to mate, when a result carries one (optional dtm field)', () 
 });
 
 describe('early.js', () => {
-  it('names the files a verdict reads first: its own tables, and the WDL tables its promotions reach', () => {
-    assert.deepEqual(verdictFiles('1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1'), ['KRPvKR.rtbw', 'KRPvKR.rtbz']);
-    assert.deepEqual(verdictFiles('8/8/8/4k3/8/8/8/R3K3 w - - 0 1'), ['KRvK.rtbw', 'KRvK.rtbz']);
-    assert.deepEqual(verdictFiles('8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1'), [
-      'KRPvKR.rtbw',
-      'KRPvKR.rtbz',
-      'KQRvKR.rtbw',
-      'KRRvKR.rtbw',
-      'KRBvKR.rtbw',
-      'KRNvKR.rtbw',
-    ]);
-    // Black to move promotes on the first rank; a blocked pawn promotes nowhere.
-    assert.deepEqual(verdictFiles('8/8/8/8/8/2K5/4p3/2k5 b - - 0 1'), ['KPvK.rtbw', 'KPvK.rtbz', 'KQvK.rtbw', 'KRvK.rtbw', 'KBvK.rtbw', 'KNvK.rtbw']);
-    assert.deepEqual(verdictFiles('4K3/4P3/8/8/8/8/8/2k5 w - - 0 1'), ['KPvK.rtbw', 'KPvK.rtbz']);
-    assert.throws(() => verdictFiles('not a fen'));
+  it("names the file the outcome reads first: the position's own WDL table", () => {
+    assert.equal(outcomeFile('1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1'), 'KRPvKR.rtbw');
+    assert.equal(outcomeFile('8/8/8/4k3/8/8/8/R3K3 w - - 0 1'), 'KRvK.rtbw');
+    // The stronger side first, whoever is to move.
+    assert.equal(outcomeFile('8/8/8/8/8/2K5/4p3/2k5 b - - 0 1'), 'KPvK.rtbw');
+    assert.equal(outcomeFile('8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1'), 'KRPvKR.rtbw');
+    assert.throws(() => outcomeFile('not a fen'));
   });
 
   it('asks for nothing when it cannot read the FEN or has no URL', () => {

@@ -93,7 +93,8 @@ export async function analyse(ctx, fen, token) {
   if (full) view.network.working(true);
   try {
     const onUpdate = (u) => {
-      if (u.stage === 'verdict' && !stale()) renderVerdict(ctx, u.result, fen);
+      // The outcome (who wins) shows at once; the verdict adds its DTZ.
+      if ((u.stage === 'outcome' || u.stage === 'verdict') && !stale()) renderVerdict(ctx, u.result, fen);
     };
     const result = await handle.tb.probe(fen, { onUpdate });
     const after = await statsOrNull(handle);

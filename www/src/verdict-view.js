@@ -9,8 +9,8 @@ export function createVerdictCard() {
   const body = h('div.sb-verdict-body');
   const el = h('section.sb-card.sb-verdict', { 'aria-live': 'polite', 'aria-label': 'Tablebase verdict', dataset: { tone: 'loading' } }, progress, body);
 
-  function setData(tone, category = '', outcome = '', error = '') {
-    Object.assign(el.dataset, { tone, category, outcome, error });
+  function setData(tone, category = '', outcome = '', error = '', stage = '') {
+    Object.assign(el.dataset, { tone, category, outcome, error, stage });
     el.classList.remove('sb-stale', 'sb-fetching');
   }
 
@@ -31,7 +31,8 @@ export function createVerdictCard() {
     },
     /** A verdict from describe(). */
     result(v) {
-      setData(v.tone, v.category || '', v.outcome);
+      // Stage 'outcome' while the DTZ is still on its way, then 'verdict'.
+      setData(v.tone, v.category || '', v.outcome, '', v.pending ? 'outcome' : 'verdict');
       const badge =
         v.tone === 'white' || v.tone === 'black'
           ? h('span.sb-verdict-piece.cg-wrap', { title: `${sideName(v.tone)} wins` }, h('piece', { class: `king ${v.tone}` }))
@@ -40,7 +41,7 @@ export function createVerdictCard() {
         body,
         h('div.sb-verdict-head', badge, h('h2.sb-headline', v.headline), v.tag ? h('span.sb-tag', v.tag) : null),
         h('p.sb-summary', v.summary),
-        v.dtz ? h('p.sb-dtz', h('span.sb-dtz-badge', v.dtz.label), ' ', v.dtz.text) : null,
+        v.dtz ? h('p.sb-dtz', h('span.sb-dtz-badge', v.dtz.label), ' ', v.dtz.pending ? h('span.sb-pending', v.dtz.text) : v.dtz.text) : null,
         v.dtm ? h('p.sb-dtm', h('span.sb-dtz-badge', mateLabel(v.dtm)), ` ${plies(Math.abs(v.dtm))} to checkmate with best play.`) : null,
         v.notes.length ? h('ul.sb-notes', v.notes.map((n) => h('li', n))) : null,
       );

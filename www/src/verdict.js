@@ -43,7 +43,8 @@ export function outcomeOf(category, turn) {
 
 /**
  * The verdict shown for a probe result:
- * { category, outcome, tone, headline, tag, summary, dtz: {label, text} | null, dtm, notes: [] }
+ * { category, outcome, tone, headline, tag, summary, dtz: {label, text, pending?} | null, dtm, notes: [], pending }
+ * pending: the result is an outcome (r.dtz null: the WDL alone), its DTZ still on its way.
  * tone is 'white' | 'black' (that side wins), 'draw', 'cursed' (cursed or blessed) or 'unclear'.
  * dtm is the result's distance to mate in plies when known (r.dtm), else null.
  * context.zeroing: plies to the next capture or pawn move along the best line,
@@ -77,18 +78,22 @@ export function describe(r, context = {}) {
   }
 
   const approx = r.precise === false ? '~' : '';
+  // The outcome stage: the WDL is known, the DTZ is still on its way.
+  const pending = r.dtz === null || r.dtz === undefined;
+  v.pending = pending;
+  const dtzLine = (text) => (pending ? { label: 'DTZ …', text: 'Counting the plies to the next capture, pawn move or mate…', pending: true } : { label: `DTZ ${approx}${n}`, text });
   // A decisive wdl that the halfmove clock turns into a (possible) draw.
   const byClock = Math.abs(r.wdl) === 2 && category !== categoryOfWdl(r.wdl);
   switch (category) {
     case 'win':
       v.headline = `${stm} wins`;
       v.summary = `${stm} to move forces checkmate against any defence, in time for the 50-move rule.`;
-      v.dtz = { label: `DTZ ${approx}${n}`, text: `With best play the next capture, pawn move or mate comes in ${plies(n)}; it resets the 50-move count.` };
+      v.dtz = dtzLine(`With best play the next capture, pawn move or mate comes in ${plies(n)}; it resets the 50-move count.`);
       break;
     case 'loss':
       v.headline = `${opp} wins`;
       v.summary = `${opp} forces checkmate against any defence by ${stm}, in time for the 50-move rule.`;
-      v.dtz = { label: `DTZ ${approx}${n}`, text: `${stm} can hold off the next capture, pawn move or mate for ${plies(n)} at most.` };
+      v.dtz = dtzLine(`${stm} can hold off the next capture, pawn move or mate for ${plies(n)} at most.`);
       break;
     case 'draw':
       v.headline = 'Draw';
@@ -125,7 +130,8 @@ export function describe(r, context = {}) {
   const rawWdl = r.wdl;
   const winner = rawWdl > 0 ? stm : opp;
   if (['cursed-win', 'blessed-loss', 'maybe-win', 'maybe-loss'].includes(category) || byClock) {
-    if (n > 100) v.dtz = { label: `DTZ ${approx}${n}`, text: beyond100(n, winner, context.zeroing) };
+    if (pending) v.dtz = dtzLine('');
+    else if (n > 100) v.dtz = { label: `DTZ ${approx}${n}`, text: beyond100(n, winner, context.zeroing) };
     else if (n > 0) v.dtz = { label: `DTZ ${approx}${n}`, text: `${winner} needs ${plies(n)} to reach the next capture, pawn move or mate.` };
   }
 
