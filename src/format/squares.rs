@@ -66,17 +66,35 @@ pub fn squares(
     Cursor::default().squares(index, enc, geo, out)
 }
 
+/// One group of an encoding: its first slot, its pieces, its kind (0 the
+/// leading group, 1 the other pawns, 2 a group of pieces), how many
+/// numbers it takes and its factor in the index.
+#[derive(Debug, Clone, Copy, Default)]
+struct Group {
+    first: usize,
+    pieces: usize,
+    kind: u8,
+    size: u64,
+    factor: u64,
+}
+
 /// [`squares`] for a walk over many indices of one encoding into one
 /// buffer: it keeps each group's number from the last call and decodes only
-/// from the first group whose number changed. Consecutive indices mostly
-/// differ in the last group, so the writer's passes decode about one group
-/// an index instead of all of them.
+/// from the first group whose number changed. The next index is reached by
+/// counting up (the groups are the digits of a mixed-radix number) rather
+/// than by dividing, and consecutive indices mostly differ in one group, so
+/// the writer's passes decode about one group an index instead of all.
 #[derive(Debug, Clone, Default)]
 pub struct Cursor {
+    groups: [Group; 8],
+    count: usize,
+    /// Groups from the least significant to the most.
+    by_factor: [usize; 8],
     /// Group numbers of the last placement decoded into the buffer.
     numbers: [u64; 8],
-    /// How many of `numbers` describe the buffer (0: nothing yet).
-    known: usize,
+    /// Whether `numbers` describe the buffer, and the index they make.
+    known: bool,
+    last: u64,
 }
 
 impl Cursor {
@@ -91,48 +109,100 @@ impl Cursor {
     ) -> Result<(), FormatError> {
         let n = enc.pieces.len();
         if index >= enc.positions || out.len() != n {
-            self.known = 0;
+            self.known = false;
             return Err(FormatError::Corrupt("index beyond the table"));
         }
-        let part = |k: usize, size: u64| (index / enc.factor[k]) % size;
-        // Groups in encoding order: (first slot, pieces, kind); kind 0 is the
-        // leading group, 1 the other pawns, 2 a group of pieces.
-        let mut groups = [(0usize, 0usize, 0u8, 0u64); 8];
-        let lead = geo.lead();
-        groups[0] = (0, lead, 0, part(0, geo.lead_size(enc.file)));
-        let mut count = 1;
-        let mut k = lead;
-        if geo.pawnful && geo.other_pawns > 0 {
-            let m = usize::from(geo.other_pawns);
-            groups[count] = (k, m, 1, part(k, BINOMIAL[48 - lead][m]));
-            count += 1;
-            k += m;
+        if self.count == 0 {
+            self.layout(enc, geo);
         }
-        while k < n {
-            let m = usize::from(enc.norm[k]).max(1).min(n - k);
-            groups[count] = (k, m, 2, part(k, BINOMIAL[64 - k][m]));
-            count += 1;
-            k += m;
+        let count = self.count;
+        let mut first = 0;
+        if self.known && index == self.last.wrapping_add(1) {
+            // Count up: the least significant group that does not wrap is
+            // the last to change.
+            first = count;
+            for &g in &self.by_factor[..count] {
+                first = first.min(g);
+                self.numbers[g] += 1;
+                if self.numbers[g] < self.groups[g].size {
+                    break;
+                }
+                self.numbers[g] = 0;
+            }
+        } else {
+            let mut fresh = [0u64; 8];
+            for (f, g) in fresh.iter_mut().zip(&self.groups[..count]) {
+                *f = (index / g.factor) % g.size;
+            }
+            if self.known {
+                first = (0..count)
+                    .find(|&g| self.numbers[g] != fresh[g])
+                    .unwrap_or(count);
+            }
+            self.numbers = fresh;
         }
-        let first = (0..count)
-            .find(|&g| g >= self.known || self.numbers[g] != groups[g].3)
-            .unwrap_or(count);
-        for (g, &(k, m, kind, number)) in groups.iter().enumerate().take(count).skip(first) {
+        // Squares the groups before the one being decoded take, kept up
+        // as the groups are decoded.
+        let mut taken = match self.groups[..count].get(first) {
+            Some(g) => mask(&out[..g.first]),
+            None => 0,
+        };
+        for g in first..count {
+            let Group {
+                first: k,
+                pieces: m,
+                kind,
+                ..
+            } = self.groups[g];
+            let number = self.numbers[g];
             match kind {
-                0 if geo.pawnful => leading_pawns(number, lead, enc.file, out),
+                0 if geo.pawnful => leading_pawns(number, m, enc.file, out),
                 0 if geo.kk => {
                     let (a, b) = KK_SQUARES[number as usize];
                     out[0] = usize::from(a);
                     out[1] = usize::from(b);
                 }
                 0 => three_unique(number, out),
-                1 => group(number, k, m, 8, out),
-                _ => group(number, k, m, 0, out),
+                1 => group(number, k, m, 8, taken, out),
+                _ => group(number, k, m, 0, taken, out),
             }
-            self.numbers[g] = number;
+            taken |= mask(&out[k..k + m]);
         }
-        self.known = count;
+        self.known = true;
+        self.last = index;
         Ok(())
+    }
+
+    /// The groups of `enc`, in encoding order and by significance.
+    fn layout(&mut self, enc: &Encoding, geo: Geometry) {
+        let n = enc.pieces.len();
+        let lead = geo.lead();
+        let mut push = |first: usize, pieces: usize, kind: u8, size: u64| {
+            self.groups[self.count] = Group {
+                first,
+                pieces,
+                kind,
+                size: size.max(1),
+                factor: enc.factor[first].max(1),
+            };
+            self.count += 1;
+        };
+        push(0, lead, 0, geo.lead_size(enc.file));
+        let mut k = lead;
+        if geo.pawnful && geo.other_pawns > 0 {
+            let m = usize::from(geo.other_pawns);
+            push(k, m, 1, BINOMIAL[48 - lead][m]);
+            k += m;
+        }
+        while k < n {
+            let m = usize::from(enc.norm[k]).max(1).min(n - k);
+            push(k, m, 2, BINOMIAL[64 - k][m]);
+            k += m;
+        }
+        let count = self.count;
+        let mut order: Vec<usize> = (0..count).collect();
+        order.sort_by_key(|&g| self.groups[g].factor);
+        self.by_factor[..count].copy_from_slice(&order);
     }
 }
 
@@ -155,10 +225,14 @@ pub(crate) fn largest_below(g: u64, k: usize) -> usize {
     lo
 }
 
+/// The squares of `sq` as a bit mask.
+fn mask(sq: &[usize]) -> u64 {
+    sq.iter().fold(0u64, |t, &s| t | 1 << (s & 63))
+}
+
 /// The group `out[k..k + m]` from its combinatorial number, on the squares
-/// from `origin` on that `out[..k]` leaves free.
-fn group(mut g: u64, k: usize, m: usize, origin: usize, out: &mut [usize]) {
-    let taken = out[..k].iter().fold(0u64, |t, &s| t | 1 << (s & 63));
+/// from `origin` on that `taken` (the squares of `out[..k]`) leaves free.
+fn group(mut g: u64, k: usize, m: usize, origin: usize, taken: u64, out: &mut [usize]) {
     for i in (1..=m).rev() {
         let p = largest_below(g, i);
         g -= BINOMIAL[p][i];
