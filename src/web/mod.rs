@@ -116,7 +116,14 @@ export interface ProbeOptions {
    *  result (`stage: 'complete'`). A stage whose successor came first is skipped. */
   onUpdate?: (update: ProbeUpdate) => void;
 }
-export interface ProbeUpdate { stage: 'outcome' | 'verdict' | 'complete'; result: ProbeResult; }
+export type ProbeUpdate =
+  | { stage: 'outcome'; result: OutcomeResult }
+  | { stage: 'verdict' | 'complete'; result: ProbeResult };
+/** A position's result from its WDL table alone, before its DTZ (from generated tables,
+ *  where the DTZ comes with the WDL, it is a whole ProbeResult with no moves). */
+export interface OutcomeResult extends Omit<ProbeResult, 'dtz' | 'precise' | 'dtm'> {
+  dtz: number | null; precise: boolean | null; dtm: number | null;
+}
 "#;
 
 // runtime.js imports the other modules of src/web by relative path;
