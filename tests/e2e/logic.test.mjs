@@ -357,6 +357,19 @@ describe('early.js', () => {
     assert.throws(() => outcomeFile('not a fen'));
   });
 
+  it("asks for the position's WDL head, then its DTZ head", async () => {
+    const heads = earlyHeads(['http://127.0.0.1:9/'], '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1');
+    assert.deepEqual(
+      heads.map((h) => [h.url, h.start, h.end]),
+      [
+        ['http://127.0.0.1:9/KRPvKR.rtbw', 0, 100 << 10],
+        ['http://127.0.0.1:9/KRPvKR.rtbz', 0, 56 << 10],
+      ],
+    );
+    // Nothing listens there: both responses fail, and nothing is left unhandled.
+    for (const h of heads) await assert.rejects(h.response);
+  });
+
   it('asks for nothing when it cannot read the FEN or has no URL', () => {
     assert.deepEqual(earlyHeads(['http://x/'], 'not a fen'), []);
     assert.deepEqual(earlyHeads([], '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'), []);

@@ -24,40 +24,55 @@ export function outcomeFile(fen) {
 }
 
 /**
- * Bytes the probe reads to open a WDL file of `name` (mirrors head_len in
+ * Bytes the probe reads to open a file of `name` (mirrors head_len in
  * src/engine/source.rs: the longest header, at least 32 KiB past 4 pieces,
  * at most 24 KiB up to 4), or 0 for tables it is not worth guessing for.
  */
 function headBytes(file) {
-  const pieces = file.split('.')[0].length - 1;
+  const [name, kind] = file.split('.');
+  const pieces = name.length - 1;
   if (pieces <= 4) return 24 << 10;
   if (pieces > 5) return 0;
-  return file.includes('P') ? 100 << 10 : 32 << 10;
+  if (!name.includes('P')) return 32 << 10;
+  return kind === 'rtbw' ? 100 << 10 : 56 << 10;
 }
 
 /**
- * Starts the head request of `fen`'s WDL table at the first of `urls`
- * (absolute base URLs ending in "/"). Returns the `early` option of a
- * Tablebase; an empty list for a FEN it cannot read or no URL.
+ * Starts the head requests of `fen`'s own tables at the first of `urls`
+ * (absolute base URLs ending in "/"): the WDL table's at once, the DTZ
+ * table's once that has arrived (so that it does not share the WDL head's
+ * bandwidth, and is in before the outcome's pages are asked for). Returns
+ * the `early` option of a Tablebase; an empty list for a FEN it cannot read
+ * or no URL.
  */
 export function earlyHeads(urls, fen) {
   if (!urls.length || typeof fetch !== 'function') return [];
-  let file;
+  let wdl;
   try {
-    file = outcomeFile(fen);
+    wdl = outcomeFile(fen);
   } catch {
     return [];
   }
-  const end = headBytes(file);
-  if (!end) return [];
-  const url = urls[0] + file;
-  const controller = new AbortController();
-  const response = fetch(url, {
-    headers: { Range: `bytes=0-${end - 1}` },
-    cache: 'no-store',
-    signal: controller.signal,
-    priority: 'high',
-  });
-  response.catch(() => {});
-  return [{ url, start: 0, end, response, controller }];
+  const out = [];
+  let before = null;
+  for (const file of [wdl, wdl.replace(/\.rtbw$/, '.rtbz')]) {
+    const end = headBytes(file);
+    if (!end) continue;
+    const url = urls[0] + file;
+    const controller = new AbortController();
+    const get = () =>
+      fetch(url, {
+        headers: { Range: `bytes=0-${end - 1}` },
+        cache: 'no-store',
+        signal: controller.signal,
+        priority: before ? 'low' : 'high',
+      });
+    // The second waits for the first's body (read from a clone: the
+    // original stays whole for the package).
+    const response = before ? before.then(get) : get();
+    response.catch(() => {});
+    if (!before) before = response.then((r) => r.clone().arrayBuffer()).then(() => {}, () => {});
+    out.push({ url, start: 0, end, response, controller });
+  }
+  return out;
 }
