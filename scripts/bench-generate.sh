@@ -40,6 +40,8 @@ run() { # label threads args...
 }
 for m in "${materials[@]}"; do
   for threads in 1 2; do
+    # The table itself is generated again (a values file in --out is reused).
+    rm -f "$scratch/$m.swv"
     run "$m" "$threads" "$m" --out "$scratch"
   done
 done

@@ -147,6 +147,14 @@ fn values_path(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.{}", values_file::EXTENSION))
 }
 
+/// A finished table with exact values (not packed) from the output
+/// directory, if one of this version is there and fits.
+fn load_exact(dir: &Path, name: &str, dtm: bool) -> Option<Solved> {
+    let f = fs::File::open(values_path(dir, name)).ok()?;
+    let t = values_file::read(&mut BufReader::new(f)).ok()?;
+    (!dtm || t.dtm.is_some()).then_some(t)
+}
+
 /// A finished table from the output directory, if one is there and fits.
 fn load(dir: &Path, name: &str, dtm: bool) -> Option<Solved> {
     let f = fs::File::open(values_path(dir, name)).ok()?;
@@ -164,30 +172,61 @@ fn save(dir: &Path, t: &Solved) -> io::Result<()> {
     fs::rename(tmp, path)
 }
 
+/// Tables with more positions a side than this are written from their
+/// values file after the generator's arrays are freed, so that those and
+/// the writer's entries (4 bytes a position) are never held together.
+const WRITE_FROM_DISK: usize = 1 << 28;
+
 /// Writes the material's .rtbw and .rtbz files (sub-materials in `lib`).
 fn write_syzygy(dir: &Path, t: &Solved, lib: &Library, a: &Args) -> Result<(), String> {
+    let started = Instant::now();
+    let entries = collect(t, lib, a)?;
+    write_entries(dir, &t.layout.name, &entries, a, started)
+}
+
+/// [`write_syzygy`] for a table whose values are only in `dir`: they are
+/// freed once the writer has its entries.
+fn write_from_disk(dir: &Path, name: &str, lib: &Library, a: &Args) -> Result<(), String> {
+    let started = Instant::now();
+    let t = load_exact(dir, name, a.dtm).ok_or_else(|| format!("{name}.swv: unreadable"))?;
+    let entries = collect(&t, lib, a)?;
+    drop(t);
+    write_entries(dir, name, &entries, a, started)
+}
+
+/// The writer's entries of a finished table, with a progress bar.
+fn collect(t: &Solved, lib: &Library, a: &Args) -> Result<crate::write::Entries, String> {
     let source = crate::generate_write::Generated::new(t, lib)
         .ok_or_else(|| "material has no Syzygy layout".to_string())?;
-    let name = &t.layout.name;
-    let started = Instant::now();
     let bar = Bar::new();
-    let label = format!("{name} (writing)");
+    let label = format!("{} (writing)", t.layout.name);
     let mut last = 0u64;
     let mut progress = |f: f64| {
         let now = (f * 1000.0) as u64;
         bar.advance(&label, now.saturating_sub(last), 1000);
         last = last.max(now);
     };
-    let entries = crate::write::collect_parallel(name, &source, threads(a), &mut progress)
-        .map_err(|e| e.to_string())?;
+    let entries =
+        crate::write::collect_parallel(&t.layout.name, &source, threads(a), &mut progress)
+            .map_err(|e| e.to_string())?;
     bar.clear();
+    Ok(entries)
+}
+
+fn write_entries(
+    dir: &Path,
+    name: &str,
+    entries: &crate::write::Entries,
+    a: &Args,
+    started: Instant,
+) -> Result<(), String> {
     let opts = crate::write::Options {
         exact_dtz: a.exact_dtz,
         wide_dtz: a.wide_dtz,
         threads: threads(a),
         ..Default::default()
     };
-    let written = crate::write::write_files(&entries, &opts);
+    let written = crate::write::write_files(entries, &opts);
     let mut sizes = Vec::new();
     for (ext, bytes) in [("rtbw", written.wdl), ("rtbz", written.dtz)] {
         let path = dir.join(format!("{name}.{ext}"));
@@ -273,26 +312,54 @@ pub fn run(a: &Args) -> Result<(), String> {
             lib.insert(t);
         }
         let name = name_of(&key).0;
-        let bar = Bar::new();
         let started = Instant::now();
-        let t = generate::generate(key, &lib, opts, &bar);
-        bar.clear();
+        // A target's values from an earlier run that stopped before its
+        // files were written are taken as they are: generating is
+        // deterministic.
+        let reused = dir.as_deref().and_then(|d| load_exact(d, &name, a.dtm));
+        let fresh = reused.is_none();
+        let t = match reused {
+            Some(t) => t,
+            None => {
+                let bar = Bar::new();
+                let t = generate::generate(key, &lib, opts, &bar);
+                bar.clear();
+                t
+            }
+        };
         let seconds = started.elapsed().as_secs_f64();
+        let summary = (target_set.contains(&key) || a.json).then(|| summarize(&t));
+        let needed_later = last_use.get(&key).is_some_and(|&l| l > i);
+        let mut t = Some(t);
         if let Some(d) = &dir {
-            save(d, &t).map_err(|e| format!("{name}: writing {}: {e}", d.display()))?;
+            if let Some(t) = t.as_ref().filter(|_| fresh) {
+                save(d, t).map_err(|e| format!("{name}: writing {}: {e}", d.display()))?;
+            }
             if !a.values_only {
-                write_syzygy(d, &t, &lib, a).map_err(|e| format!("{name}: {e}"))?;
+                let big = t
+                    .as_ref()
+                    .is_some_and(|t| t.layout.positions_per_side() > WRITE_FROM_DISK);
+                if big {
+                    t = None;
+                    write_from_disk(d, &name, &lib, a).map_err(|e| format!("{name}: {e}"))?;
+                    if needed_later {
+                        t = load(d, &name, a.dtm);
+                    }
+                } else if let Some(t) = &t {
+                    write_syzygy(d, t, &lib, a).map_err(|e| format!("{name}: {e}"))?;
+                }
             }
         }
-        if target_set.contains(&key) || a.json {
-            let s = summarize(&t);
+        if let Some(s) = summary {
             eprintln!("{}", s.line(seconds));
             if a.json {
                 let mut out = stdout.lock();
                 writeln!(out, "{}", s.json(seconds, opts.threads)).map_err(|e| e.to_string())?;
             }
         }
-        lib.insert(t.packed());
+        if let Some(t) = t {
+            lib.insert(t.packed());
+        }
         let done: Vec<[u8; 12]> = last_use
             .iter()
             .filter(|(_, &last)| last <= i)

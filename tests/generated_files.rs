@@ -314,10 +314,12 @@ fn check_generated(r: &mut Readers, lib: &Library, pos: &Chess) -> Result<(), St
 
 #[test]
 fn six_piece_tables() {
-    // Four identical pieces against a bare king: the 6-piece tables whose
-    // positions fit this machine (650 M a side with runs of identical
-    // pieces numbered as sets; about 10 GB while generating). Minutes each:
-    // SYZYGY_GENERATE_6=1 (these three) or a list; files go to
+    // The 6-piece tables whose positions fit this machine (runs of
+    // identical pieces numbered as sets): four of a kind against a bare
+    // king (two kings open the Syzygy index, then a group of four), and
+    // KNNNvKN, three against one (three unique pieces open it, then a group
+    // of three; 1.2 G positions a side, about 15 GB while generating).
+    // Minutes each: SYZYGY_GENERATE_6=1 (these four) or a list; files go to
     // SYZYGY_GENERATE_DIR/six (default target/generated-6), and are
     // generated only when missing. The first is also written with 16-bit
     // DTZ value maps.
@@ -327,7 +329,9 @@ fn six_piece_tables() {
     };
     let which = which.to_string_lossy().to_string();
     let names: Vec<String> = match which.as_str() {
-        "1" => ["KNNNNvK", "KBBBBvK", "KRRRRvK"].map(String::from).to_vec(),
+        "1" => ["KNNNNvK", "KBBBBvK", "KRRRRvK", "KNNNvKN"]
+            .map(String::from)
+            .to_vec(),
         list => list.split(',').map(String::from).collect(),
     };
     let dir = std::env::var_os("SYZYGY_GENERATE_DIR").map_or_else(

@@ -9,7 +9,7 @@ use super::header::{Encoding, Geometry};
 use super::FormatError;
 
 /// The two-king placements in index order: (first king, second king).
-const KK_SQUARES: [(u8, u8); 462] = {
+pub const KK_SQUARES: [(u8, u8); 462] = {
     let mut t = [(0u8, 0u8); 462];
     let mut i = 0;
     while i < 10 {

@@ -4,10 +4,15 @@
 //! square, a run of identical pieces the combinatorial number of its set of
 //! squares (C(64, k) values: 4 knights take 635,376 instead of 64^4), and
 //! an index is the mixed-radix number of those.
-//! - Pawnless: the white king is mapped into a1-d4 by mirroring files and
-//!   ranks (the four symmetries act freely on its square, so each position
-//!   has exactly one stored form); then the black king and the other pieces,
-//!   64 squares each. A 5-piece table is 16 x 64^4 positions per side.
+//! - Pawnless: all eight symmetries of the board apply. The two kings share
+//!   one digit, the 462 placements of the Syzygy format (white king in the
+//!   a1-d1-d4 triangle, the black king on or below the diagonal when the
+//!   white king is on it, kings apart: `format::consts::KK_IDX`); then the
+//!   other pieces, 64 squares each. A 5-piece table is 462 x 64^3 positions
+//!   per side. With both kings on the diagonal, the stored form is the
+//!   smaller of the position and its mirror image in that diagonal; a
+//!   position that is its own mirror image has fewer images on the board,
+//!   which the retrograde passes take into account ([`Layout::diag_symmetric`]).
 //! - Pawnful: pawns are fixed per *slice* (one pawn configuration), and the
 //!   kings and pieces vary inside it, 64 squares each. Slices are solved from
 //!   the most advanced pawns back, so a pawn push always lands in a finished
@@ -20,8 +25,8 @@
 
 use shakmaty::{ByColor, ByRole, Color, Role};
 
-use crate::format::consts::BINOMIAL;
-use crate::format::squares::largest_below;
+use crate::format::consts::{flip_diag, off_diag, BINOMIAL, KK_COUNT, KK_IDX, TRIANGLE};
+use crate::format::squares::{largest_below, KK_SQUARES};
 use crate::material::Material;
 
 /// Up to 7 pieces: 6 and 7 are laid out the same way (see mod.rs for what
@@ -212,9 +217,12 @@ impl Layout {
             i = j;
         }
         let pawns = slots.len() - first_pawn;
-        let king_squares = if pawns == 0 { 16 } else { 64 };
+        let (king_squares, mut slot) = if pawns == 0 {
+            (KK_COUNT as usize, 2)
+        } else {
+            (64, 1)
+        };
         let mut units = Vec::new();
-        let mut slot = 1;
         while slot < first_pawn {
             let len = groups.iter().find(|g| g.0 == slot).map_or(1, |g| g.1 - g.0);
             units.push(Unit {
@@ -348,6 +356,25 @@ impl Layout {
         }
     }
 
+    /// Positions on the board that the stored position at `local` of
+    /// `slice` stands for (its images under the symmetries the layout keeps).
+    pub fn stands_for(&self, slice: usize, local: usize) -> u64 {
+        if self.pawnful() {
+            return if self.slice_symmetric(slice) { 1 } else { 2 };
+        }
+        let (wk, bk) = KK_SQUARES[(local / self.weight[0]).min(KK_SQUARES.len() - 1)];
+        if off_diag(usize::from(wk)) != 0 || off_diag(usize::from(bk)) != 0 {
+            return 8;
+        }
+        let mut sq = [0u8; MAX_PIECES];
+        self.squares(slice, local, &mut sq);
+        if self.diag_symmetric(&sq) {
+            4
+        } else {
+            8
+        }
+    }
+
     /// Brings a position (squares by slot) to its stored form: the symmetry
     /// that the layout keeps, then identical pieces in ascending order.
     pub fn canonicalize(&self, sq: &mut [u8]) {
@@ -374,27 +401,75 @@ impl Layout {
                     *s ^= flip;
                 }
             }
+            let above = match off_diag(usize::from(sq[0])) {
+                0 => off_diag(usize::from(sq[1])),
+                side => side,
+            };
+            if above > 0 {
+                for s in sq[..n].iter_mut() {
+                    *s = flip_diag(usize::from(*s)) as u8;
+                }
+            } else if above == 0 {
+                self.sort_all(sq);
+                let m = self.diag_mirror(sq);
+                if m[2..n] < sq[2..n] {
+                    sq[..n].copy_from_slice(&m[..n]);
+                }
+                return;
+            }
         }
+        self.sort_all(sq);
+    }
+
+    fn sort_all(&self, sq: &mut [u8]) {
         for &(a, b) in &self.groups {
             sq[a..b].sort_unstable();
         }
     }
 
-    /// [`Layout::canonicalize`] after one non-pawn piece (`slot`) of a
-    /// stored position moved within its slice: only the white king can
-    /// change the symmetry, only the mover's group its order.
-    pub fn canonicalize_after(&self, sq: &mut [u8], slot: usize) {
+    /// Both kings of a pawnless position on the a1-h8 diagonal: its mirror
+    /// image in the diagonal has the same kings.
+    pub fn kings_on_diag(&self, sq: &[u8]) -> bool {
+        !self.pawnful() && sq[0] >> 3 == sq[0] & 7 && sq[1] >> 3 == sq[1] & 7
+    }
+
+    /// The mirror image in the a1-h8 diagonal, identical pieces sorted.
+    fn diag_mirror(&self, sq: &[u8]) -> [u8; MAX_PIECES] {
         let n = self.pieces();
-        if slot == 0 && !self.pawnful() {
-            let flip = (if sq[0] & 7 >= 4 { 7 } else { 0 }) | (if sq[0] >= 32 { 56 } else { 0 });
-            if flip != 0 {
-                for s in sq[..n].iter_mut() {
-                    *s ^= flip;
-                }
-                for &(a, b) in &self.groups {
-                    sq[a..b].sort_unstable();
-                }
-            }
+        let mut m = [0u8; MAX_PIECES];
+        for (m, &s) in m.iter_mut().zip(&sq[..n]) {
+            *m = flip_diag(usize::from(s)) as u8;
+        }
+        self.sort_all(&mut m[..n]);
+        m
+    }
+
+    /// A stored (canonical) pawnless position that is its own mirror image
+    /// in the a1-h8 diagonal: it stands for 4 positions on the board, not 8,
+    /// and a move to a position that is not symmetric has a twin (its mirror
+    /// image) leading to the same stored position.
+    pub fn diag_symmetric(&self, sq: &[u8]) -> bool {
+        self.kings_on_diag(sq) && self.diag_mirror(sq)[..self.pieces()] == sq[..self.pieces()]
+    }
+
+    /// Of a position and its mirror image in the diagonal (identical pieces
+    /// sorted, different from each other), whether this one is the smaller:
+    /// true for exactly one of the two.
+    pub fn below_its_mirror(&self, sq: &[u8]) -> bool {
+        let n = self.pieces();
+        let mut s = [0u8; MAX_PIECES];
+        s[..n].copy_from_slice(&sq[..n]);
+        self.sort_all(&mut s[..n]);
+        s[..n] < self.diag_mirror(&s[..n])[..n]
+    }
+
+    /// [`Layout::canonicalize`] after one non-pawn piece (`slot`) of a
+    /// stored position moved within its slice: only a king can change the
+    /// symmetry (or any piece, while both kings are on the diagonal), only
+    /// the mover's group its order.
+    pub fn canonicalize_after(&self, sq: &mut [u8], slot: usize) {
+        if !self.pawnful() && (slot < 2 || self.kings_on_diag(sq)) {
+            self.canonicalize(sq);
             return;
         }
         if let Some(&(a, b)) = self.groups.iter().find(|g| g.0 <= slot && slot < g.1) {
@@ -420,14 +495,17 @@ impl Layout {
         Some((slice as usize, self.local_index(sq)))
     }
 
-    /// Index within a slice: the white king (a1-d4 only when pawnless),
+    /// Index within a slice: the white king (both kings when pawnless),
     /// then each piece's square and each run of identical pieces' number.
-    /// Runs must be in ascending order (stored form).
+    /// The position must be in stored form, kings apart.
     pub fn local_index(&self, sq: &[u8]) -> usize {
         let mut idx = if self.pawnful() {
             usize::from(sq[0])
         } else {
-            usize::from((sq[0] >> 3) * 4 + (sq[0] & 7))
+            let kk =
+                KK_IDX[usize::from(TRIANGLE[usize::from(sq[0] & 63)])][usize::from(sq[1] & 63)];
+            debug_assert!(kk >= 0, "kings of a stored position");
+            kk.max(0) as usize
         };
         for u in &self.units {
             idx = if u.len == 1 {
@@ -452,18 +530,19 @@ impl Layout {
                 rest /= u.radix;
             }
         }
-        sq[0] = if self.pawnful() {
-            rest as u8
+        if self.pawnful() {
+            sq[0] = rest as u8;
         } else {
-            ((rest / 4) * 8 + rest % 4) as u8
-        };
+            (sq[0], sq[1]) = KK_SQUARES[rest.min(KK_SQUARES.len() - 1)];
+        }
         let n = self.pieces();
         sq[fp..n].copy_from_slice(&self.slices[slice][..n - fp]);
     }
 
-    /// True when the squares are all different and identical pieces are in
-    /// ascending order: the index names a stored position (legality of
-    /// checks aside).
+    /// True when the squares are all different, identical pieces are in
+    /// ascending order and a position with both kings on the diagonal is not
+    /// above its mirror image: the index names a stored position (legality
+    /// of checks aside).
     pub fn well_formed(&self, sq: &[u8]) -> bool {
         let mut occ = 0u64;
         for &s in &sq[..self.pieces()] {
@@ -475,6 +554,8 @@ impl Layout {
         self.groups
             .iter()
             .all(|&(a, b)| sq[a..b].windows(2).all(|w| w[0] < w[1]))
+            && (!self.kings_on_diag(sq)
+                || sq[..self.pieces()] <= self.diag_mirror(sq)[..self.pieces()])
     }
 }
 
@@ -490,10 +571,10 @@ mod tests {
         assert_eq!(l.slices.len(), 24);
         assert_eq!(l.slice_size, 64 * 64 * 64 * 64);
         let l = Layout::new(parse_material("KQvK").unwrap());
-        assert_eq!(l.positions_per_side(), 16 * 64 * 64);
+        assert_eq!(l.positions_per_side(), 462 * 64);
         // Runs of identical pieces take C(64, k) numbers.
         let l = Layout::new(parse_material("KNNNNvK").unwrap());
-        assert_eq!(l.positions_per_side(), 16 * 64 * 635_376);
+        assert_eq!(l.positions_per_side(), 462 * 635_376);
         let l = Layout::new(parse_material("KPPvK").unwrap());
         // Unordered pairs of pawn squares, up to the mirror.
         assert!(l.slices.len() > 48 * 47 / 4 && l.slices.len() < 48 * 47 / 2);
@@ -517,6 +598,53 @@ mod tests {
                     assert_eq!(c, sq, "{m} stored forms are canonical");
                     assert_eq!(l.index(&sq), Some((slice, local)));
                 }
+            }
+        }
+    }
+
+    /// The eight symmetries of the board on one square.
+    fn symmetry(g: usize, s: u8) -> u8 {
+        let s = if g & 4 != 0 {
+            flip_diag(usize::from(s)) as u8
+        } else {
+            s
+        };
+        s ^ [0, 7, 56, 63][g & 3]
+    }
+
+    #[test]
+    fn every_image_of_a_pawnless_position_has_one_stored_form() {
+        for m in ["KQvKR", "KBBvK", "KRRvKNN", "KNNNvKN"] {
+            let l = Layout::new(parse_material(m).unwrap());
+            let n = l.pieces();
+            let (mut stored, mut symmetric) = (0, 0);
+            let step = if m == "KBBvK" { 1 } else { 997 };
+            for local in (0..l.slice_size).step_by(step) {
+                let mut sq = [0u8; MAX_PIECES];
+                l.squares(0, local, &mut sq);
+                if !l.well_formed(&sq) {
+                    continue;
+                }
+                stored += 1;
+                let mut images = std::collections::BTreeSet::new();
+                for g in 0..8 {
+                    let mut img = sq;
+                    for s in img[..n].iter_mut() {
+                        *s = symmetry(g, *s);
+                    }
+                    let mut sorted = img;
+                    l.sort_all(&mut sorted[..n]);
+                    images.insert(sorted);
+                    l.canonicalize(&mut img[..n]);
+                    assert_eq!(img, sq, "{m}: image {g} of a stored form");
+                    assert_eq!(l.index(&img), Some((0, local)));
+                }
+                assert_eq!(images.len() as u64, l.stands_for(0, local), "{m}");
+                symmetric += usize::from(l.diag_symmetric(&sq));
+            }
+            assert!(stored > 100, "{m}");
+            if m == "KBBvK" {
+                assert!(symmetric > 0, "some KBBvK positions are their own mirror");
             }
         }
     }

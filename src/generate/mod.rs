@@ -11,21 +11,23 @@
 //! distance, once for DTZ50'' and once for mate; [`summary`] reports.
 //!
 //! # Memory, and what 6 and 7 pieces would need
-//! Working set per slice: 9 bytes a position and side to move (quiet-move
-//! count, two zeroing codes, two values), plus 4 bytes a position for the
-//! finished table (DTZ50'' and mate codes, 16 bits each). A 5-piece pawnless
-//! table of unique pieces (16 x 64^4 x 2 = 537 M positions) peaks near 7 GB
-//! with mate distances; runs of identical pieces count as sets (KBBBvK:
-//! 16 x 64 x 41,664 x 2 = 85 M); pawnful ones are solved one pawn slice at
-//! a time (KRPvKR: slices of 33.5 M positions, 3.2 GB for the finished
-//! table).
+//! Working set per slice: 5 bytes a position and side to move (quiet-move
+//! count, best zeroing code, value), 10 with mate distances (the mate pass
+//! has its own three). A material of several slices (pawnful) adds the
+//! finished table, 2 bytes a position (4 with mates); a material of one
+//! slice (pawnless) takes its slice's arrays over instead. Pawnless positions are counted up to all eight symmetries
+//! (462 placements of the two kings): a 5-piece pawnless table of unique
+//! pieces is 462 x 64^3 x 2 = 242 M positions, about 2.4 GB with mates;
+//! runs of identical pieces count as sets (KBBBvK: 462 x 41,664 x 2 =
+//! 38 M); pawnful ones are solved one pawn slice at a time (KRPvKR: slices
+//! of 33.5 M positions, 3.2 GB for the finished table).
 //! - 6 pieces: 64x more positions per table, except where identical pieces
-//!   share a digit: four of a kind against a bare king (KNNNNvK: 16 x 64 x
-//!   635,376 x 2 = 1.3 G positions) fit in 11.3 GB without mates. Other
-//!   pawnless ones (up to 34 G positions) would need ~440 GB in this
-//!   layout: the working arrays would have to go
+//!   share a digit: KNNNNvK (462 x 635,376 x 2 = 587 M positions) and
+//!   KNNNvKN (462 x 41,664 x 64 x 2 = 2.46 G, about 15 GB without mates)
+//!   fit this machine. Other pawnless ones (up to 15.5 G positions) would
+//!   need ~80 GB in this layout: the working arrays would have to go
 //!   to 2 bits per position for WDL (bitmaps of won/lost sets, seed 001) and
-//!   DTZ be computed in a second pass over slices of the white king's square,
+//!   DTZ be computed in a second pass over slices of the kings' squares,
 //!   streaming the finished values to disk. Pawnful 6-piece tables fit per
 //!   slice (1-2 G positions, ~20 GB) but their finished tables must live on
 //!   disk, read back through the same page store the prober uses.
@@ -106,17 +108,17 @@ pub fn generate(
     let layout = Layout::new(key);
     let per_side = layout.positions_per_side();
     let size = layout.slice_size;
+    // A material of one slice (pawnless) takes its slice's arrays as they
+    // are: no second copy of the finished values while the slice is solved.
+    let whole = per_side == size;
+    let full = |n| [vec![value::INVALID; n], vec![value::INVALID; n]];
     let mut solved = Solved {
-        dtz: [
-            vec![value::INVALID; per_side],
-            vec![value::INVALID; per_side],
-        ],
-        dtm: opts.dtm.then(|| {
-            [
-                vec![value::INVALID; per_side],
-                vec![value::INVALID; per_side],
-            ]
-        }),
+        dtz: if whole {
+            Default::default()
+        } else {
+            full(per_side)
+        },
+        dtm: (opts.dtm && !whole).then(|| full(per_side)),
         layout,
         packed: false,
     };
@@ -169,6 +171,10 @@ pub fn generate(
             }
         }
         for (s, (dtz, dtm)) in done {
+            if whole {
+                (solved.dtz, solved.dtm) = (dtz, dtm);
+                continue;
+            }
             let range = s * size..(s + 1) * size;
             for side in 0..2 {
                 solved.dtz[side][range.clone()].copy_from_slice(&dtz[side]);

@@ -82,10 +82,10 @@ pub fn retro(
     let n_pieces = l.pieces();
     // Slots whose move changes only their own digit of the index (by the
     // layout's weight of that digit): not in a group of identical pieces,
-    // and not the pawnless white king (whose move may change the symmetry).
+    // and not a pawnless king (whose move may change the symmetry).
     let mut simple = [false; MAX_PIECES];
     for (slot, s) in simple.iter_mut().enumerate().take(l.first_pawn) {
-        *s = (slot != 0 || l.pawnful()) && !l.groups.iter().any(|g| g.0 <= slot && slot < g.1);
+        *s = (slot > 1 || l.pawnful()) && !l.groups.iter().any(|g| g.0 <= slot && slot < g.1);
     }
     let mut n = 0usize;
     loop {
@@ -127,12 +127,17 @@ pub fn retro(
                 l.squares(slice, i as usize, &mut b.sq);
                 let here = i as usize;
                 let now = b.sq;
+                // With both kings on the diagonal any move may change the
+                // stored form, and a symmetric position counts its moves
+                // in mirror-image pairs (see below).
+                let diag = l.kings_on_diag(&now);
+                let sym = diag && l.diag_symmetric(&now);
                 for_each_unmove(&b, turn, |prev, slot| {
-                    let p = if simple[slot] {
+                    let mut sq = *prev;
+                    let p = if simple[slot] && !diag {
                         let w = l.weight[slot];
                         here - usize::from(now[slot]) * w + usize::from(prev[slot]) * w
                     } else {
-                        let mut sq = *prev;
                         l.canonicalize_after(&mut sq[..n_pieces], slot);
                         l.local_index(&sq)
                     };
@@ -145,8 +150,20 @@ pub fn retro(
                         next[o].push(p as u32);
                         return;
                     }
+                    // A move and its mirror image lead to one stored
+                    // position: a symmetric predecessor of a position that
+                    // is not counted both moves, found here once; a
+                    // predecessor that is not symmetric, of a symmetric
+                    // position, counted one, found here twice (as itself
+                    // and as its mirror image).
+                    let pred_sym = l.diag_symmetric(&sq);
+                    let moves = match (pred_sym, sym) {
+                        (true, false) => 2,
+                        (false, true) if !l.below_its_mirror(prev) => return,
+                        _ => 1,
+                    };
                     let left = &mut quiet[o][p];
-                    *left = left.saturating_sub(1);
+                    *left = left.saturating_sub(moves);
                     if *left != 0 {
                         return;
                     }

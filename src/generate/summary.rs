@@ -78,17 +78,6 @@ pub fn fen(layout: &Layout, sq: &[u8], turn: Color) -> String {
     s
 }
 
-/// Positions on the board that one stored position stands for.
-fn weight(layout: &Layout, slice: usize) -> u64 {
-    if !layout.pawnful() {
-        4
-    } else if layout.slice_symmetric(slice) {
-        1
-    } else {
-        2
-    }
-}
-
 pub fn summarize(t: &Solved) -> Summary {
     let l = &t.layout;
     let mut s = Summary {
@@ -101,7 +90,9 @@ pub fn summarize(t: &Solved) -> Summary {
     let mut best_dtz: Option<(i16, usize, usize)> = None;
     let mut best_mate: Option<(i16, usize, usize)> = None;
     for slice in 0..l.slices.len() {
-        let w = weight(l, slice);
+        // Pawnful slices weigh the same throughout; pawnless positions
+        // depend on their symmetry.
+        let per_slice = l.pawnful().then(|| l.stands_for(slice, 0));
         let base = slice * l.slice_size;
         for side in 0..2 {
             let codes = &t.dtz[side][base..base + l.slice_size];
@@ -110,6 +101,7 @@ pub fn summarize(t: &Solved) -> Summary {
                 if v == value::INVALID {
                     continue;
                 }
+                let w = per_slice.unwrap_or_else(|| l.stands_for(slice, i));
                 s.positions += w;
                 match value::wdl(v) {
                     2 => c.win += w,

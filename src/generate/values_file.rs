@@ -19,7 +19,7 @@ use super::solved::{pack_into, packable, Solved};
 
 pub const MAGIC: [u8; 4] = *b"SWGV";
 /// Bump whenever the layout or the value codes change.
-pub const VERSION: u16 = 2;
+pub const VERSION: u16 = 3;
 pub const EXTENSION: &str = "swv";
 
 fn write_codes(w: &mut impl Write, codes: &[i16]) -> io::Result<()> {

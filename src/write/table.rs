@@ -235,7 +235,17 @@ fn write_kinds(entries: &Entries, opts: &Options, wdl: bool, dtz: bool) -> (Vec<
         .iter()
         .filter(|r| !r.job.dtz || dtz_side[r.job.file].map(|b| b.0) == Some(r.job.side))
         .collect();
-    let parts = super::par::map(&finals, opts.threads, |r| {
+    // A full compression holds about 7 bytes a position (values, runs and
+    // heights of the pair search): past 2^28 positions, one at a time.
+    let largest = entries
+        .values
+        .iter()
+        .flatten()
+        .map(Vec::len)
+        .max()
+        .unwrap_or(0);
+    let threads = if largest > 1 << 28 { 1 } else { opts.threads };
+    let parts = super::par::map(&finals, threads, |r| {
         let orders = finalists(&r.orders, opts);
         smallest(orders.into_iter().map(|o| part(entries, r, o)))
     });
