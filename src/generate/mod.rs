@@ -23,8 +23,10 @@
 //! of 33.5 M positions, 3.2 GB for the finished table).
 //! - 6 pieces: 64x more positions per table, except where identical pieces
 //!   share a digit: KNNNNvK (462 x 635,376 x 2 = 587 M positions) and
-//!   KNNNvKN (462 x 41,664 x 64 x 2 = 2.46 G, about 15 GB without mates)
-//!   fit this machine. Other pawnless ones (up to 15.5 G positions) would
+//!   KNNNvKN (462 x 41,664 x 64 x 2 = 2.46 G; 12.9 GB in its forward pass)
+//!   generate on this machine; writing KNNNvKN's files does not fit yet
+//!   (the writer's entries take 4 bytes an index, its full compression
+//!   about 8 more). Other pawnless ones (up to 15.5 G positions) would
 //!   need ~80 GB in this layout: the working arrays would have to go
 //!   to 2 bits per position for WDL (bitmaps of won/lost sets, seed 001) and
 //!   DTZ be computed in a second pass over slices of the kings' squares,
