@@ -97,7 +97,7 @@ fn estimate_order(
         }
     }
     fill(&mut sample);
-    estimate(&sample)
+    estimate(sample)
 }
 
 /// The candidate orders with their estimates, best first (ties keep the

@@ -309,11 +309,11 @@ fn part(entries: &Entries, r: &Ranked, order: Order) -> Part {
         Cells::Wdl => Part {
             order,
             flags: 0,
-            data: compress(&values, true, 6),
+            data: compress(values, true, 6),
         },
         Cells::Dtz(p, maps) => {
             let zero_only = maps.maps.iter().all(|m| m.iter().all(|&v| v == 0));
-            let data = compress(&values, zero_only, 10);
+            let data = compress(values, zero_only, 10);
             let mut flags = (side as u8 * DTZ_STM)
                 | (u8::from(p.win) * DTZ_WIN_PLIES)
                 | (u8::from(p.loss) * DTZ_LOSS_PLIES);

@@ -102,8 +102,6 @@ pub fn build(mut data: Vec<u16>, leaves: &[u16], min_freq: u32, max_symbols: usi
     }
     let mut pair_of: Vec<u16> = vec![u16::MAX; stride * stride];
     let mut starts_chosen = vec![false; stride];
-    let mut at: Vec<usize> = Vec::new();
-    let mut made: Vec<usize> = Vec::new();
     while symbols.len() < max_symbols && data.len() > 1 {
         let n = symbols.len();
         let mut cands: Vec<(u32, u16, u16)> = counts
@@ -151,50 +149,43 @@ pub fn build(mut data: Vec<u16>, leaves: &[u16], min_freq: u32, max_symbols: usi
                 u16::MAX
             }
         };
-        // Where pairs are replaced, left to right.
-        at.clear();
-        let mut i = 0;
+        // One pass replaces pairs left to right, taking the old pairs that
+        // touch a replaced symbol out of the counts; a second adds the pairs
+        // around each new symbol (numbered n and up). Neither keeps a list
+        // of positions: on a 6-piece subtable such lists took 8 bytes a
+        // value where the data takes 2.
+        let (mut out, mut i) = (0, 0);
+        let mut removed = None;
         while i < data.len() {
-            if pair(&data, i) != u16::MAX {
-                at.push(i);
-                i += 2;
-            } else {
-                i += 1;
-            }
-        }
-        // The old pairs that touch a replaced symbol go...
-        let mut last = None;
-        for &r in &at {
-            for k in r.saturating_sub(1)..=r + 1 {
-                if k + 1 < data.len() && last.is_none_or(|l| k > l) {
-                    counts.remove(data[k], data[k + 1]);
-                    last = Some(k);
-                }
-            }
-        }
-        // ...the data is rewritten...
-        made.clear();
-        let (mut out, mut i, mut next) = (0, 0, 0);
-        while i < data.len() {
-            if at.get(next) == Some(&i) {
-                data[out] = pair(&data, i);
-                made.push(out);
-                next += 1;
-                i += 2;
-            } else {
+            let p = pair(&data, i);
+            if p == u16::MAX {
                 data[out] = data[i];
                 i += 1;
+            } else {
+                // data[i - 1..] still holds old symbols: out < i, or
+                // out == i after copies only.
+                for k in i.saturating_sub(1)..=i + 1 {
+                    if k + 1 < data.len() && removed.is_none_or(|l| k > l) {
+                        counts.remove(data[k], data[k + 1]);
+                        removed = Some(k);
+                    }
+                }
+                data[out] = p;
+                i += 2;
             }
             out += 1;
         }
         data.truncate(out);
-        // ...and the pairs around each new symbol come.
-        let mut last = None;
-        for &o in &made {
+        let new_symbol = n as u16;
+        let mut added = None;
+        for o in 0..data.len() {
+            if data[o] < new_symbol {
+                continue;
+            }
             for k in o.saturating_sub(1)..=o {
-                if k + 1 < data.len() && last.is_none_or(|l| k > l) {
+                if k + 1 < data.len() && added.is_none_or(|l| k > l) {
                     counts.add(data[k], data[k + 1]);
-                    last = Some(k);
+                    added = Some(k);
                 }
             }
         }

@@ -22,11 +22,12 @@ pub struct Coded {
     pub blocks: Blocks,
 }
 
-/// Leaves for the distinct values of `values` (ascending), and the data as leaf numbers.
-fn leaves(values: &[u16]) -> (Vec<u16>, Vec<u16>) {
+/// Leaves for the distinct values of `values` (ascending); `values` become
+/// leaf numbers in place (a 6-piece subtable has over 2^30 of them).
+fn leaves(values: &mut [u16]) -> Vec<u16> {
     let max = values.iter().copied().max().unwrap_or(0);
     let mut leaf_of = vec![u16::MAX; usize::from(max) + 1];
-    for &v in values {
+    for &v in values.iter() {
         leaf_of[usize::from(v)] = 0;
     }
     let mut leaves = Vec::new();
@@ -36,8 +37,10 @@ fn leaves(values: &[u16]) -> (Vec<u16>, Vec<u16>) {
             leaves.push(v as u16);
         }
     }
-    let data = values.iter().map(|&v| leaf_of[usize::from(v)]).collect();
-    (leaves, data)
+    for v in values.iter_mut() {
+        *v = leaf_of[usize::from(*v)];
+    }
+    leaves
 }
 
 fn frequencies(g: &Grammar) -> Vec<u64> {
@@ -50,14 +53,15 @@ fn frequencies(g: &Grammar) -> Vec<u64> {
 
 /// Compresses resolved values (no ceilings left). `single` allows the
 /// one-value form when only one value occurs.
-pub fn compress(values: &[u16], single: bool, max_block_log2: u8) -> Compressed {
-    let (leaves, data) = leaves(values);
+pub fn compress(mut values: Vec<u16>, single: bool, max_block_log2: u8) -> Compressed {
+    let size = values.len() as u64;
+    let leaves = leaves(&mut values);
     if single && leaves.len() == 1 {
         return Compressed::Single(leaves[0]);
     }
-    let grammar = pairs::build(data, &leaves, MIN_FREQ, pairs::MAX_SYMBOLS);
+    let grammar = pairs::build(values, &leaves, MIN_FREQ, pairs::MAX_SYMBOLS);
     let code = huffman::build(&frequencies(&grammar));
-    let blocks = blocks::pack(&grammar, &code, values.len() as u64, max_block_log2);
+    let blocks = blocks::pack(&grammar, &code, size, max_block_log2);
     Compressed::Huffman(Box::new(Coded {
         grammar,
         code,
@@ -67,12 +71,12 @@ pub fn compress(values: &[u16], single: bool, max_block_log2: u8) -> Compressed 
 
 /// Approximate compressed bytes of a sample, for comparing piece orders:
 /// a small grammar, as the official generator estimates.
-pub fn estimate(values: &[u16]) -> u64 {
-    let (leaves, data) = leaves(values);
+pub fn estimate(mut values: Vec<u16>) -> u64 {
+    let leaves = leaves(&mut values);
     if leaves.len() == 1 {
         return 0;
     }
-    let grammar = pairs::build(data, &leaves, 20, leaves.len() + 100);
+    let grammar = pairs::build(values, &leaves, 20, leaves.len() + 100);
     let freq = frequencies(&grammar);
     let code = huffman::build(&freq);
     code.bits(&freq).div_ceil(8) + 3 * grammar.symbols.len() as u64
