@@ -319,22 +319,25 @@ fn check_generated(r: &mut Readers, lib: &Library, pos: &Chess) -> Result<(), St
 
 #[test]
 fn six_piece_tables() {
-    // 6-piece tables of two index encodings that fit this machine (runs of
-    // identical pieces numbered as sets): four of a kind against a bare
-    // king (the two kings open the Syzygy index, then a group of four) and
-    // KNNNvKN (three unique pieces open it, then a group of three).
-    // SYZYGY_GENERATE_6=1 runs KNNNNvK, KBBBBvK, KRRRRvK and KNNNvKN
-    // (KNNNvKN alone: 12 minutes to generate, 17 to write, 16.5 GB at the
-    // peak), or a list. Files go to SYZYGY_GENERATE_DIR/six (default
-    // target/generated-6) and are generated only when missing. With "1",
-    // KNNNNvK is also written with 16-bit DTZ value maps.
+    // 6-piece tables of three index encodings that fit this machine (runs
+    // of identical pieces numbered as sets): four of a kind against a bare
+    // king (the two kings open the Syzygy index, then a group of four),
+    // KNNNvKN (three unique pieces open it, then a group of three) and
+    // KNNvKNN (symmetric, one side stored: the kings, then two pairs).
+    // Each is checked on 200,000 sampled positions and about 50,000 picked
+    // among the generator's won and lost ones. SYZYGY_GENERATE_6=1 runs
+    // KNNNNvK, KBBBBvK, KRRRRvK, KNNNvKN and KNNvKNN, or a list: KNNNvKN
+    // takes 12 minutes to generate and 17 to write (16.5 GB at the peak),
+    // KNNvKNN 6 and 10 (19.0 GB). Files go to SYZYGY_GENERATE_DIR/six
+    // (default target/generated-6) and are generated only when missing.
+    // With "1", KNNNNvK is also written with 16-bit DTZ value maps.
     let Some(which) = std::env::var_os("SYZYGY_GENERATE_6") else {
         eprintln!("skipped: set SYZYGY_GENERATE_6=1 (or a list of 6-piece tables)");
         return;
     };
     let which = which.to_string_lossy().to_string();
     let names: Vec<String> = match which.as_str() {
-        "1" => ["KNNNNvK", "KBBBBvK", "KRRRRvK", "KNNNvKN"]
+        "1" => ["KNNNNvK", "KBBBBvK", "KRRRRvK", "KNNNvKN", "KNNvKNN"]
             .map(String::from)
             .to_vec(),
         list => list.split(',').map(String::from).collect(),
@@ -375,7 +378,10 @@ fn six_piece_tables() {
             r.official = None;
             let t = std::time::Instant::now();
             let (mut n, mut wrong) = (0, 0);
-            for pos in sample(name, 200_000, 17) {
+            let key = syzygy_web::generate::layout::parse_material(name).expect("material");
+            let picks = decisive(lib.get(&key).expect("generated"), 50_000);
+            let picked = picks.len();
+            for pos in sample(name, 200_000, 17).into_iter().chain(picks) {
                 n += 1;
                 if let Err(e) = check_generated(&mut r, &lib, &pos) {
                     wrong += 1;
@@ -388,7 +394,7 @@ fn six_piece_tables() {
                 std::fs::metadata(d.join(format!("{name}.{ext}"))).map_or(0, |m| m.len())
             };
             eprintln!(
-                "{name}{label}: {n} positions compared, {wrong} disagreeing, in {:.0} s ({} + {} bytes; {:.0} s with generating)",
+                "{name}{label}: {n} positions compared ({picked} of them picked among the decisive), {wrong} disagreeing, in {:.0} s ({} + {} bytes; {:.0} s with generating)",
                 t.elapsed().as_secs_f64(),
                 size("rtbw"),
                 size("rtbz"),
@@ -397,6 +403,44 @@ fn six_piece_tables() {
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// About `n` positions the generator finds won or lost, spread evenly over
+/// its table: where nearly every position is drawn (KNNvKNN: 0.04% are
+/// not) a random sample holds too few decisive ones to test stored DTZ.
+fn decisive(t: &syzygy_web::generate::solved::Solved, n: usize) -> Vec<Chess> {
+    use syzygy_web::generate::layout::MAX_PIECES;
+    use syzygy_web::generate::value;
+    // Packed codes keep the sign and the draw code of the exact ones.
+    let wanted = |c: i16| value::is_decided(c) && c != value::DRAW;
+    let total: usize = t
+        .dtz
+        .iter()
+        .map(|v| v.iter().filter(|&&c| wanted(c)).count())
+        .sum();
+    let step = (total / n.max(1)).max(1);
+    let l = &t.layout;
+    let pieces: Vec<shakmaty::Piece> = l
+        .slots
+        .iter()
+        .map(|&(color, role)| shakmaty::Piece { color, role })
+        .collect();
+    let mut out = Vec::with_capacity(n + 1);
+    let mut seen = 0;
+    for (side, codes) in t.dtz.iter().enumerate() {
+        let turn = [shakmaty::Color::White, shakmaty::Color::Black][side];
+        for (i, _) in codes.iter().enumerate().filter(|(_, &c)| wanted(c)) {
+            seen += 1;
+            if seen % step != 0 {
+                continue;
+            }
+            let mut sq = [0u8; MAX_PIECES];
+            l.squares(i / l.slice_size, i % l.slice_size, &mut sq);
+            let squares: Vec<u32> = sq[..pieces.len()].iter().map(|&s| u32::from(s)).collect();
+            out.extend(build(&pieces, &squares, turn, None));
+        }
+    }
+    out
 }
 
 /// Writes `name`'s files again from its values in `dir`, with 16-bit DTZ
