@@ -228,24 +228,12 @@ fn best_through_moves(lib: &Library, pos: &Chess) -> (i16, i16) {
 
 /// Every `stride`-th stored position of a generated table, as positions.
 fn stored_positions(t: &generate::solved::Solved, stride: usize, mut f: impl FnMut(Chess)) {
-    let l = &t.layout;
-    let pieces: Vec<shakmaty::Piece> = l
-        .slots
-        .iter()
-        .map(|&(color, role)| shakmaty::Piece { color, role })
-        .collect();
-    let mut sq = [0u8; generate::layout::MAX_PIECES];
-    let total = l.positions_per_side();
-    let mut i = 0;
-    while i < total {
-        l.squares(i / l.slice_size, i % l.slice_size, &mut sq);
-        let squares: Vec<u32> = sq[..l.pieces()].iter().map(|&s| u32::from(s)).collect();
+    for i in (0..t.layout.positions_per_side()).step_by(stride.max(1)) {
         for turn in [Color::White, Color::Black] {
-            if let Some(p) = build(&pieces, &squares, turn, None) {
+            if let Some(p) = stored_position(t, i, turn) {
                 f(p);
             }
         }
-        i += stride;
     }
 }
 

@@ -416,7 +416,6 @@ fn six_piece_tables() {
 /// its table: where nearly every position is drawn (KNNvKNN: 0.04% are
 /// not) a random sample holds too few decisive ones to test stored DTZ.
 fn decisive(t: &syzygy_web::generate::solved::Solved, n: usize) -> Vec<Chess> {
-    use syzygy_web::generate::layout::MAX_PIECES;
     use syzygy_web::generate::value;
     // Packed codes keep the sign and the draw code of the exact ones.
     let wanted = |c: i16| value::is_decided(c) && c != value::DRAW;
@@ -426,25 +425,15 @@ fn decisive(t: &syzygy_web::generate::solved::Solved, n: usize) -> Vec<Chess> {
         .map(|v| v.iter().filter(|&&c| wanted(c)).count())
         .sum();
     let step = (total / n.max(1)).max(1);
-    let l = &t.layout;
-    let pieces: Vec<shakmaty::Piece> = l
-        .slots
-        .iter()
-        .map(|&(color, role)| shakmaty::Piece { color, role })
-        .collect();
     let mut out = Vec::with_capacity(n + 1);
     let mut seen = 0;
     for (side, codes) in t.dtz.iter().enumerate() {
         let turn = [shakmaty::Color::White, shakmaty::Color::Black][side];
         for (i, _) in codes.iter().enumerate().filter(|(_, &c)| wanted(c)) {
             seen += 1;
-            if seen % step != 0 {
-                continue;
+            if seen % step == 0 {
+                out.extend(stored_position(t, i, turn));
             }
-            let mut sq = [0u8; MAX_PIECES];
-            l.squares(i / l.slice_size, i % l.slice_size, &mut sq);
-            let squares: Vec<u32> = sq[..pieces.len()].iter().map(|&s| u32::from(s)).collect();
-            out.extend(build(&pieces, &squares, turn, None));
         }
     }
     out

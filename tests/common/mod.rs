@@ -102,6 +102,26 @@ pub fn build(pieces: &[Piece], squares: &[u32], turn: Color, ep: Option<Square>)
     Chess::from_setup(setup, CastlingMode::Standard).ok()
 }
 
+/// The position at `index` of a generated table with `turn` to move,
+/// colours as its layout has them; None where the index names no legal
+/// position.
+pub fn stored_position(
+    t: &syzygy_web::generate::solved::Solved,
+    index: usize,
+    turn: Color,
+) -> Option<Chess> {
+    let l = &t.layout;
+    let pieces: Vec<Piece> = l
+        .slots
+        .iter()
+        .map(|&(color, role)| Piece { color, role })
+        .collect();
+    let mut sq = [0u8; syzygy_web::generate::layout::MAX_PIECES];
+    l.squares(index / l.slice_size, index % l.slice_size, &mut sq);
+    let squares: Vec<u32> = sq[..l.pieces()].iter().map(|&s| u32::from(s)).collect();
+    build(&pieces, &squares, turn, None)
+}
+
 /// A seeded sample of legal positions of a material, about a tenth of them
 /// with en passant rights where the material allows it.
 pub fn sample(name: &str, n: usize, seed: u64) -> Vec<Chess> {
