@@ -184,11 +184,14 @@ fn write_syzygy(dir: &Path, t: &Solved, lib: &Library, a: &Args) -> Result<(), S
     write_entries(dir, &t.layout.name, &entries, a, started)
 }
 
-/// [`write_syzygy`] for a table whose values are only in `dir`: they are
-/// freed once the writer has its entries.
+/// [`write_syzygy`] for a table whose values are only in `dir`: its DTZ50''
+/// codes are read (the writer needs no mate distances) and freed once the
+/// writer has its entries.
 fn write_from_disk(dir: &Path, name: &str, lib: &Library, a: &Args) -> Result<(), String> {
     let started = Instant::now();
-    let t = load_exact(dir, name, a.dtm).ok_or_else(|| format!("{name}.swv: unreadable"))?;
+    let t = fs::File::open(values_path(dir, name))
+        .and_then(|f| values_file::read_dtz(&mut BufReader::new(f)))
+        .map_err(|e| format!("{name}.swv: {e}"))?;
     let entries = collect(&t, lib, a)?;
     drop(t);
     write_entries(dir, name, &entries, a, started)

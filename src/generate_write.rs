@@ -56,6 +56,14 @@ fn en_passant_possible(b: &Board, slot: usize, to: u8, turn: Color) -> bool {
 }
 
 impl Source for Generated<'_> {
+    /// Pawns (the slice), then kings and pieces as the layout numbers them.
+    fn significance(&self) -> Option<Vec<crate::format::header::PieceCode>> {
+        let l = &self.table.layout;
+        let code = |&(c, r): &(Color, Role)| r as u8 + if c == Color::White { 0 } else { 8 };
+        let (pieces, pawns) = l.slots.split_at(l.first_pawn);
+        Some(pawns.iter().chain(pieces).map(code).collect())
+    }
+
     fn values(&self, squares: &[u8], white_to_move: bool) -> Option<Values> {
         let layout = &self.table.layout;
         let turn = if white_to_move {

@@ -87,13 +87,15 @@ pub fn encode(sq: &mut [usize], enc: &Encoding, header: Geometry) -> u64 {
 /// Combinatorial number of the group `sq[k..t]` of identical pieces, on the
 /// squares left free by `sq[..k]`, counted from square `origin`.
 fn group_index(sq: &mut [usize], k: usize, t: usize, origin: usize) -> u64 {
-    sq[k..t].sort_unstable();
-    let taken = sq[..k].iter().fold(0u64, |m, &p| m | 1 << (p & 63));
+    if t - k > 1 {
+        sq[k..t].sort_unstable();
+    }
     let mut s = 0;
     for i in k..t {
-        // Squares of `sq[..k]` below this one.
-        let below = taken & ((1u64 << (sq[i] & 63)) - 1);
-        let pos = sq[i].saturating_sub(below.count_ones() as usize + origin);
+        // Squares of `sq[..k]` below this one (compared one by one: no
+        // popcount instruction in the baseline targets).
+        let below = sq[..k].iter().filter(|&&p| p < sq[i]).count();
+        let pos = sq[i].saturating_sub(below + origin);
         s += BINOMIAL[pos.min(64)][(i - k + 1).min(7)];
     }
     s

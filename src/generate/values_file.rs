@@ -87,13 +87,27 @@ fn read_codes(r: &mut impl Read, n: usize) -> io::Result<Vec<i16>> {
 /// Reads a table written by [`write`]. A file of another version, material
 /// or size is refused with `InvalidData`.
 pub fn read(r: &mut impl Read) -> io::Result<Solved> {
-    read_as(r, false)
+    read_as(r, Mates::Keep)
 }
 
 /// [`read`] straight into [`Solved::packed`] form (for sub-tables): mate
 /// codes are folded in as they are read, so the table is never held twice.
 pub fn read_packed(r: &mut impl Read) -> io::Result<Solved> {
-    read_as(r, true)
+    read_as(r, Mates::Pack)
+}
+
+/// [`read`] without the mate codes: the Syzygy writer's input, half the
+/// memory of a table with mates.
+pub fn read_dtz(r: &mut impl Read) -> io::Result<Solved> {
+    read_as(r, Mates::Skip)
+}
+
+/// What [`read_as`] does with a file's mate codes.
+#[derive(PartialEq)]
+enum Mates {
+    Keep,
+    Pack,
+    Skip,
 }
 
 /// Whether a file starts as one this version writes (stale files from
@@ -105,7 +119,7 @@ pub fn current(r: &mut impl Read) -> bool {
         && u16::from_le_bytes([head[4], head[5]]) == VERSION
 }
 
-fn read_as(r: &mut impl Read, pack: bool) -> io::Result<Solved> {
+fn read_as(r: &mut impl Read, mates: Mates) -> io::Result<Solved> {
     let mut head = [0u8; 8];
     r.read_exact(&mut head)?;
     if head[..4] != MAGIC {
@@ -131,7 +145,7 @@ fn read_as(r: &mut impl Read, pack: bool) -> io::Result<Solved> {
     }
     let n = n as usize;
     let mut dtz = [read_codes(r, n)?, read_codes(r, n)?];
-    if !has_dtm {
+    if !has_dtm || mates == Mates::Skip {
         return Ok(Solved {
             layout,
             dtz,
@@ -139,7 +153,7 @@ fn read_as(r: &mut impl Read, pack: bool) -> io::Result<Solved> {
             packed: false,
         });
     }
-    if !pack {
+    if mates == Mates::Keep {
         let dtm = [read_codes(r, n)?, read_codes(r, n)?];
         return Ok(Solved {
             layout,

@@ -1,5 +1,6 @@
 //! Every position's values, asked of the source once and kept in a compact
-//! array indexed like the material's plainest encoding. Trying other piece
+//! array indexed like one encoding of the material: the plainest, or one
+//! that walks the source's own storage in order. Trying other piece
 //! orders then costs an index decode and encode per position, never a
 //! source lookup.
 
@@ -194,7 +195,8 @@ impl Entries {
         source: &S,
         progress: &mut dyn FnMut(f64),
     ) -> Result<Entries, FormatError> {
-        Self::gather(mat, progress, &mut |jobs, plan| {
+        let order = super::reference_order(mat, source.significance().as_deref());
+        Self::gather(mat, order, progress, &mut |jobs, plan| {
             jobs.iter().map(|j| plan.lookups(source, j)).collect()
         })
     }
@@ -206,20 +208,22 @@ impl Entries {
         threads: usize,
         progress: &mut dyn FnMut(f64),
     ) -> Result<Entries, FormatError> {
-        Self::gather(mat, progress, &mut |jobs, plan| {
+        let order = super::reference_order(mat, source.significance().as_deref());
+        Self::gather(mat, order, progress, &mut |jobs, plan| {
             super::par::map(jobs, threads, |j| plan.lookups(source, j))
         })
     }
 
-    /// Cuts every (file, side) into runs of indices and has `run` look
-    /// them up, a batch at a time, reporting progress between batches.
+    /// Cuts every (file, side) of `plain`'s index space into runs of
+    /// indices and has `run` look them up, a batch at a time, reporting
+    /// progress between batches.
     fn gather(
         mat: &Material,
+        plain: Order,
         progress: &mut dyn FnMut(f64),
         run: &mut dyn FnMut(&[Run], &Plan) -> Vec<Looked>,
     ) -> Result<Entries, FormatError> {
         let geo = Geometry::of(&mat.shape);
-        let plain = super::plain_order(mat);
         let files = if geo.pawnful { 4 } else { 1 };
         let sides = if mat.symmetric { 1 } else { 2 };
         let reference: Vec<(Order, Encoding)> = (0..files)

@@ -32,6 +32,15 @@ pub trait Source {
     /// The position's values, or `None` when it cannot occur (the side not
     /// to move is in check; pieces on the same square are never asked).
     fn values(&self, squares: &[u8], white_to_move: bool) -> Option<Values>;
+
+    /// The source's own storage order, as piece codes from the most
+    /// significant digit of its index to the least (pawns first). The
+    /// writer then asks in an order that walks that storage near
+    /// sequentially: asked in the plainest order, KRPvKR's generated
+    /// values were a cache miss a lookup (the pawn varies fastest there).
+    fn significance(&self) -> Option<Vec<PieceCode>> {
+        None
+    }
 }
 
 /// Piece codes (1..=6 white pawn..king, 9..=14 black) in the order a
