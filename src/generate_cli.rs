@@ -168,14 +168,16 @@ fn save(dir: &Path, t: &Solved) -> io::Result<()> {
     let tmp = path.with_extension("swv.part");
     let mut w = BufWriter::new(fs::File::create(&tmp)?);
     values_file::write(t, &mut w)?;
-    w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    // No fsync: a file cut short by a crash fails the size check on
+    // reading and is generated again (syncing KRPvKR's 3.2 GB cost seconds).
+    w.into_inner().map_err(|e| e.into_error())?;
     fs::rename(tmp, path)
 }
 
-/// Tables with more positions a side than this are written from their
-/// values file after the generator's arrays are freed, so that those and
-/// the writer's entries (4 bytes a position) are never held together.
-const WRITE_FROM_DISK: usize = 1 << 28;
+/// Tables with more positions a side than this are freed as soon as the
+/// writer has its entries (4 bytes a position): the two are never held
+/// together during compression.
+const FREED_FOR_WRITING: usize = 1 << 28;
 
 /// Writes the material's .rtbw and .rtbz files (sub-materials in `lib`).
 fn write_syzygy(dir: &Path, t: &Solved, lib: &Library, a: &Args) -> Result<(), String> {
@@ -184,17 +186,15 @@ fn write_syzygy(dir: &Path, t: &Solved, lib: &Library, a: &Args) -> Result<(), S
     write_entries(dir, &t.layout.name, &entries, a, started)
 }
 
-/// [`write_syzygy`] for a table whose values are only in `dir`: its DTZ50''
-/// codes are read (the writer needs no mate distances) and freed once the
-/// writer has its entries.
-fn write_from_disk(dir: &Path, name: &str, lib: &Library, a: &Args) -> Result<(), String> {
+/// [`write_syzygy`] for a big table, freed once the writer has its
+/// entries. The writer needs no mate distances: they go first.
+fn write_big(dir: &Path, mut t: Solved, lib: &Library, a: &Args) -> Result<(), String> {
     let started = Instant::now();
-    let t = fs::File::open(values_path(dir, name))
-        .and_then(|f| values_file::read_dtz(&mut BufReader::new(f)))
-        .map_err(|e| format!("{name}.swv: {e}"))?;
+    t.dtm = None;
     let entries = collect(&t, lib, a)?;
+    let name = t.layout.name.clone();
     drop(t);
-    write_entries(dir, name, &entries, a, started)
+    write_entries(dir, &name, &entries, a, started)
 }
 
 /// The writer's entries of a finished table, with a progress bar.
@@ -341,10 +341,9 @@ pub fn run(a: &Args) -> Result<(), String> {
             if !a.values_only {
                 let big = t
                     .as_ref()
-                    .is_some_and(|t| t.layout.positions_per_side() > WRITE_FROM_DISK);
-                if big {
-                    t = None;
-                    write_from_disk(d, &name, &lib, a).map_err(|e| format!("{name}: {e}"))?;
+                    .is_some_and(|t| t.layout.positions_per_side() > FREED_FOR_WRITING);
+                if let Some(table) = t.take_if(|_| big) {
+                    write_big(d, table, &lib, a).map_err(|e| format!("{name}: {e}"))?;
                     if needed_later {
                         t = load(d, &name, a.dtm);
                     }

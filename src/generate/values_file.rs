@@ -96,18 +96,11 @@ pub fn read_packed(r: &mut impl Read) -> io::Result<Solved> {
     read_as(r, Mates::Pack)
 }
 
-/// [`read`] without the mate codes: the Syzygy writer's input, half the
-/// memory of a table with mates.
-pub fn read_dtz(r: &mut impl Read) -> io::Result<Solved> {
-    read_as(r, Mates::Skip)
-}
-
 /// What [`read_as`] does with a file's mate codes.
 #[derive(PartialEq)]
 enum Mates {
     Keep,
     Pack,
-    Skip,
 }
 
 /// Whether a file starts as one this version writes (stale files from
@@ -145,7 +138,7 @@ fn read_as(r: &mut impl Read, mates: Mates) -> io::Result<Solved> {
     }
     let n = n as usize;
     let mut dtz = [read_codes(r, n)?, read_codes(r, n)?];
-    if !has_dtm || mates == Mates::Skip {
+    if !has_dtm {
         return Ok(Solved {
             layout,
             dtz,
