@@ -92,8 +92,8 @@ fn group_index(sq: &mut [usize], k: usize, t: usize, origin: usize) -> u64 {
     }
     let mut s = 0;
     for i in k..t {
-        // Squares of `sq[..k]` below this one (compared one by one: no
-        // popcount instruction in the baseline targets).
+        // Squares of `sq[..k]` below this one, compared one by one
+        // (baseline x86-64 has no popcount instruction).
         let below = sq[..k].iter().filter(|&&p| p < sq[i]).count();
         let pos = sq[i].saturating_sub(below + origin);
         s += BINOMIAL[pos.min(64)][(i - k + 1).min(7)];
