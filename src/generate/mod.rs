@@ -25,8 +25,9 @@
 //!   share a digit: KNNNNvK (462 x 635,376 x 2 = 587 M positions) and
 //!   KNNNvKN (462 x 41,664 x 64 x 2 = 2.46 G; 12.9 GB in its forward pass)
 //!   generate and are written on this machine (the writer's entries take
-//!   4 bytes an index and a full compression 2: KNNNvKN peaks at 16.5 GB
-//!   while written from its values file), and so does KNNvKNN (462 x
+//!   4 bytes an index and a full compression 2: KNNNvKN peaked at 16.5 GB
+//!   while written, its table read back with mates; the writer now gets
+//!   the table from memory without them), and so does KNNvKNN (462 x
 //!   2,016^2 x 2 = 3.76 G positions, 19.0 GB while generated: a symmetric
 //!   material still stores both sides to move; one would halve it). Other
 //!   pawnless ones (up to 15.5 G positions) would
