@@ -91,11 +91,20 @@ impl Source for Generated<'_> {
         } else {
             i32::from(value::distance(code)) * i32::from(code.signum())
         };
+        let wdl = value::wdl(code);
         let (mut capture, mut pawn_move) = (None::<i8>, None::<i8>);
         let mut child: [Piece; MAX_PIECES] = [(Color::White, Role::King, 0); MAX_PIECES];
         for_each_zeroing_move(&b, turn, |m| {
             if !m.zeroing(layout) || (m.double_push && en_passant_possible(&b, m.slot, m.to, turn))
             {
+                return;
+            }
+            // Lookups the entry cannot use (see `Values`): a capture already
+            // reaches the position's WDL, or a pawn move could only matter
+            // to a won position that no pawn move has won yet. Promotions
+            // into four large sub-tables were most of the writer's misses.
+            let is_capture = m.capture != NONE;
+            if capture == Some(wdl) || (!is_capture && (wdl <= 0 || pawn_move == Some(wdl))) {
                 return;
             }
             let found = if m.capture == NONE && m.promotion.is_none() {
@@ -120,7 +129,7 @@ impl Source for Generated<'_> {
                 return;
             };
             let v = -value::wdl(c);
-            let best = if m.capture != NONE {
+            let best = if is_capture {
                 &mut capture
             } else {
                 &mut pawn_move
@@ -128,7 +137,7 @@ impl Source for Generated<'_> {
             *best = Some(best.map_or(v, |x| x.max(v)));
         });
         Some(Values {
-            wdl: value::wdl(code),
+            wdl,
             dtz,
             capture,
             pawn_move,

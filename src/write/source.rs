@@ -17,6 +17,11 @@ pub struct Values {
     /// of the position after it, negated), `None` when it has no capture.
     pub capture: Option<i8>,
     /// The same over non-capturing pawn moves (promotions included).
+    ///
+    /// The writer only asks whether a capture reaches `wdl`, and whether a
+    /// won position's captures or pawn moves do: a source may stop looking
+    /// once one of these reaches `wdl` (no move does better), and may
+    /// leave `pawn_move` out where `wdl` <= 0.
     pub pawn_move: Option<i8>,
 }
 
