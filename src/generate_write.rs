@@ -107,7 +107,7 @@ impl Source for Generated<'_> {
             if capture == Some(wdl) || (!is_capture && (wdl <= 0 || pawn_move == Some(wdl))) {
                 return;
             }
-            let found = if m.capture == NONE && m.promotion.is_none() {
+            let found = if !is_capture && m.promotion.is_none() {
                 // A pawn push: the same material, squares by slot.
                 let mut sq = b.sq;
                 sq[m.slot] = m.to;

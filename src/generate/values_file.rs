@@ -87,20 +87,13 @@ fn read_codes(r: &mut impl Read, n: usize) -> io::Result<Vec<i16>> {
 /// Reads a table written by [`write`]. A file of another version, material
 /// or size is refused with `InvalidData`.
 pub fn read(r: &mut impl Read) -> io::Result<Solved> {
-    read_as(r, Mates::Keep)
+    read_as(r, false)
 }
 
 /// [`read`] straight into [`Solved::packed`] form (for sub-tables): mate
 /// codes are folded in as they are read, so the table is never held twice.
 pub fn read_packed(r: &mut impl Read) -> io::Result<Solved> {
-    read_as(r, Mates::Pack)
-}
-
-/// What [`read_as`] does with a file's mate codes.
-#[derive(PartialEq)]
-enum Mates {
-    Keep,
-    Pack,
+    read_as(r, true)
 }
 
 /// Whether a file starts as one this version writes (stale files from
@@ -112,7 +105,7 @@ pub fn current(r: &mut impl Read) -> bool {
         && u16::from_le_bytes([head[4], head[5]]) == VERSION
 }
 
-fn read_as(r: &mut impl Read, mates: Mates) -> io::Result<Solved> {
+fn read_as(r: &mut impl Read, pack: bool) -> io::Result<Solved> {
     let mut head = [0u8; 8];
     r.read_exact(&mut head)?;
     if head[..4] != MAGIC {
@@ -146,7 +139,7 @@ fn read_as(r: &mut impl Read, mates: Mates) -> io::Result<Solved> {
             packed: false,
         });
     }
-    if mates == Mates::Keep {
+    if !pack {
         let dtm = [read_codes(r, n)?, read_codes(r, n)?];
         return Ok(Solved {
             layout,

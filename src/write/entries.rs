@@ -214,12 +214,12 @@ impl Entries {
         })
     }
 
-    /// Cuts every (file, side) of `plain`'s index space into runs of
+    /// Cuts every (file, side) of `order`'s index space into runs of
     /// indices and has `run` look them up, a batch at a time, reporting
     /// progress between batches.
     fn gather(
         mat: &Material,
-        plain: Order,
+        order: Order,
         progress: &mut dyn FnMut(f64),
         run: &mut dyn FnMut(&[Run], &Plan) -> Vec<Looked>,
     ) -> Result<Entries, FormatError> {
@@ -227,9 +227,9 @@ impl Entries {
         let files = if geo.pawnful { 4 } else { 1 };
         let sides = if mat.symmetric { 1 } else { 2 };
         let reference: Vec<(Order, Encoding)> = (0..files)
-            .map(|f| Ok((plain.clone(), plain.encoding(f, geo)?)))
+            .map(|f| Ok((order.clone(), order.encoding(f, geo)?)))
             .collect::<Result<_, FormatError>>()?;
-        let to_source = slot_map(&plain.pieces, &pieces(mat));
+        let to_source = slot_map(&order.pieces, &pieces(mat));
         let mut runs = Vec::new();
         for (file, (_, enc)) in reference.iter().enumerate() {
             for side in 0..sides {
