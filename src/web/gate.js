@@ -10,7 +10,9 @@ export const RANK = { moves: 0, verdict: 1, outcome: 2 };
  * holds the gate (`hold(rank)` not yet released) lower ranks wait even for
  * a free slot: on a slow link they would share its bandwidth. `prio` is
  * read whenever a slot frees or `kick()` is called, so a waiting request
- * can be promoted when a higher-ranked probe comes to need it too.
+ * can be promoted when a higher-ranked probe comes to need it too. A hold
+ * taken `whileNarrow` lapses once the gate widens: a multiplexed host
+ * answers the lower ranks beside the higher ones instead of after them.
  */
 export class Gate {
   constructor(n) {
@@ -18,12 +20,16 @@ export class Gate {
     this.size = n;
     this.free = n;
     this.queue = [];
-    // Holds not yet released, by rank.
+    // Holds not yet released, by rank: all of them, and those that lapse
+    // once the gate widens.
     this.holds = Object.values(RANK).map(() => 0);
+    this.narrowHolds = Object.values(RANK).map(() => 0);
+    this.wide = false;
   }
   /** Whether a probe ranked above `rank` holds the gate. */
   heldAbove(rank) {
-    return this.holds.some((n, r) => n > 0 && r > rank);
+    const held = (counts) => counts.some((n, r) => n > 0 && r > rank);
+    return held(this.holds) || (!this.wide && held(this.narrowHolds));
   }
   async enter(prio) {
     if (this.free > 0 && !this.heldAbove(rankOf(prio))) {
@@ -47,14 +53,18 @@ export class Gate {
       next.resolve();
     }
   }
-  /** Holds back requests ranked below `rank` until the returned release is called. */
-  hold(rank) {
-    this.holds[rank]++;
+  /**
+   * Holds back requests ranked below `rank` until the returned release is
+   * called (or, `whileNarrow`, until the gate widens).
+   */
+  hold(rank, whileNarrow = false) {
+    const counts = whileNarrow ? this.narrowHolds : this.holds;
+    counts[rank]++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.holds[rank]--;
+      counts[rank]--;
       this.kick();
     };
   }
@@ -62,6 +72,7 @@ export class Gate {
   widen(n) {
     this.size += n;
     this.free += n;
+    this.wide = true;
     this.kick();
   }
 }

@@ -140,9 +140,15 @@ export class RangeClient {
    * or 3 (it is visible cross-origin only with Timing-Allow-Origin; without
    * it the gate stays at 6, which is right for HTTP/1.1).
    */
-  learnProtocol(url) {
+  learnProtocol(url, again = true) {
     if (typeof performance === 'undefined' || !performance.getEntriesByName) return;
     const entries = performance.getEntriesByName(url);
+    // The entry comes in a task of its own once the body is in, often
+    // just after the read resolved: look once more then.
+    if (!entries.length && again) {
+      setTimeout(() => this.auto && this.learnProtocol(url, false), 0);
+      return;
+    }
     const proto = entries.length ? entries[entries.length - 1].nextHopProtocol : '';
     if (proto !== 'h2' && proto !== 'h3') return;
     this.auto = false;

@@ -166,12 +166,15 @@ export class Runtime {
       if (onUpdate) {
         // The outcome's requests first, then the verdict's, then the move
         // list's. The move list waits for the verdict: it needs most of
-        // the verdict's pages anyway. The verdict waits for the outcome
-        // only on a slow link, where its heads would take the outcome's
-        // bandwidth; on a fast one that would only cost it a round.
+        // the verdict's pages anyway, and over HTTP/1.1 its requests would
+        // take the verdict's connections; from a host found to be
+        // multiplexed, on a fast link, it need not wait. The verdict waits
+        // for the outcome only on a slow link, where its heads would take
+        // the outcome's bandwidth; on a fast one that would only cost it a round.
         const ask = (rank) => ({ trace, prio: { rank } });
         const gate = this.http.gate;
-        const holds = [this.http.link.slow() ? gate.hold(RANK.outcome) : () => {}, gate.hold(RANK.verdict)];
+        const slow = this.http.link.slow();
+        const holds = [slow ? gate.hold(RANK.outcome) : () => {}, gate.hold(RANK.verdict, !slow)];
         this.run('outcome', fen, ask(RANK.outcome))
           .then(outcome, () => {})
           .finally(holds[0]);

@@ -1,0 +1,56 @@
+// The request gate on its own (plain JS, no browser): ranks, holds, and the
+// holds that lapse once a multiplexed host widens it.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Gate, RANK } from '../../src/web/gate.js';
+
+/** Enters `gate` at `rank`, recording the order of admission in `order`. */
+function enter(gate, rank, name, order) {
+  return gate.enter({ rank }).then(() => order.push(name));
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('request gate', () => {
+  it('admits the higher rank first when a slot frees', async () => {
+    const gate = new Gate(1);
+    const order = [];
+    await enter(gate, RANK.moves, 'first', order);
+    enter(gate, RANK.moves, 'moves', order);
+    enter(gate, RANK.verdict, 'verdict', order);
+    gate.leave();
+    await tick();
+    gate.leave();
+    await tick();
+    assert.deepEqual(order, ['first', 'verdict', 'moves']);
+  });
+
+  it('keeps lower ranks out while held, even with free slots', async () => {
+    const gate = new Gate(6);
+    const order = [];
+    const release = gate.hold(RANK.verdict);
+    enter(gate, RANK.moves, 'moves', order);
+    await tick();
+    assert.deepEqual(order, []);
+    gate.widen(26);
+    await tick();
+    assert.deepEqual(order, [], 'a plain hold outlasts widening');
+    release();
+    await tick();
+    assert.deepEqual(order, ['moves']);
+  });
+
+  it('lets a hold taken while narrow lapse once the host is found multiplexed', async () => {
+    const gate = new Gate(6);
+    const order = [];
+    const release = gate.hold(RANK.verdict, true);
+    enter(gate, RANK.moves, 'moves', order);
+    await tick();
+    assert.deepEqual(order, []);
+    gate.widen(26);
+    await tick();
+    assert.deepEqual(order, ['moves']);
+    release();
+    assert.equal(gate.free, 32 - 1);
+  });
+});
