@@ -224,11 +224,13 @@ fn cold_analysis_requests_and_waves_are_bounded() {
 /// The promotion positions of issue 12, which fanned out into 13-23 table
 /// files: 99 and 65 requests, 2.2 and 1.8 MiB before; then 51 and 59
 /// requests, 687 and 1020 KiB; now (measured, speculative reads only
-/// filling idle connections) 51 and 58 requests, 691 and 987 KiB. Their
+/// filling idle connections) 51 and 58 requests, 691 and 987 KiB; with
+/// the heads a lost child's captures reach named beside its bounds, 52 and
+/// 59 requests, 683 and 992 KiB, in 10 and 11 waves (10 and 12). Their
 /// own result (the verdict) still takes at most 3 rounds.
 #[test]
 fn promotion_positions_cost_fewer_requests_and_bytes() {
-    for (f, max_requests, max_kib) in [(PROMOTIONS[0], 51, 691), (PROMOTIONS[1], 58, 988)] {
+    for (f, max_requests, max_kib) in [(PROMOTIONS[0], 52, 691), (PROMOTIONS[1], 59, 993)] {
         let p = parse(f);
         let mut t = sim();
         t.analyse(&p).expect("answer");

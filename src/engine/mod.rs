@@ -79,6 +79,8 @@ pub struct Ctx<'a> {
     reads: std::cell::Cell<(u64, u64)>,
     /// Above 0 while what is read is only maybe needed (see [`Ctx::speculate`]).
     speculating: std::cell::Cell<u32>,
+    /// Above 0 while only opens are named (see [`Ctx::speculate_opens`]).
+    opens_only: std::cell::Cell<u32>,
 }
 
 impl Engine {
@@ -120,6 +122,7 @@ impl Engine {
             wants: RefCell::new(Wants::default()),
             reads: std::cell::Cell::new((0, 0)),
             speculating: std::cell::Cell::new(0),
+            opens_only: std::cell::Cell::new(0),
         };
         let result = f(&ctx);
         self.last_reads.set(ctx.reads.get());

@@ -149,6 +149,9 @@ impl<'e> Ctx<'e> {
         let store = &self.engine.store;
         let mut w = self.wants.borrow_mut();
         let spec = self.speculating.get() > 0;
+        if self.opens_only.get() > 0 {
+            return;
+        }
         let last = (offset + len.max(1) - 1) >> log2;
         for page in offset >> log2..=last {
             if !store.contains(id, page) {
@@ -168,6 +171,16 @@ impl<'e> Ctx<'e> {
         self.speculating.set(self.speculating.get() + 1);
         let out = f();
         self.speculating.set(self.speculating.get() - 1);
+        out
+    }
+
+    /// As [`Self::speculate`], naming only the files `f` would open: the
+    /// heads of the tables a search reaches are small and shared by many
+    /// of its positions, its pages are neither.
+    pub fn speculate_opens<T>(&self, f: impl FnOnce() -> T) -> T {
+        self.opens_only.set(self.opens_only.get() + 1);
+        let out = self.speculate(f);
+        self.opens_only.set(self.opens_only.get() - 1);
         out
     }
 

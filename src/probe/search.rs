@@ -329,7 +329,11 @@ fn lost_by_bounds(ctx: &Ctx<'_>, pos: &Chess, wdl: i8) -> Result<Option<Dtz>, Pr
         match keep_going(dtz_table(ctx, &child, &mat, 2), &mut missing)? {
             Some(Some(stored)) => bounds.push((stored.plies as i32, i, stored.precise, child)),
             Some(None) => return Ok(None),
-            None => {}
+            // The child with the best bound will need the tables its
+            // captures reach: their heads come with the bounds.
+            None => {
+                let _ = ctx.speculate_opens(|| zeroing_win(ctx, &child));
+            }
         }
     }
     if missing {
