@@ -3,6 +3,9 @@
 /** Ranks of a request's `prio.rank`: what it is for. */
 export const RANK = { moves: 0, verdict: 1, outcome: 2 };
 
+// How long a round of a holder's requests may take to go out (see `Gate.companionsSoon`).
+const COMPANION_MS = 10;
+
 /**
  * A counting semaphore for network requests. A waiter of a higher
  * `prio.rank` goes before lower ones (the position's outcome, then its
@@ -10,9 +13,13 @@ export const RANK = { moves: 0, verdict: 1, outcome: 2 };
  * holds the gate (`hold(rank)` not yet released) lower ranks wait even for
  * a free slot: on a slow link they would share its bandwidth. `prio` is
  * read whenever a slot frees or `kick()` is called, so a waiting request
- * can be promoted when a higher-ranked probe comes to need it too. A hold
- * taken `whileNarrow` lapses once the gate widens: a multiplexed host
- * answers the lower ranks beside the higher ones instead of after them.
+ * can be promoted when a higher-ranked probe comes to need it too.
+ *
+ * A hold taken `whileNarrow` (HTTP/1.1 on a fast link) only keeps lower
+ * ranks out of the holder's way: they take the slots a round of the
+ * holder's requests leaves free, going out with that round (see
+ * `companionsSoon`), and the hold lapses once the gate widens, since a
+ * multiplexed host answers them beside the holder's.
  */
 export class Gate {
   constructor(n) {
@@ -25,29 +32,46 @@ export class Gate {
     this.holds = Object.values(RANK).map(() => 0);
     this.narrowHolds = Object.values(RANK).map(() => 0);
     this.wide = false;
+    this.companionTimer = null;
   }
-  /** Whether a probe ranked above `rank` holds the gate. */
-  heldAbove(rank) {
+  /** Whether a probe ranked above `rank` holds the gate (for a companion: a full hold). */
+  heldAbove(rank, companion = false) {
     const held = (counts) => counts.some((n, r) => n > 0 && r > rank);
-    return held(this.holds) || (!this.wide && held(this.narrowHolds));
+    return held(this.holds) || (!companion && !this.wide && held(this.narrowHolds));
   }
   async enter(prio) {
-    if (this.free > 0 && !this.heldAbove(rankOf(prio))) {
+    const rank = rankOf(prio);
+    if (this.free > 0 && !this.heldAbove(rank)) {
       this.free--;
+      if (!this.wide && this.narrowHolds.some((n, r) => n > 0 && r <= rank)) this.companionsSoon();
       return;
     }
     await new Promise((resolve) => this.queue.push({ resolve, prio }));
+  }
+  /**
+   * A round of a holder's requests is going out: once it has (none more
+   * for COMPANION_MS), the requests it holds back take the slots it left
+   * free. They start with that round and so end with it: the holder's next
+   * round waits for them at most COMPANION_MS, where it would otherwise
+   * have run beside idle connections.
+   */
+  companionsSoon() {
+    clearTimeout(this.companionTimer);
+    this.companionTimer = setTimeout(() => this.kick(true), COMPANION_MS);
   }
   leave() {
     this.free++;
     this.kick();
   }
-  /** Admits waiters while slots are free: highest rank first, none that a hold keeps back. */
-  kick() {
+  /**
+   * Admits waiters while slots are free: highest rank first, none that a
+   * hold keeps back (as `companion`s of a holder's round, only full holds).
+   */
+  kick(companion = false) {
     while (this.free > 0 && this.queue.length) {
       let i = 0;
       for (let j = 1; j < this.queue.length; j++) if (rankOf(this.queue[j].prio) > rankOf(this.queue[i].prio)) i = j;
-      if (this.heldAbove(rankOf(this.queue[i].prio))) return;
+      if (this.heldAbove(rankOf(this.queue[i].prio), companion)) return;
       const [next] = this.queue.splice(i, 1);
       this.free--;
       next.resolve();

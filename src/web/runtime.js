@@ -165,12 +165,12 @@ export class Runtime {
     try {
       if (onUpdate) {
         // The outcome's requests first, then the verdict's, then the move
-        // list's. The move list waits for the verdict: it needs most of
-        // the verdict's pages anyway, and over HTTP/1.1 its requests would
-        // take the verdict's connections; from a host found to be
-        // multiplexed, on a fast link, it need not wait. The verdict waits
-        // for the outcome only on a slow link, where its heads would take
-        // the outcome's bandwidth; on a fast one that would only cost it a round.
+        // list's. On a slow link the move list waits for the verdict, and
+        // the verdict for the outcome: their requests would share its
+        // bandwidth. On a fast one the move list only keeps out of the
+        // verdict's way: over HTTP/1.1 its requests take the connections
+        // a round of the verdict's leaves idle, going out with it; from a
+        // host found to be multiplexed they go at once.
         const ask = (rank) => ({ trace, prio: { rank } });
         const gate = this.http.gate;
         const slow = this.http.link.slow();

@@ -53,4 +53,31 @@ describe('request gate', () => {
     release();
     assert.equal(gate.free, 32 - 1);
   });
+
+  it('sends held-back requests with a round of the holder, into the slots it leaves', async () => {
+    const gate = new Gate(6);
+    const order = [];
+    gate.hold(RANK.verdict, true);
+    for (let k = 0; k < 6; k++) enter(gate, RANK.moves, `moves ${k}`, order);
+    await tick();
+    assert.deepEqual(order, [], 'nothing of the holder in flight: held');
+    for (let k = 0; k < 2; k++) await enter(gate, RANK.verdict, `verdict ${k}`, order);
+    await new Promise((r) => setTimeout(r, 40));
+    assert.deepEqual(order, ['verdict 0', 'verdict 1', 'moves 0', 'moves 1', 'moves 2', 'moves 3']);
+    // A slot freed mid-round stays for the holder's next round.
+    gate.leave();
+    await tick();
+    assert.equal(order.length, 6);
+    assert.equal(gate.free, 1);
+  });
+
+  it('keeps a full hold (a slow link) even for a round of the holder', async () => {
+    const gate = new Gate(6);
+    const order = [];
+    gate.hold(RANK.verdict);
+    enter(gate, RANK.moves, 'moves', order);
+    await enter(gate, RANK.verdict, 'verdict', order);
+    await new Promise((r) => setTimeout(r, 40));
+    assert.deepEqual(order, ['verdict']);
+  });
 });
