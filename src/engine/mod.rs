@@ -36,11 +36,6 @@ pub struct Config {
     /// more when the material's header can be longer, so that the header
     /// always arrives in one round; small tables then arrive whole.
     pub head_bytes: u64,
-    /// Whether a 5-piece table's head also brings its sparse index, which
-    /// follows the header: a lookup then needs one round less (see
-    /// `head_len`), for up to 64 KiB more a table. Off on a slow link,
-    /// where those bytes cost more time than the round.
-    pub sparse_in_head: bool,
 }
 
 impl Default for Config {
@@ -49,7 +44,6 @@ impl Default for Config {
             page_log2: 12,
             memory_budget: 64 << 20,
             head_bytes: 4 << 10,
-            sparse_in_head: true,
         }
     }
 }
@@ -107,11 +101,6 @@ impl Engine {
 
     pub fn config(&self) -> &Config {
         &self.config
-    }
-
-    /// See [`Config::sparse_in_head`]; applies to tables not heard of yet.
-    pub fn set_sparse_in_head(&mut self, on: bool) {
-        self.config.sparse_in_head = on;
     }
 
     /// Starts a probe; pages it touches are pinned until [`Self::end`].

@@ -256,12 +256,6 @@ impl Core {
         self.connections = if n == 0 { u64::MAX } else { u64::from(n) };
     }
 
-    /// Whether table heads bring the sparse index (a fast link).
-    #[wasm_bindgen(js_name = setSparseInHead)]
-    pub fn set_sparse_in_head(&mut self, on: bool) {
-        self.engine.set_sparse_in_head(on);
-    }
-
     #[wasm_bindgen(js_name = pageSize)]
     pub fn page_size(&self) -> f64 {
         self.engine.page_store().page_size() as f64

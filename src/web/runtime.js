@@ -255,8 +255,6 @@ export class Runtime {
         // Other probes name them all: beside a verdict their requests wait
         // for its requests anyway, and the move list needs most of them.
         this.core.setConnections(kind === 'verdict' || kind === 'outcome' ? this.http.gate.size : 0);
-        // On a slow link the bytes of a sparse index cost more than the round it saves.
-        this.core.setSparseInHead(!this.http.link.slow());
         const r = JSON.parse(this.core.attempt(kind, fen));
         if (r.done) {
           this.counters.pagesFromMemory += this.core.lastReads();
