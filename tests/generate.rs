@@ -436,16 +436,13 @@ fn values_files(dir: &std::path::Path) -> std::collections::HashSet<String> {
 
 /// The tables named and the 5-piece materials they are generated from.
 fn five_piece_closure(names: &[String]) -> std::collections::HashSet<String> {
-    let mut seen = std::collections::HashSet::new();
-    let mut todo: Vec<[u8; 12]> = names
+    let keys: Vec<[u8; 12]> = names
         .iter()
         .map(|n| generate::layout::parse_material(n).expect("material"))
         .collect();
-    while let Some(key) = todo.pop() {
-        let key = plan::normalize(key);
-        if plan::pieces(&key) == 5 && seen.insert(generate::layout::name_of(&key).0) {
-            todo.extend(plan::children(&key));
-        }
-    }
-    seen
+    plan::order(&keys, |_| false)
+        .iter()
+        .filter(|k| plan::pieces(k) == 5)
+        .map(|k| generate::layout::name_of(k).0)
+        .collect()
 }

@@ -145,13 +145,13 @@ impl<'e> Ctx<'e> {
     }
 
     fn want(&self, id: FileId, offset: u64, len: u64) {
+        if self.opens_only.get() > 0 {
+            return;
+        }
         let log2 = self.engine.store.page_log2();
         let store = &self.engine.store;
         let mut w = self.wants.borrow_mut();
         let spec = self.speculating.get() > 0;
-        if self.opens_only.get() > 0 {
-            return;
-        }
         let last = (offset + len.max(1) - 1) >> log2;
         for page in offset >> log2..=last {
             if !store.contains(id, page) {
