@@ -83,6 +83,7 @@ fn empty_head_costs_one_round_large_head() {
         page_log2: 9,
         head_bytes: 64 << 10,
         memory_budget: 128 << 10,
+        sparse_in_head: false,
     };
     first_round_cut("7r/8/8/4k3/8/8/8/R2RK3 b - - 0 1", config, &[(0, 0)]);
 }
@@ -99,6 +100,7 @@ fn short_head_holding_the_header_costs_one_round() {
         page_log2: 10,
         head_bytes: 4 << 10,
         memory_budget: 128 << 10,
+        sparse_in_head: false,
     };
     first_round_cut(
         "8/8/8/8/3pP3/8/5K2/k7 b - e3 0 1",
@@ -114,8 +116,11 @@ fn short_head_holding_the_header_costs_one_round() {
 #[test]
 fn unasked_page_of_an_unopened_file_costs_no_round() {
     let fen = "8/8/3k4/8/2r5/8/4P3/R3K3 w - - 0 1";
+    // The file is registered below with the header's bound as its head,
+    // as the engine does without the sparse index in heads.
     let config = Config {
         page_log2: 9,
+        sparse_in_head: false,
         ..Config::default()
     };
     let (want, clean_rounds) = clean(fen, config);

@@ -29,6 +29,9 @@ struct Entry {
     state: State,
     /// Bytes to fetch when opening: enough for the largest header this material can have.
     head: u64,
+    /// Its server ignores Range: reading a page means streaming the file
+    /// up to it, so only pages a probe needs are worth reading.
+    streamed: bool,
 }
 
 /// What a driver may want to know about a file.
@@ -65,6 +68,7 @@ impl Files {
             kind,
             state: State::Unknown,
             head,
+            streamed: false,
         });
         self.ids.entry(name.to_string()).or_default()[slot(kind)] = Some(id);
         id
@@ -82,6 +86,16 @@ impl Files {
 
     pub fn head(&self, id: FileId) -> u64 {
         self.entries.get(id as usize).map_or(0, |e| e.head)
+    }
+
+    pub fn streamed(&self, id: FileId) -> bool {
+        self.entries.get(id as usize).is_some_and(|e| e.streamed)
+    }
+
+    pub fn set_streamed(&mut self, id: FileId, on: bool) {
+        if let Some(e) = self.entries.get_mut(id as usize) {
+            e.streamed = on;
+        }
     }
 
     pub fn state(&self, id: FileId) -> State {

@@ -36,6 +36,11 @@ pub struct Config {
     /// more when the material's header can be longer, so that the header
     /// always arrives in one round; small tables then arrive whole.
     pub head_bytes: u64,
+    /// Whether a 5-piece table's head also brings its sparse index, which
+    /// follows the header: a lookup then needs one round less (see
+    /// `head_len`), for up to 64 KiB more a table. Off on a slow link,
+    /// where those bytes cost more time than the round.
+    pub sparse_in_head: bool,
 }
 
 impl Default for Config {
@@ -44,6 +49,7 @@ impl Default for Config {
             page_log2: 12,
             memory_budget: 64 << 20,
             head_bytes: 4 << 10,
+            sparse_in_head: true,
         }
     }
 }
@@ -103,6 +109,11 @@ impl Engine {
         &self.config
     }
 
+    /// See [`Config::sparse_in_head`]; applies to tables not heard of yet.
+    pub fn set_sparse_in_head(&mut self, on: bool) {
+        self.config.sparse_in_head = on;
+    }
+
     /// Starts a probe; pages it touches are pinned until [`Self::end`].
     pub fn begin(&mut self) -> u64 {
         self.store.begin_probe()
@@ -154,7 +165,9 @@ impl Engine {
     /// ([`Wants::maybe`]) are added unit by unit, in the order they were
     /// named, while the round needs no more waves of `connections`
     /// requests than without them: they fill connections that would
-    /// otherwise stay idle, and never make a round wait longer.
+    /// otherwise stay idle, and never make a round wait longer. Pages of a
+    /// file whose server ignores Range are never speculative: each costs
+    /// streaming the file up to it.
     pub fn fetches(&self, wants: &Wants, connections: u64) -> Vec<Fetch> {
         let connections = connections.max(1);
         let mut need = Wants {
@@ -167,6 +180,13 @@ impl Engine {
             .max(1)
             .saturating_mul(connections);
         for unit in wants.speculative() {
+            if unit
+                .pages
+                .iter()
+                .any(|&(f, _)| self.files.borrow().streamed(f))
+            {
+                continue;
+            }
             let mut tried = need.clone();
             tried.merge(unit);
             let plan = self.plan(&tried);
@@ -216,6 +236,11 @@ impl Engine {
             out.push(f);
         }
         out
+    }
+
+    /// Whether `file`'s server ignores Range (see [`Self::fetches`]).
+    pub fn set_streamed(&mut self, file: FileId, on: bool) {
+        self.files.get_mut().set_streamed(file, on);
     }
 
     /// File name (e.g. `KQvK.rtbw`) of a file id.

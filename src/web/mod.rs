@@ -256,6 +256,12 @@ impl Core {
         self.connections = if n == 0 { u64::MAX } else { u64::from(n) };
     }
 
+    /// Whether table heads bring the sparse index (a fast link).
+    #[wasm_bindgen(js_name = setSparseInHead)]
+    pub fn set_sparse_in_head(&mut self, on: bool) {
+        self.engine.set_sparse_in_head(on);
+    }
+
     #[wasm_bindgen(js_name = pageSize)]
     pub fn page_size(&self) -> f64 {
         self.engine.page_store().page_size() as f64
@@ -374,6 +380,13 @@ impl Core {
     #[wasm_bindgen(js_name = lastReads)]
     pub fn last_reads(&self) -> f64 {
         self.engine.last_reads().0 as f64
+    }
+
+    /// Whether a file's server ignores Range: then only pages a probe needs
+    /// are fetched from it, never speculative ones.
+    #[wasm_bindgen(js_name = setStreamed)]
+    pub fn set_streamed(&mut self, file: u32, on: bool) {
+        self.engine.set_streamed(file, on);
     }
 
     /// Bytes of a file from `start`; a changed size or validator drops its old pages.

@@ -255,6 +255,8 @@ export class Runtime {
         // Other probes name them all: beside a verdict their requests wait
         // for its requests anyway, and the move list needs most of them.
         this.core.setConnections(kind === 'verdict' || kind === 'outcome' ? this.http.gate.size : 0);
+        // On a slow link the bytes of a sparse index cost more than the round it saves.
+        this.core.setSparseInHead(!this.http.link.slow());
         const r = JSON.parse(this.core.attempt(kind, fen));
         if (r.done) {
           this.counters.pagesFromMemory += this.core.lastReads();
@@ -413,6 +415,7 @@ export class Runtime {
     const known = this.files.get(id);
     if (known) Object.assign(known, { size: r.size, validator: r.validator });
     if (changed) this.counters.identityChanges++;
+    this.core.setStreamed(id, this.http.bodies.has(url));
     // Into the core before any await: a probe attempting meanwhile must not
     // see the file opened (identity known) yet without its bytes, and fetch
     // them a second time.

@@ -24,9 +24,11 @@ export function outcomeFile(fen) {
 }
 
 /**
- * Bytes the probe reads to open a file of `name` (mirrors head_len in
- * src/engine/source.rs: the longest header, at least 32 KiB past 4 pieces,
- * at most 24 KiB up to 4), or 0 for tables it is not worth guessing for.
+ * Bytes the probe reads to open a file of `name` on a slow link (mirrors
+ * head_len in src/engine/source.rs: the longest header, at least 32 KiB
+ * past 4 pieces, at most 24 KiB up to 4), or 0 for tables it is not worth
+ * guessing for. On a fast link the probe also wants the sparse index
+ * behind the header and asks for it in the same round.
  */
 function headBytes(file) {
   const [name, kind] = file.split('.');
