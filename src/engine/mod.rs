@@ -338,3 +338,29 @@ pub enum Attempt {
     Need(Wants),
     Failed(ProbeError),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_streamed_file_gets_no_speculative_pages() {
+        let mut engine = Engine::new(Config::default());
+        let id = engine.file_id("KRPvKR", Kind::Wdl, 4096);
+        engine.identify(id, 1 << 24, "v");
+        let mut wants = Wants::default();
+        wants.pages.insert((id, 1));
+        wants.maybe.insert(id, Some(3));
+        let pages = |engine: &Engine| {
+            engine
+                .fetches(&wants, 6)
+                .iter()
+                .map(|f| (f.start, f.end))
+                .collect::<Vec<_>>()
+        };
+        // Idle connections take the guess: one bridged request.
+        assert_eq!(pages(&engine), vec![(4096, 16384)]);
+        engine.set_streamed(id, true);
+        assert_eq!(pages(&engine), vec![(4096, 8192)]);
+    }
+}
