@@ -137,6 +137,7 @@ pub fn generate(
     };
     let threads = opts.threads.max(1);
     let count = solved.layout.slices.len();
+    let mut works: Vec<slice::Work> = (0..threads).map(|_| slice::Work::default()).collect();
     let mut start = 0;
     while start < count {
         // Slices of equal advancement depend only on finished ones.
@@ -145,7 +146,6 @@ pub fn generate(
         while end < count && solved.layout.slice_advancement(end) == adv {
             end += 1;
         }
-        let mut done: Vec<(usize, solved::Values)> = Vec::with_capacity(end - start);
         for batch in (start..end).collect::<Vec<_>>().chunks(threads) {
             let tables = Tables {
                 this: &solved,
@@ -153,39 +153,39 @@ pub fn generate(
             };
             let inner = (threads / batch.len()).max(1);
             if batch.len() == 1 {
-                done.push((
-                    batch[0],
-                    slice::solve(&tables, batch[0], opts.dtm, inner, &meter),
-                ));
+                slice::solve(&tables, batch[0], opts.dtm, inner, &meter, &mut works[0]);
             } else {
                 std::thread::scope(|scope| {
                     let handles: Vec<_> = batch
                         .iter()
-                        .map(|&s| {
+                        .zip(works.iter_mut())
+                        .map(|(&s, w)| {
                             let (tables, meter) = (&tables, &meter);
-                            scope.spawn(move || (s, slice::solve(tables, s, opts.dtm, 1, meter)))
+                            scope.spawn(move || slice::solve(tables, s, opts.dtm, 1, meter, w))
                         })
                         .collect();
                     // A panicking slice is a bug; re-raise it here.
                     for h in handles {
-                        match h.join() {
-                            Ok(r) => done.push(r),
-                            Err(e) => std::panic::resume_unwind(e),
+                        if let Err(e) = h.join() {
+                            std::panic::resume_unwind(e);
                         }
                     }
                 });
             }
-        }
-        for (s, (dtz, dtm)) in done {
-            if whole {
-                (solved.dtz, solved.dtm) = (dtz, dtm);
-                continue;
-            }
-            let range = s * size..(s + 1) * size;
-            for side in 0..2 {
-                solved.dtz[side][range.clone()].copy_from_slice(&dtz[side]);
-                if let (Some(all), Some(part)) = (solved.dtm.as_mut(), dtm.as_ref()) {
-                    all[side][range.clone()].copy_from_slice(&part[side]);
+            // Slices of one advancement never read each other: each goes
+            // into the table as soon as it is solved.
+            for (&s, w) in batch.iter().zip(works.iter_mut()) {
+                if whole {
+                    solved.dtz = std::mem::take(&mut w.dtz);
+                    solved.dtm = opts.dtm.then(|| std::mem::take(&mut w.dtm));
+                    continue;
+                }
+                let range = s * size..(s + 1) * size;
+                for side in 0..2 {
+                    solved.dtz[side][range.clone()].copy_from_slice(&w.dtz[side]);
+                    if let Some(all) = solved.dtm.as_mut() {
+                        all[side][range.clone()].copy_from_slice(&w.dtm[side]);
+                    }
                 }
             }
         }

@@ -7,11 +7,14 @@ use shakmaty::{Color, Role};
 use super::layout::{Layout, MAX_PIECES};
 use super::moves::{for_each_move, Board, Move};
 use super::retro::retro;
-use super::solved::{side, Library, Piece, Solved, Values};
+use super::solved::{side, Library, Piece, Solved};
 use super::value::{self, DRAW, INVALID, MATED, UNKNOWN};
 use super::Meter;
 
-/// Per-side working arrays of a slice.
+/// Per-side working arrays of a slice, kept from one slice to the next:
+/// fresh arrays of a slice's size each time cost page faults and the
+/// kernel's zeroing of every page.
+#[derive(Default)]
 pub struct Work {
     /// Quiet (non-zeroing) legal moves not yet known to lose.
     pub quiet: [Vec<u8>; 2],
@@ -22,6 +25,38 @@ pub struct Work {
     /// Final DTZ50'' codes; mated and stalemated positions are set by the
     /// forward pass.
     pub dtz: [Vec<i16>; 2],
+    /// The mate pass's own quiet-move counts.
+    pub mate_quiet: [Vec<u8>; 2],
+    /// Final mate codes (with mate distances only).
+    pub dtm: [Vec<i16>; 2],
+}
+
+/// `v` at length `n`; what it held is left for the caller to overwrite.
+fn fit<T: Copy + Default>(v: &mut Vec<T>, n: usize) {
+    v.truncate(n);
+    v.resize(n, T::default());
+}
+
+impl Work {
+    /// Arrays for slices of `size` positions a side. Without mate
+    /// distances, the mate arrays are freed: 6 bytes a position otherwise
+    /// wasted.
+    fn fit(&mut self, size: usize, dtm: bool) {
+        for s in 0..2 {
+            fit(&mut self.quiet[s], size);
+            fit(&mut self.zero_dtz[s], size);
+            fit(&mut self.dtz[s], size);
+            if dtm {
+                fit(&mut self.zero_dtm[s], size);
+                fit(&mut self.mate_quiet[s], size);
+                fit(&mut self.dtm[s], size);
+            } else {
+                self.zero_dtm[s] = Vec::new();
+                self.mate_quiet[s] = Vec::new();
+                self.dtm[s] = Vec::new();
+            }
+        }
+    }
 }
 
 /// Where zeroing moves lead: earlier slices of this material, or other
@@ -194,20 +229,11 @@ fn mate_chunks(v: &mut [i16], chunk: usize) -> Box<dyn Iterator<Item = &mut [i16
 }
 
 /// Solves one slice: the forward pass on `threads` threads, then the
-/// retrograde passes. Returns (DTZ50'' codes, mate codes) by side.
-pub fn solve(t: &Tables, slice: usize, dtm: bool, threads: usize, meter: &Meter) -> Values {
+/// retrograde passes. Leaves the DTZ50'' codes in `w.dtz` and, with mate
+/// distances, the mate codes in `w.dtm`.
+pub fn solve(t: &Tables, slice: usize, dtm: bool, threads: usize, meter: &Meter, w: &mut Work) {
     let size = t.this.layout.slice_size;
-    let mut w = Work {
-        quiet: [vec![0; size], vec![0; size]],
-        zero_dtz: [vec![0; size], vec![0; size]],
-        // Only with mate distances: 2 bytes a position otherwise wasted.
-        zero_dtm: if dtm {
-            [vec![0; size], vec![0; size]]
-        } else {
-            [Vec::new(), Vec::new()]
-        },
-        dtz: [vec![0; size], vec![0; size]],
-    };
+    w.fit(size, dtm);
     let threads = threads.max(1);
     for turn in [Color::White, Color::Black] {
         let s = side(turn);
@@ -237,29 +263,32 @@ pub fn solve(t: &Tables, slice: usize, dtm: bool, threads: usize, meter: &Meter)
     }
     let l = &t.this.layout;
     let Work {
-        mut quiet,
+        quiet,
         zero_dtz,
         zero_dtm,
-        dtz: mut codes,
+        dtz,
+        mate_quiet,
+        dtm: mate,
     } = w;
+    if !dtm {
+        retro(l, slice, quiet, zero_dtz, dtz, meter);
+        return;
+    }
     // The mate pass needs its own copies of the counts and the seeds; it
     // shares nothing else with the DTZ50'' pass, so a second thread runs it
     // alongside.
-    let mut mate = dtm.then(|| (quiet.clone(), codes.clone()));
-    let mate_pass = |m: &mut ([Vec<u8>; 2], [Vec<i16>; 2])| {
-        retro(l, slice, &mut m.0, &zero_dtm, &mut m.1, meter)
-    };
-    match mate.as_mut() {
-        Some(m) if threads > 1 => std::thread::scope(|scope| {
-            scope.spawn(|| mate_pass(m));
-            retro(l, slice, &mut quiet, &zero_dtz, &mut codes, meter);
-        }),
-        Some(m) => {
-            mate_pass(m);
-            retro(l, slice, &mut quiet, &zero_dtz, &mut codes, meter);
-        }
-        None => retro(l, slice, &mut quiet, &zero_dtz, &mut codes, meter),
+    for s in 0..2 {
+        mate_quiet[s].copy_from_slice(&quiet[s]);
+        mate[s].copy_from_slice(&dtz[s]);
     }
-    let mate = mate.map(|m| m.1);
-    (codes, mate)
+    let mut mate_pass = || retro(l, slice, mate_quiet, zero_dtm, mate, meter);
+    if threads > 1 {
+        std::thread::scope(|scope| {
+            scope.spawn(mate_pass);
+            retro(l, slice, quiet, zero_dtz, dtz, meter);
+        });
+    } else {
+        mate_pass();
+        retro(l, slice, quiet, zero_dtz, dtz, meter);
+    }
 }

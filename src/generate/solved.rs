@@ -69,9 +69,6 @@ fn unpack(p: i16) -> (i16, i16) {
     }
 }
 
-/// (DTZ50'' codes, mate codes) by side to move, of a slice or a table.
-pub type Values = ([Vec<i16>; 2], Option<[Vec<i16>; 2]>);
-
 /// A piece for lookups: colour, role, square.
 pub type Piece = (Color, Role, u8);
 
