@@ -186,15 +186,42 @@ fn write_syzygy(dir: &Path, t: &Solved, lib: &Library, a: &Args) -> Result<(), S
     write_entries(dir, &t.layout.name, &entries, a, started)
 }
 
-/// [`write_syzygy`] for a big table, freed once the writer has its
-/// entries. The writer needs no mate distances: they go first.
+/// [`write_syzygy`] for a big table. The writer needs no mate distances:
+/// they go first. A pawnful table is written a leading-pawn file at a
+/// time, the writer's entries (4 bytes a position) of one file at once; a
+/// pawnless one is freed once the writer has its entries, so that the two
+/// are never held together during compression.
 fn write_big(dir: &Path, mut t: Solved, lib: &Library, a: &Args) -> Result<(), String> {
     let started = Instant::now();
     t.dtm = None;
-    let entries = collect(&t, lib, a)?;
     let name = t.layout.name.clone();
-    drop(t);
-    write_entries(dir, &name, &entries, a, started)
+    let mat = crate::material::Material::from_name(&name)
+        .ok_or_else(|| format!("{name}: not a table name"))?;
+    if !mat.shape.pawnful() || t.packed {
+        let entries = collect(&t, lib, a)?;
+        drop(t);
+        let written = crate::write::write_files(&entries, &options(a));
+        return save_files(dir, &name, written, started);
+    }
+    let source = crate::generate_write::Generated::new(&t, lib)
+        .ok_or_else(|| "material has no Syzygy layout".to_string())?;
+    let plies = crate::generate_write::plies(&t, mat.symmetric, a.exact_dtz);
+    let bar = Bar::new();
+    let mut entries_of = |file: usize| {
+        let label = format!("{name} (writing file {} of 4)", file + 1);
+        let mut last = 0u64;
+        let mut progress = |f: f64| {
+            let now = (f * 1000.0) as u64;
+            bar.advance(&label, now.saturating_sub(last), 1000);
+            last = last.max(now);
+        };
+        crate::write::Entries::collect_file_parallel(&mat, &source, file, threads(a), &mut progress)
+            .map_err(crate::write::WriteError::from)
+    };
+    let written = crate::write::write_by_file(&name, &plies, &options(a), &mut entries_of)
+        .map_err(|e| e.to_string())?;
+    bar.clear();
+    save_files(dir, &name, written, started)
 }
 
 /// The writer's entries of a finished table, with a progress bar.
@@ -223,13 +250,25 @@ fn write_entries(
     a: &Args,
     started: Instant,
 ) -> Result<(), String> {
-    let opts = crate::write::Options {
+    let written = crate::write::write_files(entries, &options(a));
+    save_files(dir, name, written, started)
+}
+
+fn options(a: &Args) -> crate::write::Options {
+    crate::write::Options {
         exact_dtz: a.exact_dtz,
         wide_dtz: a.wide_dtz,
         threads: threads(a),
         ..Default::default()
-    };
-    let written = crate::write::write_files(entries, &opts);
+    }
+}
+
+fn save_files(
+    dir: &Path,
+    name: &str,
+    written: crate::write::Written,
+    started: Instant,
+) -> Result<(), String> {
     let mut sizes = Vec::new();
     for (ext, bytes) in [("rtbw", written.wdl), ("rtbz", written.dtz)] {
         let path = dir.join(format!("{name}.{ext}"));

@@ -42,6 +42,27 @@ impl<'a> Generated<'a> {
     }
 }
 
+/// The writer's DTZ plies flags of a finished table (see
+/// [`write::plies_of`]), from its codes rather than the writer's entries,
+/// so that it can write a leading-pawn file at a time.
+pub fn plies(table: &Solved, symmetric: bool, exact: bool) -> Vec<write::Plies> {
+    let sides = if symmetric { 1 } else { 2 };
+    let mut win100 = vec![false; sides];
+    let mut loss100 = vec![false; sides];
+    for s in 0..sides {
+        for &code in &table.dtz[s] {
+            if code != 0 && value::is_decided(code) && value::distance(code) == 100 {
+                match value::wdl(code) {
+                    2 => win100[s] = true,
+                    -2 => loss100[s] = true,
+                    _ => {}
+                }
+            }
+        }
+    }
+    write::plies_of(&win100, &loss100, exact)
+}
+
 /// A double push next to an enemy pawn gives an en passant right the
 /// generator's child value does not see: such pushes are not counted, so
 /// that a DTZ value is never left out on their account.

@@ -301,6 +301,42 @@ fn values_file_round_trips() {
     assert!(generate::values_file::read(&mut short.as_slice()).is_err());
 }
 
+/// A pawnful material written a leading-pawn file at a time (as the CLI
+/// writes big ones, with the DTZ plies flags from the generated codes) is
+/// byte for byte the one written whole.
+#[test]
+fn written_by_file_equals_written_whole() {
+    use syzygy_web::generate_write::{plies, Generated};
+    use syzygy_web::material::Material;
+    use syzygy_web::write::{self, Entries, WriteError};
+    let lib = library();
+    for name in ["KRPvK", "KPvKP", "KPPvK", "KBPvK"] {
+        let key = generate::layout::parse_material(name).unwrap();
+        let table = lib.get(&key).unwrap();
+        let mat = Material::from_name(name).unwrap();
+        let source = Generated::new(table, lib).unwrap();
+        let opts = write::Options {
+            threads: 2,
+            ..Default::default()
+        };
+        let whole = write::write_files(
+            &write::collect_parallel(name, &source, 2, &mut |_| {}).unwrap(),
+            &opts,
+        );
+        let plies = plies(table, mat.symmetric, false);
+        let mut files = 0;
+        let by_file = write::write_by_file(name, &plies, &opts, &mut |f| {
+            files += 1;
+            Entries::collect_file_parallel(&mat, &source, f, 2, &mut |_| {})
+                .map_err(WriteError::from)
+        })
+        .unwrap();
+        assert_eq!(files, 4, "{name}");
+        assert!(whole.wdl == by_file.wdl, "{name}.rtbw");
+        assert!(whole.dtz == by_file.dtz, "{name}.rtbz");
+    }
+}
+
 #[test]
 fn four_piece_every_position() {
     if !have_official() {

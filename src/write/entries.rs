@@ -196,7 +196,7 @@ impl Entries {
         progress: &mut dyn FnMut(f64),
     ) -> Result<Entries, FormatError> {
         let order = super::reference_order(mat, source.significance().as_deref());
-        Self::gather(mat, order, progress, &mut |jobs, plan| {
+        Self::gather(mat, order, None, progress, &mut |jobs, plan| {
             jobs.iter().map(|j| plan.lookups(source, j)).collect()
         })
     }
@@ -209,30 +209,54 @@ impl Entries {
         progress: &mut dyn FnMut(f64),
     ) -> Result<Entries, FormatError> {
         let order = super::reference_order(mat, source.significance().as_deref());
-        Self::gather(mat, order, progress, &mut |jobs, plan| {
+        Self::gather(mat, order, None, progress, &mut |jobs, plan| {
             super::par::map(jobs, threads, |j| plan.lookups(source, j))
         })
     }
 
-    /// Cuts every (file, side) of `order`'s index space into runs of
-    /// indices and has `run` look them up, a batch at a time, reporting
-    /// progress between batches.
+    /// [`Self::collect_parallel`] of one leading-pawn file only (the
+    /// others hold no sides): a pawnful material written a file at a
+    /// time needs a quarter of the entries at once.
+    pub fn collect_file_parallel<S: Source + Sync + ?Sized>(
+        mat: &Material,
+        source: &S,
+        file: usize,
+        threads: usize,
+        progress: &mut dyn FnMut(f64),
+    ) -> Result<Entries, FormatError> {
+        let order = super::reference_order(mat, source.significance().as_deref());
+        Self::gather(mat, order, Some(file), progress, &mut |jobs, plan| {
+            super::par::map(jobs, threads, |j| plan.lookups(source, j))
+        })
+    }
+
+    /// Cuts every (file, side) of `order`'s index space (of file `only`,
+    /// when given) into runs of indices and has `run` look them up, a
+    /// batch at a time, reporting progress between batches.
     fn gather(
         mat: &Material,
         order: Order,
+        only: Option<usize>,
         progress: &mut dyn FnMut(f64),
         run: &mut dyn FnMut(&[Run], &Plan) -> Vec<Looked>,
     ) -> Result<Entries, FormatError> {
         let geo = Geometry::of(&mat.shape);
         let files = if geo.pawnful { 4 } else { 1 };
         let sides = if mat.symmetric { 1 } else { 2 };
+        let sides_of = |file: usize| {
+            if only.is_none_or(|f| f == file) {
+                sides
+            } else {
+                0
+            }
+        };
         let reference: Vec<(Order, Encoding)> = (0..files)
             .map(|f| Ok((order.clone(), order.encoding(f, geo)?)))
             .collect::<Result<_, FormatError>>()?;
         let to_source = slot_map(&order.pieces, &pieces(mat));
         let mut runs = Vec::new();
         for (file, (_, enc)) in reference.iter().enumerate() {
-            for side in 0..sides {
+            for side in 0..sides_of(file) {
                 let mut start = 0;
                 while start < enc.positions {
                     let end = (start + RUN).min(enc.positions);
@@ -253,8 +277,9 @@ impl Entries {
         };
         let mut values: Vec<Vec<Vec<Entry>>> = reference
             .iter()
-            .map(|(_, enc)| {
-                (0..sides)
+            .enumerate()
+            .map(|(file, (_, enc))| {
+                (0..sides_of(file))
                     .map(|_| Vec::with_capacity(enc.positions as usize))
                     .collect()
             })

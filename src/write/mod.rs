@@ -12,11 +12,12 @@ mod par;
 pub mod source;
 mod table;
 
+pub use dtz::Plies;
 pub use entries::Entries;
 pub use source::{pieces, Source, Values};
 pub use table::{
-    collect, collect_parallel, write_dtz, write_files, write_tables, write_wdl, Options,
-    WriteError, Written,
+    collect, collect_parallel, plies_of, write_by_file, write_dtz, write_files, write_tables,
+    write_wdl, Options, WriteError, Written,
 };
 
 use crate::format::header::{Encoding, Geometry, PieceCode};

@@ -187,14 +187,64 @@ pub fn write_dtz(entries: &Entries, opts: &Options) -> Vec<u8> {
     write_kinds(entries, opts, false, true).1
 }
 
-/// Orders are ranked for every subtable first; then each WDL subtable, and
-/// of each file's two DTZ sides the one estimated smaller, is compressed
-/// in full in its best orders. (On KQRvK, KQvKB, KQvKR and KPPvK the
-/// estimates chose the side that full compression of both finds smaller.)
+/// Both files, written a leading-pawn file at a time: `entries_of(f)`
+/// holds file `f`'s values (see [`Entries::collect_file_parallel`]), so
+/// only one file's entries are held at once. `plies` is what [`plies_of`]
+/// makes of the whole material's DTZ values of 100.
+pub fn write_by_file(
+    name: &str,
+    plies: &[Plies],
+    opts: &Options,
+    entries_of: &mut dyn FnMut(usize) -> Result<Entries, WriteError>,
+) -> Result<Written, WriteError> {
+    let mat = Material::from_name(name).ok_or_else(|| WriteError::Material(name.into()))?;
+    let files = if mat.shape.pawnful() { 4 } else { 1 };
+    let mut wdl = Vec::new();
+    let mut dtz = Vec::new();
+    for f in 0..files {
+        let entries = entries_of(f)?;
+        let (w, d) = file_parts(&entries, opts, plies, true, true);
+        wdl.extend(w);
+        dtz.extend(d);
+    }
+    Ok(Written {
+        wdl: file::write(&layout(&mat, Kind::Wdl), &wdl),
+        dtz: file::write(&layout(&mat, Kind::Dtz), &dtz),
+    })
+}
+
 fn write_kinds(entries: &Entries, opts: &Options, wdl: bool, dtz: bool) -> (Vec<u8>, Vec<u8>) {
     let mat = &entries.material;
-    let cands = candidates(&mat.shape, opts.orders.max(1));
     let plies = plies(entries, opts.exact_dtz);
+    let (wdl_files, dtz_files) = file_parts(entries, opts, &plies, wdl, dtz);
+    let wdl_bytes = if wdl {
+        file::write(&layout(mat, Kind::Wdl), &wdl_files)
+    } else {
+        Vec::new()
+    };
+    let dtz_bytes = if dtz {
+        file::write(&layout(mat, Kind::Dtz), &dtz_files)
+    } else {
+        Vec::new()
+    };
+    (wdl_bytes, dtz_bytes)
+}
+
+/// The WDL and DTZ parts of every leading-pawn file `entries` holds values
+/// of, in file order. Orders are ranked for every subtable first; then
+/// each WDL subtable, and of each file's two DTZ sides the one estimated
+/// smaller, is compressed in full in its best orders. (On KQRvK, KQvKB,
+/// KQvKR and KPPvK the estimates chose the side that full compression of
+/// both finds smaller.)
+fn file_parts(
+    entries: &Entries,
+    opts: &Options,
+    plies: &[Plies],
+    wdl: bool,
+    dtz: bool,
+) -> (Vec<FilePart>, Vec<FilePart>) {
+    let mat = &entries.material;
+    let cands = candidates(&mat.shape, opts.orders.max(1));
     let mut jobs = Vec::new();
     for (kind, wanted) in [(true, dtz), (false, wdl)] {
         for (file, per_side) in entries.values.iter().enumerate() {
@@ -251,33 +301,29 @@ fn write_kinds(entries: &Entries, opts: &Options, wdl: bool, dtz: bool) -> (Vec<
         smallest(orders.into_iter().map(|o| part(entries, r, o)))
     });
     let mut wdl_files: Vec<FilePart> = (0..files)
+        .filter(|&f| !entries.values[f].is_empty())
         .map(|_| FilePart {
             sides: Vec::new(),
             maps: None,
         })
         .collect();
+    // Index of a file's part among the files held.
+    let slot = |f: usize| entries.values[..f].iter().filter(|v| !v.is_empty()).count();
     let mut dtz_files = Vec::new();
     for (r, part) in finals.iter().zip(parts) {
         let Some(part) = part else { continue };
         match &r.cells {
-            Cells::Wdl => wdl_files[r.job.file].sides.push(part),
+            Cells::Wdl => wdl_files[slot(r.job.file)].sides.push(part),
             Cells::Dtz(_, maps) => dtz_files.push(FilePart {
                 sides: vec![part],
                 maps: Some(maps.clone()),
             }),
         }
     }
-    let wdl_bytes = if wdl {
-        file::write(&layout(mat, Kind::Wdl), &wdl_files)
-    } else {
-        Vec::new()
-    };
-    let dtz_bytes = if dtz {
-        file::write(&layout(mat, Kind::Dtz), &dtz_files)
-    } else {
-        Vec::new()
-    };
-    (wdl_bytes, dtz_bytes)
+    if !wdl {
+        wdl_files.clear();
+    }
+    (wdl_files, dtz_files)
 }
 
 /// Runs `f` with the cell function and don't-care fill of `cells`.
@@ -326,20 +372,9 @@ fn part(entries: &Entries, r: &Ranked, order: Order) -> Part {
     }
 }
 
-/// Plies flags per side to move, as the official generator sets them: a
-/// colour's wins (and the other colour's losses) are stored in plies when a
-/// DTZ of exactly 100 occurs among them, where halving would be ambiguous.
+/// Plies flags per side to move, from the entries' DTZ values of 100.
 fn plies(entries: &Entries, exact: bool) -> Vec<Plies> {
     let sides = entries.values[0].len();
-    if exact {
-        return vec![
-            Plies {
-                win: true,
-                loss: true
-            };
-            sides
-        ];
-    }
     let mut win100 = vec![false; sides];
     let mut loss100 = vec![false; sides];
     for per_side in &entries.values {
@@ -354,6 +389,25 @@ fn plies(entries: &Entries, exact: bool) -> Vec<Plies> {
                 }
             }
         }
+    }
+    plies_of(&win100, &loss100, exact)
+}
+
+/// Plies flags per side to move, as the official generator sets them: a
+/// colour's wins (and the other colour's losses) are stored in plies when a
+/// DTZ of exactly 100 occurs among them, where halving would be ambiguous.
+/// `win100[s]` and `loss100[s]`: whether a win or a loss with a DTZ of 100
+/// occurs with side `s` to move (one side for a symmetric material).
+pub fn plies_of(win100: &[bool], loss100: &[bool], exact: bool) -> Vec<Plies> {
+    let sides = win100.len();
+    if exact {
+        return vec![
+            Plies {
+                win: true,
+                loss: true
+            };
+            sides
+        ];
     }
     if sides == 1 {
         let p = win100[0] || loss100[0];
