@@ -24,14 +24,44 @@ fn push(lists: &mut Vec<[Vec<u32>; 2]>, level: usize, s: usize, i: u32) {
     lists[level][s].push(i);
 }
 
+/// The arrays of one side to move that a pass over the other side's
+/// decided positions writes: its predecessors' values, decided bits and
+/// quiet-move counts.
+struct Preds<'a> {
+    val: &'a mut [i16],
+    done: &'a mut [u64],
+    quiet: &'a mut [u8],
+    zero: &'a [i16],
+}
+
+/// What one level's pass over a side found for the other side: the
+/// positions decided at the next distance (lost, won) and the losses
+/// deferred to a later distance (at, index).
+#[derive(Default)]
+struct Found {
+    next: [Vec<u32>; 2],
+    later: Vec<(usize, u32)>,
+}
+
+/// Below this many positions in a level, its two sides are visited on one
+/// thread: a thread costs more than the work.
+const PARALLEL_LEVEL: usize = 1 << 14;
+
+fn mark(d: &mut [u64], i: usize) {
+    d[i >> 6] |= 1 << (i & 63);
+}
+
 /// Fills `val` (both sides of one slice) from the quiet-move counts and the
-/// best zeroing codes; undecided positions end as draws.
+/// best zeroing codes; undecided positions end as draws. With `parallel`,
+/// the two sides of a level go to two threads: a pass over one side's
+/// decided positions writes only the other side's arrays.
 pub fn retro(
     l: &Layout,
     slice: usize,
     quiet: &mut [Vec<u8>; 2],
     zero: &[Vec<i16>; 2],
     val: &mut [Vec<i16>; 2],
+    parallel: bool,
     meter: &Meter,
 ) {
     let units = (val[0].len() + val[1].len()) as u64;
@@ -42,11 +72,11 @@ pub fn retro(
         vec![0; val[0].len().div_ceil(64)],
         vec![0; val[1].len().div_ceil(64)],
     ];
-    let mark = |d: &mut Vec<u64>, i: usize| d[i >> 6] |= 1 << (i & 63);
     let mut reported = 0u64;
     let mut pend_win: Vec<[Vec<u32>; 2]> = Vec::new();
     let mut pend_loss: Vec<[Vec<u32>; 2]> = Vec::new();
-    let mut cur: [Vec<u32>; 2] = Default::default();
+    // Decided at the current distance, by side to move: [lost, won].
+    let mut cur: [[Vec<u32>; 2]; 2] = Default::default();
     for s in 0..2 {
         for i in 0..val[s].len() {
             let v = val[s][i];
@@ -54,7 +84,7 @@ pub fn retro(
                 mark(&mut done[s], i);
             }
             if v == MATED {
-                cur[s].push(i as u32);
+                cur[s][0].push(i as u32);
             }
             if v != UNKNOWN {
                 continue;
@@ -75,11 +105,6 @@ pub fn retro(
             }
         }
     }
-    let mut b = Board {
-        layout: l,
-        sq: [0; MAX_PIECES],
-    };
-    let n_pieces = l.pieces();
     // Slots whose move changes only their own digit of the index (by the
     // layout's weight of that digit): not in a group of identical pieces,
     // and not a pawnless king (whose move may change the symmetry).
@@ -87,6 +112,7 @@ pub fn retro(
     for (slot, s) in simple.iter_mut().enumerate().take(l.first_pawn) {
         *s = (slot > 1 || l.pawnful()) && !l.groups.iter().any(|g| g.0 <= slot && slot < g.1);
     }
+    let walk = Walk { l, slice, simple };
     let mut n = 0usize;
     loop {
         for s in 0..2 {
@@ -103,27 +129,97 @@ pub fn retro(
                         } else {
                             value::loss(n as u16)
                         };
-                        cur[s].push(i);
+                        cur[s][usize::from(win)].push(i);
                     }
                 }
             }
         }
-        if cur[0].is_empty() && cur[1].is_empty() && n >= pend_win.len().max(pend_loss.len()) {
+        let size: usize = cur.iter().flatten().map(Vec::len).sum();
+        if size == 0 && n >= pend_win.len().max(pend_loss.len()) {
             break;
         }
         if n >= usize::from(value::MAX_DISTANCE) {
             break;
         }
-        let mut next: [Vec<u32>; 2] = Default::default();
-        for list in cur.iter_mut() {
+        for list in cur.iter_mut().flatten() {
             // In index order, neighbours un-move into the same cache lines.
             list.sort_unstable();
         }
-        for s in 0..2 {
-            let o = 1 - s;
-            let turn = if s == 0 { Color::White } else { Color::Black };
-            for &i in &cur[s] {
-                let lost = val[s][i as usize] < 0;
+        // Side 0's decided positions write side 1's arrays, and the reverse.
+        let (v0, v1) = val.split_at_mut(1);
+        let (d0, d1) = done.split_at_mut(1);
+        let (q0, q1) = quiet.split_at_mut(1);
+        let of_white = Preds {
+            val: &mut v1[0],
+            done: &mut d1[0],
+            quiet: &mut q1[0],
+            zero: &zero[1],
+        };
+        let of_black = Preds {
+            val: &mut v0[0],
+            done: &mut d0[0],
+            quiet: &mut q0[0],
+            zero: &zero[0],
+        };
+        let (a, b) = if parallel && size >= PARALLEL_LEVEL {
+            std::thread::scope(|scope| {
+                let a = scope.spawn(|| walk.level(0, n, &cur[0], of_white));
+                let b = walk.level(1, n, &cur[1], of_black);
+                // A panicking pass is a bug; re-raise it here.
+                (a.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), b)
+            })
+        } else {
+            (
+                walk.level(0, n, &cur[0], of_white),
+                walk.level(1, n, &cur[1], of_black),
+            )
+        };
+        let step = (size as u64).min(units - reported);
+        meter.add(step);
+        reported += step;
+        for (o, found) in [(1, a), (0, b)] {
+            for (at, p) in found.later {
+                push(&mut pend_loss, at, o, p);
+            }
+            cur[o] = found.next;
+        }
+        n += 1;
+    }
+    meter.add(units - reported);
+    for v in val.iter_mut().flat_map(|v| v.iter_mut()) {
+        if *v == UNKNOWN {
+            *v = DRAW;
+        }
+    }
+}
+
+/// What every level's pass shares.
+struct Walk<'a> {
+    l: &'a Layout,
+    slice: usize,
+    simple: [bool; MAX_PIECES],
+}
+
+impl Walk<'_> {
+    /// Visits the predecessors (side `1 - s` to move) of side `s`'s
+    /// positions decided at distance `n`, `cur` = [lost, won].
+    fn level(&self, s: usize, n: usize, cur: &[Vec<u32>; 2], p: Preds) -> Found {
+        let Walk { l, slice, simple } = *self;
+        let Preds {
+            val,
+            done,
+            quiet,
+            zero,
+        } = p;
+        let mut found = Found::default();
+        let mut b = Board {
+            layout: l,
+            sq: [0; MAX_PIECES],
+        };
+        let n_pieces = l.pieces();
+        let turn = if s == 0 { Color::White } else { Color::Black };
+        for (lost, list) in [(true, &cur[0]), (false, &cur[1])] {
+            for &i in list {
                 l.squares(slice, i as usize, &mut b.sq);
                 let here = i as usize;
                 let now = b.sq;
@@ -141,13 +237,13 @@ pub fn retro(
                         l.canonicalize_after(&mut sq[..n_pieces], slot);
                         l.local_index(&sq)
                     };
-                    if done[o][p >> 6] & (1 << (p & 63)) != 0 {
+                    if done[p >> 6] & (1 << (p & 63)) != 0 {
                         return;
                     }
                     if lost {
-                        val[o][p] = value::win(n as u16 + 1);
-                        mark(&mut done[o], p);
-                        next[o].push(p as u32);
+                        val[p] = value::win(n as u16 + 1);
+                        mark(done, p);
+                        found.next[1].push(p as u32);
                         return;
                     }
                     // A move and its mirror image lead to one stored
@@ -162,12 +258,12 @@ pub fn retro(
                         (false, true) if !l.below_its_mirror(prev) => return,
                         _ => 1,
                     };
-                    let left = &mut quiet[o][p];
+                    let left = &mut quiet[p];
                     *left = left.saturating_sub(moves);
                     if *left != 0 {
                         return;
                     }
-                    let z = zero[o][p];
+                    let z = zero[p];
                     if z > 0 || z == DRAW {
                         return;
                     }
@@ -177,26 +273,15 @@ pub fn retro(
                         usize::from(value::distance(z))
                     };
                     if at <= n + 1 {
-                        val[o][p] = value::loss(n as u16 + 1);
-                        mark(&mut done[o], p);
-                        next[o].push(p as u32);
+                        val[p] = value::loss(n as u16 + 1);
+                        mark(done, p);
+                        found.next[0].push(p as u32);
                     } else {
-                        push(&mut pend_loss, at, o, p as u32);
+                        found.later.push((at, p as u32));
                     }
                 });
             }
         }
-        let step = (cur[0].len() + cur[1].len()) as u64;
-        let step = step.min(units - reported);
-        meter.add(step);
-        reported += step;
-        cur = next;
-        n += 1;
-    }
-    meter.add(units - reported);
-    for v in val.iter_mut().flat_map(|v| v.iter_mut()) {
-        if *v == UNKNOWN {
-            *v = DRAW;
-        }
+        found
     }
 }

@@ -271,7 +271,7 @@ pub fn solve(t: &Tables, slice: usize, dtm: bool, threads: usize, meter: &Meter,
         dtm: mate,
     } = w;
     if !dtm {
-        retro(l, slice, quiet, zero_dtz, dtz, meter);
+        retro(l, slice, quiet, zero_dtz, dtz, threads > 1, meter);
         return;
     }
     // The mate pass needs its own copies of the counts and the seeds; it
@@ -281,14 +281,14 @@ pub fn solve(t: &Tables, slice: usize, dtm: bool, threads: usize, meter: &Meter,
         mate_quiet[s].copy_from_slice(&quiet[s]);
         mate[s].copy_from_slice(&dtz[s]);
     }
-    let mut mate_pass = || retro(l, slice, mate_quiet, zero_dtm, mate, meter);
+    let mut mate_pass = || retro(l, slice, mate_quiet, zero_dtm, mate, false, meter);
     if threads > 1 {
         std::thread::scope(|scope| {
             scope.spawn(mate_pass);
-            retro(l, slice, quiet, zero_dtz, dtz, meter);
+            retro(l, slice, quiet, zero_dtz, dtz, false, meter);
         });
     } else {
         mate_pass();
-        retro(l, slice, quiet, zero_dtz, dtz, meter);
+        retro(l, slice, quiet, zero_dtz, dtz, false, meter);
     }
 }
