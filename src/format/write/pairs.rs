@@ -22,7 +22,7 @@ pub struct Grammar {
     pub symbols: Vec<Symbol>,
     /// Values each symbol expands to.
     pub runs: Vec<u32>,
-    /// The data as symbols.
+    /// The data as symbols (emptied once a subtable is packed into blocks).
     pub stream: Vec<u16>,
 }
 

@@ -59,9 +59,13 @@ pub fn compress(mut values: Vec<u16>, single: bool, max_block_log2: u8) -> Compr
     if single && leaves.len() == 1 {
         return Compressed::Single(leaves[0]);
     }
-    let grammar = pairs::build(values, &leaves, MIN_FREQ, pairs::MAX_SYMBOLS);
+    let mut grammar = pairs::build(values, &leaves, MIN_FREQ, pairs::MAX_SYMBOLS);
     let code = huffman::build(&frequencies(&grammar));
     let blocks = blocks::pack(&grammar, &code, size, max_block_log2);
+    // The blocks hold the data now; the stream (built in the values'
+    // array, 2 bytes a position) would stay with the part until the file
+    // is written: 0.5 GB a leading-pawn file of KRPvKR.
+    grammar.stream = Vec::new();
     Compressed::Huffman(Box::new(Coded {
         grammar,
         code,
