@@ -209,12 +209,7 @@ fn write_big(dir: &Path, mut t: Solved, lib: &Library, a: &Args) -> Result<(), S
     let bar = Bar::new();
     let mut entries_of = |file: usize| {
         let label = format!("{name} (writing file {} of 4)", file + 1);
-        let mut last = 0u64;
-        let mut progress = |f: f64| {
-            let now = (f * 1000.0) as u64;
-            bar.advance(&label, now.saturating_sub(last), 1000);
-            last = last.max(now);
-        };
+        let mut progress = fraction(&bar, &label);
         crate::write::Entries::collect_file_parallel(&mat, &source, file, threads(a), &mut progress)
             .map_err(crate::write::WriteError::from)
     };
@@ -230,17 +225,25 @@ fn collect(t: &Solved, lib: &Library, a: &Args) -> Result<crate::write::Entries,
         .ok_or_else(|| "material has no Syzygy layout".to_string())?;
     let bar = Bar::new();
     let label = format!("{} (writing)", t.layout.name);
-    let mut last = 0u64;
-    let mut progress = |f: f64| {
-        let now = (f * 1000.0) as u64;
-        bar.advance(&label, now.saturating_sub(last), 1000);
-        last = last.max(now);
-    };
-    let entries =
-        crate::write::collect_parallel(&t.layout.name, &source, threads(a), &mut progress)
-            .map_err(|e| e.to_string())?;
+    let entries = crate::write::collect_parallel(
+        &t.layout.name,
+        &source,
+        threads(a),
+        &mut fraction(&bar, &label),
+    )
+    .map_err(|e| e.to_string())?;
     bar.clear();
     Ok(entries)
+}
+
+/// A progress callback (fraction done) that drives `bar` under `label`.
+fn fraction<'a>(bar: &'a Bar, label: &'a str) -> impl FnMut(f64) + 'a {
+    let mut last = 0u64;
+    move |f: f64| {
+        let now = (f * 1000.0) as u64;
+        bar.advance(label, now.saturating_sub(last), 1000);
+        last = last.max(now);
+    }
 }
 
 fn write_entries(

@@ -208,10 +208,7 @@ impl Entries {
         threads: usize,
         progress: &mut dyn FnMut(f64),
     ) -> Result<Entries, FormatError> {
-        let order = super::reference_order(mat, source.significance().as_deref());
-        Self::gather(mat, order, None, progress, &mut |jobs, plan| {
-            super::par::map(jobs, threads, |j| plan.lookups(source, j))
-        })
+        Self::collect_files_parallel(mat, source, None, threads, progress)
     }
 
     /// [`Self::collect_parallel`] of one leading-pawn file only (the
@@ -224,8 +221,18 @@ impl Entries {
         threads: usize,
         progress: &mut dyn FnMut(f64),
     ) -> Result<Entries, FormatError> {
+        Self::collect_files_parallel(mat, source, Some(file), threads, progress)
+    }
+
+    fn collect_files_parallel<S: Source + Sync + ?Sized>(
+        mat: &Material,
+        source: &S,
+        only: Option<usize>,
+        threads: usize,
+        progress: &mut dyn FnMut(f64),
+    ) -> Result<Entries, FormatError> {
         let order = super::reference_order(mat, source.significance().as_deref());
-        Self::gather(mat, order, Some(file), progress, &mut |jobs, plan| {
+        Self::gather(mat, order, only, progress, &mut |jobs, plan| {
             super::par::map(jobs, threads, |j| plan.lookups(source, j))
         })
     }
