@@ -61,74 +61,114 @@ pub fn cells_into(
     );
 }
 
-/// Estimated bytes of a subtable in `order`, from about `len` indices in
-/// runs of `run_len`, each run's don't-cares filled by `fill` on its own.
-#[allow(clippy::too_many_arguments)]
-fn estimate_order(
+/// How one file kind makes cells of entries: the cell of an entry, and
+/// the don't-care fill.
+pub struct CellKind<'a> {
+    pub cell: &'a dyn Fn(Entry) -> u16,
+    pub fill: fn(&mut [u16]),
+}
+
+/// The entries of about `len` indices of a subtable in `order`, in runs of
+/// `run_len` spread evenly (all of it when it is that small), and where
+/// each run ends in the sample (none for a whole subtable).
+fn sample(
     entries: &Entries,
     order: &Order,
     file: usize,
     side: usize,
-    cell: &dyn Fn(Entry) -> u16,
-    fill: fn(&mut [u16]),
     len: u64,
     run_len: u64,
-) -> u64 {
+) -> (Vec<Entry>, Vec<usize>) {
     let positions = entries.reference[file].1.positions;
-    let mut sample = Vec::with_capacity(len.min(positions) as usize);
+    let mut out = Vec::with_capacity(len.min(positions) as usize);
+    let mut ends = Vec::new();
+    let Ok(enc) = order.encoding(file, entries.geo) else {
+        return (out, ends);
+    };
+    let mut view = entries.view(&enc, file, side);
+    let mut take = |range: std::ops::Range<u64>, out: &mut Vec<Entry>| {
+        out.extend(range.filter(|&i| i < enc.positions).map(|i| view.get(i)))
+    };
     if positions <= len {
-        cells_into(entries, order, file, side, 0..positions, cell, &mut sample);
+        take(0..positions, &mut out);
     } else {
         let runs = (len / run_len).max(1);
         let stride = positions / runs;
         for r in 0..runs {
             let start = r * stride;
-            let from = sample.len();
-            cells_into(
-                entries,
-                order,
-                file,
-                side,
-                start..start + run_len,
-                cell,
-                &mut sample,
-            );
-            fill(&mut sample[from..]);
+            take(start..start + run_len, &mut out);
+            ends.push(out.len());
         }
     }
-    fill(&mut sample);
-    estimate(sample)
+    (out, ends)
 }
 
-/// The candidate orders with their estimates, best first (ties keep the
-/// candidates' order, so the choice is deterministic).
+/// Estimated bytes of a sample's cells of `kind`, each run's don't-cares
+/// filled on its own, then the whole.
+fn estimate_sample(sample: &[Entry], ends: &[usize], kind: &CellKind) -> u64 {
+    let mut cells: Vec<u16> = sample.iter().map(|&e| (kind.cell)(e)).collect();
+    let mut from = 0;
+    for &end in ends {
+        (kind.fill)(&mut cells[from..end]);
+        from = end;
+    }
+    (kind.fill)(&mut cells);
+    estimate(cells)
+}
+
+/// Per kind, the candidate orders with their estimates, best first (ties
+/// keep the candidates' order, so the choice is deterministic). The kinds
+/// (a side's WDL and DTZ) share each order's sample: decoding the indices
+/// of every candidate was most of the ranking.
 pub fn ranked(
     entries: &Entries,
     candidates: &[Order],
     file: usize,
     side: usize,
-    cell: &dyn Fn(Entry) -> u16,
-    fill: fn(&mut [u16]),
-) -> Vec<(Order, u64)> {
+    kinds: &[CellKind],
+) -> Vec<Vec<(Order, u64)>> {
     let positions = entries.reference[file].1.positions;
-    let estimate =
-        |o: &Order, len, run| estimate_order(entries, o, file, side, cell, fill, len, run);
-    let mut out: Vec<(Order, u64)> = candidates.iter().map(|o| (o.clone(), 0)).collect();
-    let long = rank_len(positions);
-    if positions > long && out.len() > SCREENED {
-        let short = screen_len(positions, out.len());
-        for c in out.iter_mut() {
-            c.1 = estimate(&c.0, short, SCREEN_RUN);
+    // Per kind, (candidate, estimate).
+    let mut out: Vec<Vec<(usize, u64)>> = kinds
+        .iter()
+        .map(|_| (0..candidates.len()).map(|c| (c, 0)).collect())
+        .collect();
+    // Estimates every kind's listed candidates on samples of `len`.
+    let estimate_all = |out: &mut Vec<Vec<(usize, u64)>>, len: u64, run: u64| {
+        let mut wanted: Vec<usize> = out.iter().flatten().map(|c| c.0).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        for c in wanted {
+            let (s, ends) = sample(entries, &candidates[c], file, side, len, run);
+            for (kind, list) in kinds.iter().zip(out.iter_mut()) {
+                if let Some(x) = list.iter_mut().find(|x| x.0 == c) {
+                    x.1 = estimate_sample(&s, &ends, kind);
+                }
+            }
         }
-        out.sort_by_key(|x| x.1);
-        out.truncate(SCREENED);
+        for list in out.iter_mut() {
+            list.sort_by_key(|x| x.1);
+        }
+    };
+    let long = rank_len(positions);
+    if positions > long && candidates.len() > SCREENED {
+        let short = screen_len(positions, candidates.len());
+        estimate_all(&mut out, short, SCREEN_RUN);
+        for list in out.iter_mut() {
+            list.truncate(SCREENED);
+        }
     }
-    for c in out.iter_mut() {
-        c.1 = estimate(&c.0, long, RANK_RUN);
-    }
-    out.sort_by_key(|x| x.1);
-    if out.is_empty() {
-        out.push((entries.reference[file].0.clone(), 0));
-    }
-    out
+    estimate_all(&mut out, long, RANK_RUN);
+    out.into_iter()
+        .map(|list| {
+            let mut r: Vec<(Order, u64)> = list
+                .into_iter()
+                .map(|(c, e)| (candidates[c].clone(), e))
+                .collect();
+            if r.is_empty() {
+                r.push((entries.reference[file].0.clone(), 0));
+            }
+            r
+        })
+        .collect()
 }

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::choose::{cells_into, ranked};
+use super::choose::{cells_into, ranked, CellKind};
 use super::dtz::{self, Plies, Symbols};
 use super::entries::{Entries, Entry};
 use super::source::Source;
@@ -245,32 +245,67 @@ fn file_parts(
 ) -> (Vec<FilePart>, Vec<FilePart>) {
     let mat = &entries.material;
     let cands = candidates(&mat.shape, opts.orders.max(1));
-    let mut jobs = Vec::new();
-    for (kind, wanted) in [(true, dtz), (false, wdl)] {
-        for (file, per_side) in entries.values.iter().enumerate() {
-            for side in 0..per_side.len() {
-                if wanted {
-                    jobs.push(Job {
-                        dtz: kind,
-                        file,
-                        side,
-                    });
-                }
-            }
+    let mut sides = Vec::new();
+    for (file, per_side) in entries.values.iter().enumerate() {
+        for side in 0..per_side.len() {
+            sides.push((file, side));
         }
     }
-    let ranked = super::par::map(&jobs, opts.threads, |&job| {
-        let cells = if job.dtz {
-            let p = plies[job.side];
-            Cells::Dtz(p, dtz_maps(entries, opts, p, job.file, job.side))
-        } else {
-            Cells::Wdl
-        };
-        let orders = with_cells(&cells, |cell, fill| {
-            ranked(entries, &cands, job.file, job.side, cell, fill)
-        });
-        Ranked { job, orders, cells }
-    });
+    // A side's WDL and DTZ are ranked together, sharing samples.
+    let ranked: Vec<Ranked> = super::par::map(&sides, opts.threads, |&(file, side)| {
+        let mut all = Vec::new();
+        if dtz {
+            let p = plies[side];
+            all.push((true, Cells::Dtz(p, dtz_maps(entries, opts, p, file, side))));
+        }
+        if wdl {
+            all.push((false, Cells::Wdl));
+        }
+        let symbols: Vec<Option<Symbols>> = all
+            .iter()
+            .map(|(_, c)| match c {
+                Cells::Dtz(_, maps) => Some(Symbols::new(maps)),
+                Cells::Wdl => None,
+            })
+            .collect();
+        let cell_fns: Vec<Box<dyn Fn(Entry) -> u16 + '_>> = all
+            .iter()
+            .zip(&symbols)
+            .map(|((_, c), s)| -> Box<dyn Fn(Entry) -> u16 + '_> {
+                match (c, s) {
+                    (Cells::Dtz(p, _), Some(s)) => {
+                        let p = *p;
+                        Box::new(move |e| s.cell(e, p))
+                    }
+                    _ => Box::new(wdl_cell),
+                }
+            })
+            .collect();
+        let kinds: Vec<CellKind> = all
+            .iter()
+            .zip(&cell_fns)
+            .map(|((is_dtz, _), cell)| CellKind {
+                cell: cell.as_ref(),
+                fill: if *is_dtz { resolve_commoner } else { resolve },
+            })
+            .collect();
+        let orders = ranked(entries, &cands, file, side, &kinds);
+        all.into_iter()
+            .zip(orders)
+            .map(|((is_dtz, cells), orders)| Ranked {
+                job: Job {
+                    dtz: is_dtz,
+                    file,
+                    side,
+                },
+                orders,
+                cells,
+            })
+            .collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     // Of each file's DTZ sides, the one estimated smaller.
     let files = entries.values.len();
     let mut dtz_side: Vec<Option<(usize, u64)>> = vec![None; files];
