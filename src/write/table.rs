@@ -132,18 +132,40 @@ fn layout(mat: &Material, kind: Kind) -> Layout {
     }
 }
 
-/// Cells of a whole subtable in `order`, don't-cares filled by `fill`.
+/// Indices a thread decodes at a time while a whole subtable's cells are
+/// built, and such runs in flight at once per thread.
+const FULL_RUN: u64 = 1 << 20;
+const FULL_BATCH: usize = 4;
+
+/// Cells of a whole subtable in `order`, built on `threads` threads (the
+/// last subtable of a file is otherwise built alone while the other core
+/// waits), don't-cares filled by `fill`.
+#[allow(clippy::too_many_arguments)]
 fn full(
     entries: &Entries,
     order: &crate::format::write::order::Order,
     file: usize,
     side: usize,
-    cell: &dyn Fn(Entry) -> u16,
+    cell: &(dyn Fn(Entry) -> u16 + Sync),
     fill: fn(&mut [u16]),
+    threads: usize,
 ) -> Vec<u16> {
     let positions = entries.reference[file].1.positions;
+    let runs: Vec<std::ops::Range<u64>> = (0..positions)
+        .step_by(FULL_RUN as usize)
+        .map(|s| s..(s + FULL_RUN).min(positions))
+        .collect();
     let mut v = Vec::with_capacity(positions as usize);
-    cells_into(entries, order, file, side, 0..positions, cell, &mut v);
+    for batch in runs.chunks(threads.max(1) * FULL_BATCH) {
+        let cells = super::par::map(batch, threads, |r| {
+            let mut c = Vec::with_capacity((r.end - r.start) as usize);
+            cells_into(entries, order, file, side, r.clone(), cell, &mut c);
+            c
+        });
+        for c in cells {
+            v.extend(c);
+        }
+    }
     fill(&mut v);
     v
 }
@@ -333,7 +355,11 @@ fn file_parts(
     let threads = if largest > 1 << 28 { 1 } else { opts.threads };
     let parts = super::par::map(&finals, threads, |r| {
         let orders = finalists(&r.orders, opts);
-        smallest(orders.into_iter().map(|o| part(entries, r, o)))
+        smallest(
+            orders
+                .into_iter()
+                .map(|o| part(entries, r, o, opts.threads)),
+        )
     });
     let mut wdl_files: Vec<FilePart> = (0..files)
         .filter(|&f| !entries.values[f].is_empty())
@@ -362,7 +388,10 @@ fn file_parts(
 }
 
 /// Runs `f` with the cell function and don't-care fill of `cells`.
-fn with_cells<R>(cells: &Cells, f: impl FnOnce(&dyn Fn(Entry) -> u16, fn(&mut [u16])) -> R) -> R {
+fn with_cells<R>(
+    cells: &Cells,
+    f: impl FnOnce(&(dyn Fn(Entry) -> u16 + Sync), fn(&mut [u16])) -> R,
+) -> R {
     match cells {
         Cells::Wdl => f(&wdl_cell, resolve),
         Cells::Dtz(p, maps) => {
@@ -382,10 +411,10 @@ fn finalists(ranked: &[(Order, u64)], opts: &Options) -> Vec<Order> {
 }
 
 /// A subtable compressed in full in `order`.
-fn part(entries: &Entries, r: &Ranked, order: Order) -> Part {
+fn part(entries: &Entries, r: &Ranked, order: Order, threads: usize) -> Part {
     let (file, side) = (r.job.file, r.job.side);
     let values = with_cells(&r.cells, |cell, fill| {
-        full(entries, &order, file, side, cell, fill)
+        full(entries, &order, file, side, cell, fill, threads)
     });
     match &r.cells {
         Cells::Wdl => Part {
