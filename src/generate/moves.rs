@@ -123,18 +123,23 @@ fn aligned(a: u8, b: u8) -> bool {
 
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
-/// Calls `f` for every legal move of `turn`.
-pub fn for_each_move(b: &Board, turn: Color, f: impl FnMut(Move)) {
-    moves(b, turn, false, f)
+/// Calls `f` for every legal zeroing move of `turn` (captures and pawn
+/// moves) and returns the number of its legal quiet moves: the forward
+/// pass's question. Quiet moves are not passed one by one: those of a piece
+/// that cannot expose its king are counted at once (a closure call per
+/// quiet move was a tenth of generating).
+pub fn count_quiet_moves(b: &Board, turn: Color, f: impl FnMut(Move)) -> u32 {
+    moves(b, turn, true, f)
 }
 
 /// Calls `f` for every legal zeroing move of `turn` (captures and pawn
 /// moves): the writer's question, without walking the quiet moves.
 pub fn for_each_zeroing_move(b: &Board, turn: Color, f: impl FnMut(Move)) {
-    moves(b, turn, true, f)
+    moves(b, turn, false, f);
 }
 
-fn moves(b: &Board, turn: Color, zeroing_only: bool, mut f: impl FnMut(Move)) {
+/// Zeroing moves to `f`; quiet moves counted (`count_quiet`) or skipped.
+fn moves(b: &Board, turn: Color, count_quiet: bool, mut f: impl FnMut(Move)) -> u32 {
     let l = b.layout;
     let n = l.pieces();
     let occ = b.occupancy();
@@ -174,6 +179,7 @@ fn moves(b: &Board, turn: Color, zeroing_only: bool, mut f: impl FnMut(Move)) {
                     || !b.attacked(own_king, !turn, occ & !(1 << from), NONE));
         }
     }
+    let (mut quiet, mut bulk) = (0u32, 0u32);
     let mut try_move = |slot: usize, to: u8, promotion: Option<Role>, double_push: bool| {
         let from = b.sq[slot];
         let capture = slot_at[usize::from(to)];
@@ -192,25 +198,37 @@ fn moves(b: &Board, turn: Color, zeroing_only: bool, mut f: impl FnMut(Move)) {
             moved.sq[slot] = to;
             !moved.attacked(king, !turn, after, capture)
         };
-        if legal {
-            f(Move {
-                slot,
-                to,
-                capture,
-                promotion,
-                double_push,
-            });
+        if !legal {
+            return;
+        }
+        let m = Move {
+            slot,
+            to,
+            capture,
+            promotion,
+            double_push,
+        };
+        if m.zeroing(l) {
+            f(m);
+        } else {
+            quiet += 1;
         }
     };
-    for i in 0..n {
-        let (c, r) = l.slots[i];
+    for (i, &(c, r)) in l.slots.iter().enumerate().take(n) {
         if c != turn {
             continue;
         }
         let from = b.sq[i];
         if r != Role::Pawn {
             let mut targets = attack_set(c, r, from, occ) & !own;
-            if zeroing_only {
+            let quiet_targets = targets & !occ;
+            if !count_quiet {
+                targets &= occ;
+            } else if free[i] {
+                bulk += quiet_targets.count_ones();
+                targets &= occ;
+            } else if i == king_slot && !in_check {
+                bulk += (quiet_targets & !danger).count_ones();
                 targets &= occ;
             }
             while targets != 0 {
@@ -245,6 +263,7 @@ fn moves(b: &Board, turn: Color, zeroing_only: bool, mut f: impl FnMut(Move)) {
             }
         }
     }
+    quiet + bulk
 }
 
 /// Calls `f` with every predecessor of the position (its side to move is

@@ -5,7 +5,7 @@
 use shakmaty::{Color, Role};
 
 use super::layout::{Layout, MAX_PIECES};
-use super::moves::{for_each_move, Board, Move};
+use super::moves::{count_quiet_moves, Board, Move};
 use super::retro::retro;
 use super::solved::{side, Library, Piece, Solved};
 use super::value::{self, DRAW, INVALID, MATED, UNKNOWN};
@@ -188,13 +188,9 @@ pub fn init_range(
             continue;
         }
         dtz[k] = UNKNOWN;
-        let (mut count, mut any, mut zd, mut zm) = (0u32, false, UNKNOWN, UNKNOWN);
-        for_each_move(&b, turn, |m| {
+        let (mut any, mut zd, mut zm) = (false, UNKNOWN, UNKNOWN);
+        let count = count_quiet_moves(&b, turn, |m| {
             any = true;
-            if !m.zeroing(l) {
-                count += 1;
-                return;
-            }
             let (w, mate) = zeroing_child(t, &b, &m, turn, dtm);
             let code = value::zeroing_wdl(w);
             if value::rank(code) > value::rank(zd) {
@@ -207,6 +203,7 @@ pub fn init_range(
                 }
             }
         });
+        any |= count > 0;
         if !any {
             dtz[k] = if b.in_check(turn) { MATED } else { DRAW };
         }
