@@ -2,7 +2,7 @@
 //! materials, reads finished sub-materials from the output directory, shows
 //! progress, writes our values files and prints a summary per table.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use crate::generate::layout::{name_of, parse_material};
+use crate::generate::layout::{flip_key, name_of, parse_material};
 use crate::generate::solved::{Library, Solved};
 use crate::generate::summary::summarize;
 use crate::generate::{self, plan, values_file, Options, Progress};
@@ -297,6 +297,24 @@ fn threads(a: &Args) -> usize {
 }
 
 /// Runs the command; Err is a message for standard error.
+/// A sub-table without the side to move that no planned material reads.
+fn only_read(mut t: Solved, read_on: &HashMap<[u8; 12], [bool; 2]>) -> Solved {
+    let key = t.layout.key;
+    if key == flip_key(&key) {
+        return t;
+    }
+    let sides = read_on.get(&key).copied().unwrap_or([true; 2]);
+    for (s, read) in sides.into_iter().enumerate() {
+        if !read {
+            t.dtz[s] = Vec::new();
+            if let Some(dtm) = &mut t.dtm {
+                dtm[s] = Vec::new();
+            }
+        }
+    }
+    t
+}
+
 pub fn run(a: &Args) -> Result<(), String> {
     let mut targets = Vec::new();
     for m in &a.materials {
@@ -336,10 +354,17 @@ pub fn run(a: &Args) -> Result<(), String> {
         dtm: a.dtm,
     };
     // Which planned materials still need each table, to free memory early.
-    let mut last_use = std::collections::HashMap::new();
+    let mut last_use = HashMap::new();
     for (i, k) in order.iter().enumerate() {
         for c in plan::children(k) {
             last_use.insert(c, i);
+        }
+    }
+    // The sides to move each planned material is read on.
+    let mut read_on: HashMap<[u8; 12], [bool; 2]> = HashMap::new();
+    for k in &order {
+        for (c, side) in plan::children_to_move(k) {
+            read_on.entry(c).or_default()[side] = true;
         }
     }
     let mut lib = Library::default();
@@ -354,7 +379,7 @@ pub fn run(a: &Args) -> Result<(), String> {
                 .as_deref()
                 .and_then(|d| load(d, &name, a.dtm))
                 .ok_or_else(|| format!("{name}: no usable {name}.swv in the output directory"))?;
-            lib.insert(t);
+            lib.insert(only_read(t, &read_on));
         }
         let name = name_of(&key).0;
         let started = Instant::now();
@@ -402,7 +427,7 @@ pub fn run(a: &Args) -> Result<(), String> {
             }
         }
         if let Some(t) = t {
-            lib.insert(t.packed());
+            lib.insert(only_read(t.packed(), &read_on));
         }
         let done: Vec<[u8; 12]> = last_use
             .iter()

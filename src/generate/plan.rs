@@ -38,7 +38,21 @@ pub fn trivial(key: &[u8; 12]) -> bool {
 
 /// Materials one capture and/or one promotion away.
 pub fn children(key: &[u8; 12]) -> Vec<[u8; 12]> {
+    children_to_move(key).into_iter().map(|c| c.0).collect()
+}
+
+/// [`children`], each with the side to move that positions reach there,
+/// in the child table's own colours (0 White, 1 Black): a sub-table is
+/// only ever read on that side (KRPvKR reads its four 5-piece sub-tables,
+/// half the memory of generating it, with Black to move only).
+pub fn children_to_move(key: &[u8; 12]) -> Vec<([u8; 12], usize)> {
     let mut out = Vec::new();
+    // `k` reached by a move of `mover`: the other side is to move there.
+    let mut push = |k: [u8; 12], mover: Color| {
+        let flipped = name_of(&k).1;
+        let turn = if flipped { mover } else { !mover };
+        out.push((normalize(k), usize::from(turn == Color::Black)));
+    };
     for color in [Color::White, Color::Black] {
         // Captures of a non-king piece of `color` (by the other side).
         for victim in [
@@ -54,7 +68,7 @@ pub fn children(key: &[u8; 12]) -> Vec<[u8; 12]> {
             }
             let mut k = *key;
             k[v] -= 1;
-            out.push(k);
+            push(k, !color);
             // The capturing pawn promotes.
             let p = key_index(!color, Role::Pawn);
             if k[p] > 0 {
@@ -62,7 +76,7 @@ pub fn children(key: &[u8; 12]) -> Vec<[u8; 12]> {
                     let mut kp = k;
                     kp[p] -= 1;
                     kp[key_index(!color, role)] += 1;
-                    out.push(kp);
+                    push(kp, !color);
                 }
             }
         }
@@ -73,11 +87,11 @@ pub fn children(key: &[u8; 12]) -> Vec<[u8; 12]> {
                 let mut kp = *key;
                 kp[p] -= 1;
                 kp[key_index(color, role)] += 1;
-                out.push(kp);
+                push(kp, color);
             }
         }
     }
-    out.into_iter().map(normalize).collect()
+    out
 }
 
 /// Every non-trivial material that `targets` depend on, targets included,
@@ -142,4 +156,39 @@ pub fn all_up_to(max: usize) -> Vec<[u8; 12]> {
 /// Parses a list of material names.
 pub fn parse_all(names: &[String]) -> Result<Vec<[u8; 12]>, MaterialError> {
     names.iter().map(|n| parse_material(n)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn to_move(parent: &str, child: &str) -> Vec<usize> {
+        let key = parse_material(parent).expect("material");
+        let want = parse_material(child).expect("material");
+        let mut sides: Vec<usize> = children_to_move(&key)
+            .into_iter()
+            .filter(|c| c.0 == want)
+            .map(|c| c.1)
+            .collect();
+        sides.sort_unstable();
+        sides.dedup();
+        sides
+    }
+
+    #[test]
+    fn sub_tables_are_read_on_the_side_the_move_leaves_to_move() {
+        // White promotes: Black (the table's second side) is to move.
+        assert_eq!(to_move("KRPvKR", "KQRvKR"), [1]);
+        // Black captures the pawn: White to move.
+        assert_eq!(to_move("KRPvKR", "KRvKR"), [0]);
+        // Black's pawn promotes to a queen: KQvKR with the rook side, the
+        // table's Black, to move.
+        assert_eq!(to_move("KRvKP", "KQvKR"), [1]);
+        // Black's king takes the rook: White to move.
+        assert_eq!(to_move("KRPvK", "KPvK"), [0]);
+        // Black's pawn takes the rook: KPvKP with White to move; White's
+        // pieces take Black's pawn: KRPvK with Black to move.
+        assert_eq!(to_move("KRPvKP", "KPvKP"), [0]);
+        assert_eq!(to_move("KRPvKP", "KRPvK"), [1]);
+    }
 }
