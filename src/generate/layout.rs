@@ -144,6 +144,16 @@ pub fn parse_material(s: &str) -> Result<[u8; 12], MaterialError> {
     Ok(if swap { flip_key(&key) } else { key })
 }
 
+/// Up to eight squares as one number that orders as the squares do,
+/// compared one by one: lookups compared short slices through a `memcmp`
+/// call (3% of writing KRPvKR). Only slices of equal length compare.
+fn lex(s: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let n = s.len().min(8);
+    b[..n].copy_from_slice(&s[..n]);
+    u64::from_be_bytes(b)
+}
+
 /// One digit of a slice index: slots `start..start + len`, `radix` values.
 #[derive(Debug, Clone, Copy)]
 struct Unit {
@@ -389,7 +399,7 @@ impl Layout {
                 *m = s ^ 7;
             }
             self.sort_groups_from(&mut mirrored[..n - fp], fp);
-            if mirrored[..n - fp] < pawns[..n - fp] {
+            if lex(&mirrored[..n - fp]) < lex(&pawns[..n - fp]) {
                 for s in sq[..n].iter_mut() {
                     *s ^= 7;
                 }
@@ -412,7 +422,7 @@ impl Layout {
             } else if above == 0 {
                 self.sort_all(sq);
                 let m = self.diag_mirror(sq);
-                if m[2..n] < sq[2..n] {
+                if lex(&m[2..n]) < lex(&sq[2..n]) {
                     sq[..n].copy_from_slice(&m[..n]);
                 }
                 return;
@@ -449,7 +459,8 @@ impl Layout {
     /// and a move to a position that is not symmetric has a twin (its mirror
     /// image) leading to the same stored position.
     pub fn diag_symmetric(&self, sq: &[u8]) -> bool {
-        self.kings_on_diag(sq) && self.diag_mirror(sq)[..self.pieces()] == sq[..self.pieces()]
+        let n = self.pieces();
+        self.kings_on_diag(sq) && lex(&self.diag_mirror(sq)[..n]) == lex(&sq[..n])
     }
 
     /// Of a position and its mirror image in the diagonal (identical pieces
@@ -460,7 +471,7 @@ impl Layout {
         let mut s = [0u8; MAX_PIECES];
         s[..n].copy_from_slice(&sq[..n]);
         self.sort_all(&mut s[..n]);
-        s[..n] < self.diag_mirror(&s[..n])[..n]
+        lex(&s[..n]) < lex(&self.diag_mirror(&s[..n])[..n])
     }
 
     /// [`Layout::canonicalize`] after one non-pawn piece (`slot`) of a
@@ -555,7 +566,7 @@ impl Layout {
             .iter()
             .all(|&(a, b)| sq[a..b].windows(2).all(|w| w[0] < w[1]))
             && (!self.kings_on_diag(sq)
-                || sq[..self.pieces()] <= self.diag_mirror(sq)[..self.pieces()])
+                || lex(&sq[..self.pieces()]) <= lex(&self.diag_mirror(sq)[..self.pieces()]))
     }
 }
 
