@@ -183,7 +183,29 @@ struct Job {
 /// the side's value maps.
 enum Cells {
     Wdl,
-    Dtz(Plies, DtzMaps),
+    Dtz(Plies, DtzMaps, Symbols),
+}
+
+impl Cells {
+    fn dtz(p: Plies, maps: DtzMaps) -> Cells {
+        let symbols = Symbols::new(&maps);
+        Cells::Dtz(p, maps, symbols)
+    }
+
+    fn cell(&self, e: Entry) -> u16 {
+        match self {
+            Cells::Wdl => wdl_cell(e),
+            Cells::Dtz(p, _, symbols) => symbols.cell(e, *p),
+        }
+    }
+
+    /// The don't-care fill of these cells.
+    fn fill(&self) -> fn(&mut [u16]) {
+        match self {
+            Cells::Wdl => resolve,
+            Cells::Dtz(..) => resolve_commoner,
+        }
+    }
 }
 
 /// A job's candidate orders, ranked by estimate, and its cells.
@@ -278,37 +300,18 @@ fn file_parts(
         let mut all = Vec::new();
         if dtz {
             let p = plies[side];
-            all.push((true, Cells::Dtz(p, dtz_maps(entries, opts, p, file, side))));
+            all.push((true, Cells::dtz(p, dtz_maps(entries, opts, p, file, side))));
         }
         if wdl {
             all.push((false, Cells::Wdl));
         }
-        let symbols: Vec<Option<Symbols>> = all
-            .iter()
-            .map(|(_, c)| match c {
-                Cells::Dtz(_, maps) => Some(Symbols::new(maps)),
-                Cells::Wdl => None,
-            })
-            .collect();
-        let cell_fns: Vec<Box<dyn Fn(Entry) -> u16 + '_>> = all
-            .iter()
-            .zip(&symbols)
-            .map(|((_, c), s)| -> Box<dyn Fn(Entry) -> u16 + '_> {
-                match (c, s) {
-                    (Cells::Dtz(p, _), Some(s)) => {
-                        let p = *p;
-                        Box::new(move |e| s.cell(e, p))
-                    }
-                    _ => Box::new(wdl_cell),
-                }
-            })
-            .collect();
+        let cell_fns: Vec<_> = all.iter().map(|(_, c)| move |e| c.cell(e)).collect();
         let kinds: Vec<CellKind> = all
             .iter()
             .zip(&cell_fns)
-            .map(|((is_dtz, _), cell)| CellKind {
-                cell: cell.as_ref(),
-                fill: if *is_dtz { resolve_commoner } else { resolve },
+            .map(|((_, c), cell)| CellKind {
+                cell,
+                fill: c.fill(),
             })
             .collect();
         let orders = ranked(entries, &cands, file, side, &kinds);
@@ -375,7 +378,7 @@ fn file_parts(
         let Some(part) = part else { continue };
         match &r.cells {
             Cells::Wdl => wdl_files[slot(r.job.file)].sides.push(part),
-            Cells::Dtz(_, maps) => dtz_files.push(FilePart {
+            Cells::Dtz(_, maps, _) => dtz_files.push(FilePart {
                 sides: vec![part],
                 maps: Some(maps.clone()),
             }),
@@ -385,20 +388,6 @@ fn file_parts(
         wdl_files.clear();
     }
     (wdl_files, dtz_files)
-}
-
-/// Runs `f` with the cell function and don't-care fill of `cells`.
-fn with_cells<R>(
-    cells: &Cells,
-    f: impl FnOnce(&(dyn Fn(Entry) -> u16 + Sync), fn(&mut [u16])) -> R,
-) -> R {
-    match cells {
-        Cells::Wdl => f(&wdl_cell, resolve),
-        Cells::Dtz(p, maps) => {
-            let symbols = Symbols::new(maps);
-            f(&|e| symbols.cell(e, *p), resolve_commoner)
-        }
-    }
 }
 
 /// The orders to compress in full: the best estimates.
@@ -413,16 +402,23 @@ fn finalists(ranked: &[(Order, u64)], opts: &Options) -> Vec<Order> {
 /// A subtable compressed in full in `order`.
 fn part(entries: &Entries, r: &Ranked, order: Order, threads: usize) -> Part {
     let (file, side) = (r.job.file, r.job.side);
-    let values = with_cells(&r.cells, |cell, fill| {
-        full(entries, &order, file, side, cell, fill, threads)
-    });
+    let cells = &r.cells;
+    let values = full(
+        entries,
+        &order,
+        file,
+        side,
+        &|e| cells.cell(e),
+        cells.fill(),
+        threads,
+    );
     match &r.cells {
         Cells::Wdl => Part {
             order,
             flags: 0,
             data: compress(values, true, 6),
         },
-        Cells::Dtz(p, maps) => {
+        Cells::Dtz(p, maps, _) => {
             let zero_only = maps.maps.iter().all(|m| m.iter().all(|&v| v == 0));
             let data = compress(values, zero_only, 10);
             let mut flags = (side as u8 * DTZ_STM)
