@@ -312,6 +312,8 @@ impl Entries {
     /// squares onto the reference encoding.
     pub fn view<'a>(&'a self, enc: &'a Encoding, file: usize, side: usize) -> View<'a> {
         let reference = &self.reference[file].1;
+        let geo = self.geo;
+        let n = reference.pieces.len();
         View {
             entries: self,
             enc,
@@ -320,7 +322,12 @@ impl Entries {
             to_ref: slot_map(&enc.pieces, &reference.pieces),
             sq: vec![0; enc.pieces.len()],
             cursor: Cursor::default(),
-            ref_sq: vec![0; enc.pieces.len()],
+            ref_sq: vec![0; n],
+            stepwise: geo.pawnful
+                && geo.lead_pawns == 1
+                && geo.other_pawns == 0
+                && reference.norm[1..n].iter().all(|&m| m <= 1),
+            last: None,
         }
     }
 
@@ -339,7 +346,13 @@ pub struct View<'a> {
     to_ref: Vec<usize>,
     sq: Vec<usize>,
     cursor: Cursor,
+    /// The reference squares of `last`.
     ref_sq: Vec<usize>,
+    /// The reference encoding is one pawn, then pieces of one each: moving
+    /// one piece changes its index by a few terms (see [`View::step`]).
+    stepwise: bool,
+    /// The reference index of the last placement looked up.
+    last: Option<u64>,
 }
 
 impl View<'_> {
@@ -351,16 +364,72 @@ impl View<'_> {
         {
             return Entry::ILLEGAL;
         }
+        let n = self.sq.len();
+        let mut now = [0usize; 8];
         for (slot, &s) in self.sq.iter().enumerate() {
-            self.ref_sq[self.to_ref[slot]] = s;
+            now[self.to_ref[slot]] = s;
         }
-        if geo.pawnful {
-            leading_file(&mut self.ref_sq, usize::from(geo.lead_pawns));
-        }
-        let idx = encode(&mut self.ref_sq, self.reference, geo);
+        let idx = match self.step(&now[..n]) {
+            Some(idx) => idx,
+            None => {
+                self.ref_sq.copy_from_slice(&now[..n]);
+                if geo.pawnful {
+                    leading_file(&mut self.ref_sq, usize::from(geo.lead_pawns));
+                }
+                let mut sq = self.ref_sq.clone();
+                let idx = encode(&mut sq, self.reference, geo);
+                // Encoding may reorder squares; only a placement kept as
+                // it was can be stepped from.
+                self.last = (self.stepwise && sq == self.ref_sq).then_some(idx);
+                idx
+            }
+        };
         self.values
             .get(idx as usize)
             .copied()
             .unwrap_or(Entry::ILLEGAL)
+    }
+
+    /// The reference index of `now` from the last one, when they differ in
+    /// one piece other than the pawn. With one pawn first and pieces of one
+    /// each, the index is the pawn's term plus, per piece `q`, its factor
+    /// times its square less the squares of the pieces before it that lie
+    /// below it. A piece moving up from `a` to `b` adds `b - a` less the
+    /// earlier pieces between them to its own number, and one to the
+    /// number of each later piece between them (the reverse going down).
+    fn step(&mut self, now: &[usize]) -> Option<u64> {
+        let last = self.last?;
+        let mut moved = None;
+        for (r, (&a, &b)) in self.ref_sq.iter().zip(now).enumerate() {
+            if a != b {
+                if moved.is_some() {
+                    return None;
+                }
+                moved = Some(r);
+            }
+        }
+        let r = moved.filter(|&r| r > 0)?;
+        let (a, b) = (self.ref_sq[r], now[r]);
+        let (lo, hi) = (a.min(b), a.max(b));
+        let f = &self.reference.factor;
+        let mut delta = (hi - lo) as u64 * f[r];
+        let mut back = 0u64;
+        for (q, &s) in now.iter().enumerate() {
+            if q != r && lo < s && s < hi {
+                if q < r {
+                    back += f[r];
+                } else {
+                    delta += f[q];
+                }
+            }
+        }
+        let idx = if a < b {
+            (last + delta).checked_sub(back)?
+        } else {
+            (last + back).checked_sub(delta)?
+        };
+        self.ref_sq[r] = b;
+        self.last = Some(idx);
+        Some(idx)
     }
 }
