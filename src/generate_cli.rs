@@ -401,21 +401,29 @@ pub fn run(a: &Args) -> Result<(), String> {
             .collect();
         missing.sort_unstable();
         missing.dedup();
-        for t in load_all(dir.as_deref(), &missing, a.dtm, threads(a)) {
-            lib.insert(only_read(t?, &read_on));
-        }
         let name = name_of(&key).0;
-        let started = Instant::now();
         // A target's values from an earlier run that stopped before its
         // files were written are taken as they are: generating is
         // deterministic.
         let reused = dir.as_deref().and_then(|d| load_exact(d, &name, a.dtm));
         let fresh = reused.is_none();
+        // A fresh table's memory is touched while the sub-tables load.
+        let (loaded, blank) = std::thread::scope(|scope| {
+            let blank = fresh.then(|| scope.spawn(|| generate::blank(key, opts)));
+            let loaded = load_all(dir.as_deref(), &missing, a.dtm, threads(a));
+            let blank = blank.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+            (loaded, blank)
+        });
+        for t in loaded {
+            lib.insert(only_read(t?, &read_on));
+        }
+        let started = Instant::now();
         let t = match reused {
             Some(t) => t,
             None => {
                 let bar = Bar::new();
-                let t = generate::generate(key, &lib, opts, &bar);
+                let blank = blank.unwrap_or_else(|| generate::blank(key, opts));
+                let t = generate::generate_into(blank, &lib, opts, &bar);
                 bar.clear();
                 t
             }

@@ -7,7 +7,7 @@
 use shakmaty::{Color, Role};
 
 use crate::generate::layout::MAX_PIECES;
-use crate::generate::moves::{for_each_zeroing_move, Board, NONE};
+use crate::generate::moves::{en_passant_possible, for_each_zeroing_move, Board, NONE};
 use crate::generate::solved::{Library, Piece, Solved};
 use crate::generate::value;
 use crate::material::Material;
@@ -63,19 +63,6 @@ pub fn plies(table: &Solved, symmetric: bool, exact: bool) -> Vec<write::Plies> 
     write::plies_of(&win100, &loss100, exact)
 }
 
-/// A double push next to an enemy pawn gives an en passant right the
-/// generator's child value does not see: such pushes are not counted, so
-/// that a DTZ value is never left out on their account.
-fn en_passant_possible(b: &Board, slot: usize, to: u8, turn: Color) -> bool {
-    let l = b.layout;
-    (l.first_pawn..l.pieces()).any(|j| {
-        j != slot
-            && l.slots[j].0 != turn
-            && b.sq[j] >> 3 == to >> 3
-            && (b.sq[j] & 7).abs_diff(to & 7) == 1
-    })
-}
-
 impl Source for Generated<'_> {
     /// Pawns (the slice), then kings and pieces as the layout numbers them.
     fn significance(&self) -> Option<Vec<crate::format::header::PieceCode>> {
@@ -103,7 +90,7 @@ impl Source for Generated<'_> {
             return None;
         }
         let n = layout.pieces();
-        let (code, _) = self.table.get_by_slot(b.sq, turn)?;
+        let (code, flags) = self.table.writer_values(b.sq, turn)?;
         if !value::is_decided(code) {
             return None;
         }
@@ -113,6 +100,15 @@ impl Source for Generated<'_> {
             i32::from(value::distance(code)) * i32::from(code.signum())
         };
         let wdl = value::wdl(code);
+        if let Some(f) = flags {
+            // Kept by the forward pass: the values below, no moves made.
+            return Some(Values {
+                wdl,
+                dtz,
+                capture: f.wdl_free.then_some(wdl),
+                pawn_move: (f.dtz_free && wdl > 0).then_some(wdl),
+            });
+        }
         let (mut capture, mut pawn_move) = (None::<i8>, None::<i8>);
         let mut child: [Piece; MAX_PIECES] = [(Color::White, Role::King, 0); MAX_PIECES];
         for_each_zeroing_move(&b, turn, |m| {

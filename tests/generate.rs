@@ -337,6 +337,42 @@ fn written_by_file_equals_written_whole() {
     }
 }
 
+/// The writer's facts about zeroing moves that the forward pass keeps for
+/// pawnful materials give the writer the entries that generating every
+/// position's zeroing moves again gives.
+#[test]
+fn kept_zeroing_flags_equal_regenerated_moves() {
+    use syzygy_web::generate::solved::Solved;
+    use syzygy_web::generate_write::Generated;
+    use syzygy_web::write;
+    let lib = library();
+    let mut checked = 0;
+    for key in plan::all_up_to(4) {
+        let Some(table) = lib.get(&key).filter(|t| t.free.is_some()) else {
+            continue;
+        };
+        let name = &table.layout.name;
+        let bare = Solved {
+            layout: table.layout.clone(),
+            dtz: table.dtz.clone(),
+            dtm: None,
+            packed: false,
+            free: None,
+        };
+        let entries = |t: &Solved| {
+            let source = Generated::new(t, lib).unwrap();
+            write::collect_parallel(name, &source, 2, &mut |_| {}).unwrap()
+        };
+        assert!(entries(table).values == entries(&bare).values, "{name}");
+        checked += 1;
+    }
+    let pawnful = plan::all_up_to(4)
+        .into_iter()
+        .filter(|&k| generate::layout::Layout::new(k).pawnful())
+        .count();
+    assert_eq!(checked, pawnful);
+}
+
 #[test]
 fn four_piece_every_position() {
     if !have_official() {

@@ -94,6 +94,19 @@ impl<'a> Board<'a> {
     }
 }
 
+/// A double push of `slot` to `to` lands beside an enemy pawn, so that an
+/// en passant reply may follow: the writer does not count such a push as a
+/// zeroing move (the child's stored value does not see the reply).
+pub fn en_passant_possible(b: &Board, slot: usize, to: u8, turn: Color) -> bool {
+    let l = b.layout;
+    (l.first_pawn..l.pieces()).any(|j| {
+        j != slot
+            && l.slots[j].0 != turn
+            && b.sq[j] >> 3 == to >> 3
+            && (b.sq[j] & 7).abs_diff(to & 7) == 1
+    })
+}
+
 /// One legal move.
 #[derive(Debug, Clone, Copy)]
 pub struct Move {
@@ -291,7 +304,8 @@ pub fn for_each_unmove(b: &Board, turn: Color, mut f: impl FnMut(&[u8; MAX_PIECE
             continue;
         }
         let vacated = occ & !(1 << to);
-        let full_check = in_check || b.attacked(target, mover, vacated, i);
+        // Out of check, leaving `to` can only open a line through it.
+        let full_check = in_check || (aligned(to, target) && b.attacked(target, mover, vacated, i));
         if !full_check {
             // Only the moved piece can attack the king, and (non-pawn
             // attacks being symmetric) it does from exactly the squares the

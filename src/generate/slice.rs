@@ -4,8 +4,9 @@
 
 use shakmaty::{Color, Role};
 
+use super::free::{self, Best};
 use super::layout::{Layout, MAX_PIECES};
-use super::moves::{count_quiet_moves, Board, Move};
+use super::moves::{count_quiet_moves, en_passant_possible, Board, Move, NONE};
 use super::retro::retro;
 use super::solved::{side, Library, Piece, Solved};
 use super::value::{self, DRAW, INVALID, MATED, UNKNOWN};
@@ -29,6 +30,10 @@ pub struct Work {
     pub mate_quiet: [Vec<u8>; 2],
     /// Final mate codes (with mate distances only).
     pub dtm: [Vec<i16>; 2],
+    /// Of a pawnful slice: each position's best capture and pawn move
+    /// ([`Best`] bits), then once solved its writer's [`free::Flags`] (bit
+    /// 0 `wdl_free`, bit 1 `dtz_free`).
+    pub best: [Vec<u8>; 2],
 }
 
 /// `v` at length `n`; what it held is left for the caller to overwrite.
@@ -41,8 +46,13 @@ impl Work {
     /// Arrays for slices of `size` positions a side. Without mate
     /// distances, the mate arrays are freed: 6 bytes a position otherwise
     /// wasted.
-    fn fit(&mut self, size: usize, dtm: bool) {
+    fn fit(&mut self, size: usize, dtm: bool, pawnful: bool) {
         for s in 0..2 {
+            if pawnful {
+                fit(&mut self.best[s], size);
+            } else {
+                self.best[s] = Vec::new();
+            }
             fit(&mut self.quiet[s], size);
             fit(&mut self.zero_dtz[s], size);
             fit(&mut self.dtz[s], size);
@@ -165,6 +175,7 @@ pub fn init_range(
     zero_dtz: &mut [i16],
     zero_dtm: &mut [i16],
     dtz: &mut [i16],
+    best: &mut [u8],
     dtm: bool,
     meter: &Meter,
 ) {
@@ -180,6 +191,7 @@ pub fn init_range(
         l.squares(slice, start + k, &mut b.sq);
         quiet[k] = 0;
         zero_dtz[k] = UNKNOWN;
+        let mut found = Best::NONE;
         if dtm {
             zero_dtm[k] = UNKNOWN;
         }
@@ -192,6 +204,10 @@ pub fn init_range(
         let count = count_quiet_moves(&b, turn, |m| {
             any = true;
             let (w, mate) = zeroing_child(t, &b, &m, turn, dtm);
+            let capture = m.capture != NONE;
+            if capture || !(m.double_push && en_passant_possible(&b, m.slot, m.to, turn)) {
+                found = found.with(capture, -w);
+            }
             let code = value::zeroing_wdl(w);
             if value::rank(code) > value::rank(zd) {
                 zd = code;
@@ -209,6 +225,9 @@ pub fn init_range(
         }
         quiet[k] = count.min(255) as u8;
         zero_dtz[k] = zd;
+        if let Some(b) = best.get_mut(k) {
+            *b = found.bits();
+        }
         if dtm {
             zero_dtm[k] = zm;
         }
@@ -216,12 +235,25 @@ pub fn init_range(
     meter.add((quiet.len() % 65_536) as u64);
 }
 
-/// Chunks of the mate seeds, or empty slices when there are none.
-fn mate_chunks(v: &mut [i16], chunk: usize) -> Box<dyn Iterator<Item = &mut [i16]> + '_> {
+/// Chunks of an array a slice may go without (mate seeds, best zeroing
+/// moves), or empty slices when it has none.
+fn optional_chunks<T>(v: &mut [T], chunk: usize) -> Box<dyn Iterator<Item = &mut [T]> + '_> {
     if v.is_empty() {
-        Box::new(std::iter::repeat_with(|| -> &mut [i16] { &mut [] }))
+        Box::new(std::iter::repeat_with(|| -> &mut [T] { &mut [] }))
     } else {
         Box::new(v.chunks_mut(chunk))
+    }
+}
+
+/// Turns a solved slice's [`Best`] bits into the writer's flags.
+fn flags(dtz: &[i16], best: &mut [u8]) {
+    for (b, &code) in best.iter_mut().zip(dtz) {
+        let f = if value::is_decided(code) {
+            Best::from_bits(*b).flags(value::wdl(code))
+        } else {
+            free::Flags::default()
+        };
+        *b = u8::from(f.wdl_free) | u8::from(f.dtz_free) << 1;
     }
 }
 
@@ -230,31 +262,34 @@ fn mate_chunks(v: &mut [i16], chunk: usize) -> Box<dyn Iterator<Item = &mut [i16
 /// distances, the mate codes in `w.dtm`.
 pub fn solve(t: &Tables, slice: usize, dtm: bool, threads: usize, meter: &Meter, w: &mut Work) {
     let size = t.this.layout.slice_size;
-    w.fit(size, dtm);
+    w.fit(size, dtm, t.this.layout.pawnful());
     let threads = threads.max(1);
     for turn in [Color::White, Color::Black] {
         let s = side(turn);
         let chunk = size.div_ceil(threads).max(1);
         if threads == 1 {
-            let (q, zd, zm, d) = (
+            let (q, zd, zm, d, bs) = (
                 &mut w.quiet[s][..],
                 &mut w.zero_dtz[s][..],
                 &mut w.zero_dtm[s][..],
                 &mut w.dtz[s][..],
+                &mut w.best[s][..],
             );
-            init_range(t, slice, turn, 0, q, zd, zm, d, dtm, meter);
+            init_range(t, slice, turn, 0, q, zd, zm, d, bs, dtm, meter);
             continue;
         }
         std::thread::scope(|scope| {
             let parts = w.quiet[s]
                 .chunks_mut(chunk)
                 .zip(w.zero_dtz[s].chunks_mut(chunk))
-                .zip(mate_chunks(&mut w.zero_dtm[s], chunk))
+                .zip(optional_chunks(&mut w.zero_dtm[s], chunk))
                 .zip(w.dtz[s].chunks_mut(chunk))
+                .zip(optional_chunks(&mut w.best[s], chunk))
                 .enumerate();
-            for (i, (((q, zd), zm), d)) in parts {
-                scope
-                    .spawn(move || init_range(t, slice, turn, i * chunk, q, zd, zm, d, dtm, meter));
+            for (i, ((((q, zd), zm), d), bs)) in parts {
+                scope.spawn(move || {
+                    init_range(t, slice, turn, i * chunk, q, zd, zm, d, bs, dtm, meter)
+                });
             }
         });
     }
@@ -266,9 +301,13 @@ pub fn solve(t: &Tables, slice: usize, dtm: bool, threads: usize, meter: &Meter,
         dtz,
         mate_quiet,
         dtm: mate,
+        best,
     } = w;
     if !dtm {
         retro(l, slice, quiet, zero_dtz, dtz, threads > 1, meter);
+        for s in 0..2 {
+            flags(&dtz[s], &mut best[s]);
+        }
         return;
     }
     // The mate pass needs its own copies of the counts and the seeds; it
@@ -287,5 +326,8 @@ pub fn solve(t: &Tables, slice: usize, dtm: bool, threads: usize, meter: &Meter,
     } else {
         mate_pass();
         retro(l, slice, quiet, zero_dtz, dtz, false, meter);
+    }
+    for s in 0..2 {
+        flags(&dtz[s], &mut best[s]);
     }
 }

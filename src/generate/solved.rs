@@ -5,6 +5,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use shakmaty::{Color, Role};
 
+use super::free::{FlagArray, Flags};
 use super::layout::{key_index, Layout, MAX_PIECES};
 use super::value::{self, DRAW};
 
@@ -19,6 +20,10 @@ pub struct Solved {
     pub dtm: Option<[Vec<i16>; 2]>,
     /// `dtz` holds [`pack`]ed codes and `dtm` is None: see [`Solved::packed`].
     pub packed: bool,
+    /// What the writer needs of each position's zeroing moves, indexed as
+    /// `dtz`: kept by [`super::generate`] for pawnful materials, never
+    /// saved (a table read back has its moves generated again).
+    pub free: Option<[FlagArray; 2]>,
 }
 
 /// Mate distances below this leave room for the flag of [`pack`].
@@ -85,6 +90,7 @@ impl Solved {
     /// give a DTZ50'' code of the right WDL rather than the exact one.
     /// Unchanged without mate distances or with distances too long to flag.
     pub fn packed(mut self) -> Solved {
+        self.free = None;
         let Some(dtm) = self.dtm.take() else {
             return self;
         };
@@ -140,7 +146,19 @@ impl Solved {
     /// As [`Solved::get`], for squares already by slot of this layout (not
     /// canonical): the writer's lookups, which skip matching pieces to slots.
     pub fn get_by_slot(&self, sq: [u8; MAX_PIECES], turn: Color) -> Option<(i16, i16)> {
+        self.get_at(self.index_by_slot(sq)?, turn)
+    }
+
+    /// The DTZ50'' code and the writer's flags (when kept) of squares by
+    /// slot of this layout.
+    pub fn writer_values(&self, sq: [u8; MAX_PIECES], turn: Color) -> Option<(i16, Option<Flags>)> {
         let i = self.index_by_slot(sq)?;
+        let (code, _) = self.get_at(i, turn)?;
+        let flags = self.free.as_ref().and_then(|f| f[side(turn)].get(i));
+        Some((code, flags))
+    }
+
+    fn get_at(&self, i: usize, turn: Color) -> Option<(i16, i16)> {
         let s = side(turn);
         let dtz = *self.dtz[s].get(i)?;
         if self.packed {

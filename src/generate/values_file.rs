@@ -140,6 +140,7 @@ fn read_as(r: &mut impl Read, pack: bool) -> io::Result<Solved> {
             dtz,
             dtm: None,
             packed: false,
+            free: None,
         });
     }
     if !pack {
@@ -149,6 +150,7 @@ fn read_as(r: &mut impl Read, pack: bool) -> io::Result<Solved> {
             dtz,
             dtm: Some(dtm),
             packed: false,
+            free: None,
         });
     }
     for codes in dtz.iter_mut() {
@@ -165,5 +167,6 @@ fn read_as(r: &mut impl Read, pack: bool) -> io::Result<Solved> {
         dtz,
         dtm: None,
         packed: true,
+        free: None,
     })
 }
