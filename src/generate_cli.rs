@@ -155,10 +155,11 @@ fn load_exact(dir: &Path, name: &str, dtm: bool) -> Option<Solved> {
     (!dtm || t.dtm.is_some()).then_some(t)
 }
 
-/// A finished table from the output directory, if one is there and fits.
-fn load(dir: &Path, name: &str, dtm: bool) -> Option<Solved> {
+/// A finished table from the output directory, if one is there and fits,
+/// with the sides to move in `sides` (the others left empty).
+fn load(dir: &Path, name: &str, dtm: bool, sides: [bool; 2]) -> Option<Solved> {
     let f = fs::File::open(values_path(dir, name)).ok()?;
-    let t = values_file::read_packed(&mut BufReader::new(f)).ok()?;
+    let t = values_file::read_packed_sides(&mut BufReader::new(f), sides).ok()?;
     (!dtm || t.packed || t.dtm.is_some()).then_some(t)
 }
 
@@ -169,10 +170,11 @@ fn load_all(
     keys: &[[u8; 12]],
     dtm: bool,
     threads: usize,
+    read_on: &HashMap<[u8; 12], [bool; 2]>,
 ) -> Vec<Result<Solved, String>> {
     let one = |c: &[u8; 12]| {
         let name = name_of(c).0;
-        dir.and_then(|d| load(d, &name, dtm))
+        dir.and_then(|d| load(d, &name, dtm, sides_read(c, read_on)))
             .ok_or_else(|| format!("{name}: no usable {name}.swv in the output directory"))
     };
     let mut out = Vec::with_capacity(keys.len());
@@ -321,14 +323,18 @@ fn threads(a: &Args) -> usize {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// Runs the command; Err is a message for standard error.
+/// The sides to move (White, Black) of a table that planned materials read
+/// (both of a symmetric one, whose lookups may land on either).
+fn sides_read(key: &[u8; 12], read_on: &HashMap<[u8; 12], [bool; 2]>) -> [bool; 2] {
+    if *key == flip_key(key) {
+        return [true; 2];
+    }
+    read_on.get(key).copied().unwrap_or([true; 2])
+}
+
 /// A sub-table without the side to move that no planned material reads.
 fn only_read(mut t: Solved, read_on: &HashMap<[u8; 12], [bool; 2]>) -> Solved {
-    let key = t.layout.key;
-    if key == flip_key(&key) {
-        return t;
-    }
-    let sides = read_on.get(&key).copied().unwrap_or([true; 2]);
+    let sides = sides_read(&t.layout.key, read_on);
     for (s, read) in sides.into_iter().enumerate() {
         if !read {
             t.dtz[s] = Vec::new();
@@ -340,6 +346,7 @@ fn only_read(mut t: Solved, read_on: &HashMap<[u8; 12], [bool; 2]>) -> Solved {
     t
 }
 
+/// Runs the command; Err is a message for standard error.
 pub fn run(a: &Args) -> Result<(), String> {
     let mut targets = Vec::new();
     for m in &a.materials {
@@ -410,7 +417,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         // A fresh table's memory is touched while the sub-tables load.
         let (loaded, blank) = std::thread::scope(|scope| {
             let blank = fresh.then(|| scope.spawn(|| generate::blank(key, opts)));
-            let loaded = load_all(dir.as_deref(), &missing, a.dtm, threads(a));
+            let loaded = load_all(dir.as_deref(), &missing, a.dtm, threads(a), &read_on);
             let blank = blank.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
             (loaded, blank)
         });
@@ -443,7 +450,7 @@ pub fn run(a: &Args) -> Result<(), String> {
                 if let Some(table) = t.take_if(|_| big) {
                     write_big(d, table, &lib, a).map_err(|e| format!("{name}: {e}"))?;
                     if needed_later {
-                        t = load(d, &name, a.dtm);
+                        t = load(d, &name, a.dtm, sides_read(&key, &read_on));
                     }
                 } else if let Some(t) = &t {
                     write_syzygy(d, t, &lib, a).map_err(|e| format!("{name}: {e}"))?;

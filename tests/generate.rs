@@ -299,6 +299,24 @@ fn values_file_round_trips() {
     generate::values_file::write(t, &mut short).unwrap();
     short.truncate(short.len() / 2);
     assert!(generate::values_file::read(&mut short.as_slice()).is_err());
+    // One side to move read, the other skipped: packed as the whole file
+    // reads, that side left empty; a file cut short in the skipped part is
+    // still refused.
+    let mut bytes = Vec::new();
+    generate::values_file::write(t, &mut bytes).unwrap();
+    let whole = generate::values_file::read_packed(&mut bytes.as_slice()).unwrap();
+    for side in 0..2 {
+        let mut sides = [false; 2];
+        sides[side] = true;
+        let mut r = std::io::Cursor::new(&bytes);
+        let one = generate::values_file::read_packed_sides(&mut r, sides).unwrap();
+        assert!(one.packed);
+        assert_eq!(one.dtz[side], whole.dtz[side]);
+        assert!(one.dtz[1 - side].is_empty());
+    }
+    let cut = &bytes[..bytes.len() - 2];
+    let mut r = std::io::Cursor::new(cut);
+    assert!(generate::values_file::read_packed_sides(&mut r, [true, false]).is_err());
 }
 
 /// A pawnful material written a leading-pawn file at a time (as the CLI

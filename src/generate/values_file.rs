@@ -12,7 +12,7 @@
 //! - DTZ50'' codes (`i16`, see `value.rs`) for White to move, then Black;
 //! - with flag bit 0, mate codes in the same order.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 
 use super::layout::{parse_material, Layout};
 use super::solved::{pack_into, packable, Solved};
@@ -89,14 +89,37 @@ fn read_codes(r: &mut impl Read, n: usize) -> io::Result<Vec<i16>> {
 
 /// Reads a table written by [`write`]. A file of another version, material
 /// or size is refused with `InvalidData`.
-pub fn read(r: &mut impl Read) -> io::Result<Solved> {
-    read_as(r, false)
+pub fn read<R: Read>(r: &mut R) -> io::Result<Solved> {
+    read_as(r, false, [true; 2], discard)
 }
 
 /// [`read`] straight into [`Solved::packed`] form (for sub-tables): mate
 /// codes are folded in as they are read, so the table is never held twice.
-pub fn read_packed(r: &mut impl Read) -> io::Result<Solved> {
-    read_as(r, true)
+pub fn read_packed<R: Read>(r: &mut R) -> io::Result<Solved> {
+    read_as(r, true, [true; 2], discard)
+}
+
+/// [`read_packed`] of the sides to move in `sides` only (White, Black): the
+/// others are skipped, not read, and left empty. KRPvKR reads its four
+/// 5-piece promotion tables with Black to move only.
+pub fn read_packed_sides<R: Read + Seek>(r: &mut R, sides: [bool; 2]) -> io::Result<Solved> {
+    let t = read_as(r, true, sides, |r, n| {
+        r.seek(SeekFrom::Current(n as i64)).map(|_| ())
+    })?;
+    // A seek past the end succeeds: a file cut short is found here.
+    let at = r.stream_position()?;
+    if r.seek(SeekFrom::End(0))? < at {
+        return Err(io::ErrorKind::UnexpectedEof.into());
+    }
+    Ok(t)
+}
+
+fn discard<R: Read>(r: &mut R, n: u64) -> io::Result<()> {
+    let got = io::copy(&mut r.take(n), &mut io::sink())?;
+    if got < n {
+        return Err(io::ErrorKind::UnexpectedEof.into());
+    }
+    Ok(())
 }
 
 /// Whether a file starts as one this version writes (stale files from
@@ -108,7 +131,12 @@ pub fn current(r: &mut impl Read) -> bool {
         && u16::from_le_bytes([head[4], head[5]]) == VERSION
 }
 
-fn read_as(r: &mut impl Read, pack: bool) -> io::Result<Solved> {
+fn read_as<R: Read>(
+    r: &mut R,
+    pack: bool,
+    sides: [bool; 2],
+    skip: fn(&mut R, u64) -> io::Result<()>,
+) -> io::Result<Solved> {
     let mut head = [0u8; 8];
     r.read_exact(&mut head)?;
     if head[..4] != MAGIC {
@@ -133,7 +161,15 @@ fn read_as(r: &mut impl Read, pack: bool) -> io::Result<Solved> {
         return Err(bad("size does not match the material"));
     }
     let n = n as usize;
-    let mut dtz = [read_codes(r, n)?, read_codes(r, n)?];
+    let bytes = 2 * n as u64;
+    let mut dtz = [Vec::new(), Vec::new()];
+    for (codes, &wanted) in dtz.iter_mut().zip(&sides) {
+        if wanted {
+            *codes = read_codes(r, n)?;
+        } else {
+            skip(r, bytes)?;
+        }
+    }
     if !has_dtm {
         return Ok(Solved {
             layout,
@@ -144,7 +180,14 @@ fn read_as(r: &mut impl Read, pack: bool) -> io::Result<Solved> {
         });
     }
     if !pack {
-        let dtm = [read_codes(r, n)?, read_codes(r, n)?];
+        let mut dtm = [Vec::new(), Vec::new()];
+        for (codes, &wanted) in dtm.iter_mut().zip(&sides) {
+            if wanted {
+                *codes = read_codes(r, n)?;
+            } else {
+                skip(r, bytes)?;
+            }
+        }
         return Ok(Solved {
             layout,
             dtz,
@@ -153,7 +196,10 @@ fn read_as(r: &mut impl Read, pack: bool) -> io::Result<Solved> {
             free: None,
         });
     }
-    for codes in dtz.iter_mut() {
+    for (codes, &wanted) in dtz.iter_mut().zip(&sides) {
+        if !wanted {
+            skip(r, bytes)?;
+        }
         for part in codes.chunks_mut(1 << 15) {
             let mates = read_codes(r, part.len())?;
             if !packable(&mates) {
