@@ -13,9 +13,11 @@
 //! # Memory, and what 6 and 7 pieces would need
 //! Working set per slice: 5 bytes a position and side to move (quiet-move
 //! count, best zeroing code, value), 10 with mate distances (the mate pass
-//! has its own three). A material of several slices (pawnful) adds the
-//! finished table, 2 bytes a position (4 with mates); a material of one
-//! slice (pawnless) takes its slice's arrays over instead. Pawnless positions are counted up to all eight symmetries
+//! has its own three arrays), one more in a pawnful slice (its best capture
+//! and pawn move, for the writer). A material of several slices (pawnful)
+//! adds the finished table, 2 bytes a position (4 with mates), and the
+//! writer's 2 bits ([`free`]); a material of one slice (pawnless) takes its
+//! slice's arrays over instead. Pawnless positions are counted up to all eight symmetries
 //! (462 placements of the two kings): a 5-piece pawnless table of unique
 //! pieces is 462 x 64^3 x 2 = 242 M positions, about 2.4 GB with mates;
 //! runs of identical pieces count as sets (KBBBvK: 462 x 41,664 x 2 =
