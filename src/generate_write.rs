@@ -101,7 +101,7 @@ impl Source for Generated<'_> {
         };
         let wdl = value::wdl(code);
         if let Some(f) = flags {
-            // Kept by the forward pass: the values below, no moves made.
+            // The forward pass kept what the moves below would find.
             return Some(Values {
                 wdl,
                 dtz,
