@@ -60,19 +60,26 @@ impl Best {
     }
 }
 
-fn flags_of(b: u8) -> Flags {
-    Flags {
-        wdl_free: b & 1 != 0,
-        dtz_free: b & 2 != 0,
-    }
-}
-
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Flags {
     /// A capture reaches the position's WDL.
     pub wdl_free: bool,
     /// Drawn, or won by a zeroing move.
     pub dtz_free: bool,
+}
+
+impl Flags {
+    /// Bit 0 `wdl_free`, bit 1 `dtz_free`.
+    pub fn bits(self) -> u8 {
+        u8::from(self.wdl_free) | u8::from(self.dtz_free) << 1
+    }
+
+    pub fn from_bits(b: u8) -> Flags {
+        Flags {
+            wdl_free: b & 1 != 0,
+            dtz_free: b & 2 != 0,
+        }
+    }
 }
 
 /// Flags of every position of one side to move, 2 bits each.
@@ -85,7 +92,7 @@ impl FlagArray {
     }
 
     pub fn set(&mut self, i: usize, f: Flags) {
-        let bits = u8::from(f.wdl_free) | u8::from(f.dtz_free) << 1;
+        let bits = f.bits();
         if let Some(b) = self.0.get_mut(i / 4) {
             let shift = (i % 4) * 2;
             *b = (*b & !(3 << shift)) | bits << shift;
@@ -96,7 +103,7 @@ impl FlagArray {
     pub fn put(&mut self, start: usize, bits: &[u8]) {
         if !start.is_multiple_of(4) {
             for (k, &b) in bits.iter().enumerate() {
-                self.set(start + k, flags_of(b));
+                self.set(start + k, Flags::from_bits(b));
             }
             return;
         }
@@ -107,12 +114,12 @@ impl FlagArray {
         }
         let done = bits.len() - chunks.remainder().len();
         for (k, &b) in chunks.remainder().iter().enumerate() {
-            self.set(start + done + k, flags_of(b));
+            self.set(start + done + k, Flags::from_bits(b));
         }
     }
 
     pub fn get(&self, i: usize) -> Option<Flags> {
-        Some(flags_of(self.0.get(i / 4)? >> ((i % 4) * 2)))
+        Some(Flags::from_bits(self.0.get(i / 4)? >> ((i % 4) * 2)))
     }
 }
 

@@ -253,7 +253,7 @@ fn flags(dtz: &[i16], best: &mut [u8]) {
         } else {
             free::Flags::default()
         };
-        *b = u8::from(f.wdl_free) | u8::from(f.dtz_free) << 1;
+        *b = f.bits();
     }
 }
 

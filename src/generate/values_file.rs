@@ -162,14 +162,19 @@ fn read_as<R: Read>(
     }
     let n = n as usize;
     let bytes = 2 * n as u64;
-    let mut dtz = [Vec::new(), Vec::new()];
-    for (codes, &wanted) in dtz.iter_mut().zip(&sides) {
-        if wanted {
-            *codes = read_codes(r, n)?;
-        } else {
-            skip(r, bytes)?;
+    // Both sides' codes, those not in `sides` skipped and left empty.
+    let read_sides = |r: &mut R| -> io::Result<[Vec<i16>; 2]> {
+        let mut out = [Vec::new(), Vec::new()];
+        for (codes, &wanted) in out.iter_mut().zip(&sides) {
+            if wanted {
+                *codes = read_codes(r, n)?;
+            } else {
+                skip(r, bytes)?;
+            }
         }
-    }
+        Ok(out)
+    };
+    let mut dtz = read_sides(r)?;
     if !has_dtm {
         return Ok(Solved {
             layout,
@@ -180,14 +185,7 @@ fn read_as<R: Read>(
         });
     }
     if !pack {
-        let mut dtm = [Vec::new(), Vec::new()];
-        for (codes, &wanted) in dtm.iter_mut().zip(&sides) {
-            if wanted {
-                *codes = read_codes(r, n)?;
-            } else {
-                skip(r, bytes)?;
-            }
-        }
+        let dtm = read_sides(r)?;
         return Ok(Solved {
             layout,
             dtz,

@@ -376,11 +376,12 @@ impl View<'_> {
                 if geo.pawnful {
                     leading_file(&mut self.ref_sq, usize::from(geo.lead_pawns));
                 }
-                let mut sq = self.ref_sq.clone();
-                let idx = encode(&mut sq, self.reference, geo);
                 // Encoding may reorder squares; only a placement kept as
                 // it was can be stepped from.
-                self.last = (self.stepwise && sq == self.ref_sq).then_some(idx);
+                let mut sq = [0usize; 8];
+                sq[..n].copy_from_slice(&self.ref_sq);
+                let idx = encode(&mut sq[..n], self.reference, geo);
+                self.last = (self.stepwise && sq[..n] == self.ref_sq[..]).then_some(idx);
                 idx
             }
         };
