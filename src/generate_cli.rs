@@ -386,7 +386,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         dtm: a.dtm,
     };
     // Which planned materials still need each table, to free memory early.
-    let mut last_use = HashMap::new();
+    let mut last_use: HashMap<[u8; 12], usize> = HashMap::new();
     for (i, k) in order.iter().enumerate() {
         for c in plan::children(k) {
             last_use.insert(c, i);
@@ -399,6 +399,10 @@ pub fn run(a: &Args) -> Result<(), String> {
             read_on.entry(c).or_default()[side] = true;
         }
     }
+    // No material after the `i`th in `order` reads `k`.
+    let done_after = |k: &[u8; 12], i: usize| {
+        last_use.get(k).is_some_and(|&l| l <= i) && !order[i + 1..].contains(k)
+    };
     let mut lib = Library::default();
     let stdout = io::stdout();
     for (i, &key) in order.iter().enumerate() {
@@ -430,7 +434,8 @@ pub fn run(a: &Args) -> Result<(), String> {
             None => {
                 let bar = Bar::new();
                 let blank = blank.unwrap_or_else(|| generate::blank(key, opts));
-                let t = generate::generate_into(blank, &lib, opts, &bar);
+                let release = |k: &[u8; 12]| done_after(k, i);
+                let t = generate::generate_into(blank, &mut lib, &release, opts, &bar);
                 bar.clear();
                 t
             }
@@ -454,6 +459,12 @@ pub fn run(a: &Args) -> Result<(), String> {
         });
         saved?;
         let needed_later = last_use.get(&key).is_some_and(|&l| l > i);
+        // A table that kept its writer's facts is written without its
+        // sub-tables: those no later material needs go first (KRPvKR's
+        // capture sub-tables; its promotion ones went during generation).
+        if t.free.is_some() {
+            lib.retain(|k| !done_after(k, i));
+        }
         let mut t = Some(t);
         if let Some(d) = &dir {
             if !a.values_only {
@@ -480,17 +491,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         if let Some(t) = t {
             lib.insert(only_read(t.packed(), &read_on));
         }
-        let done: Vec<[u8; 12]> = last_use
-            .iter()
-            .filter(|(_, &last)| last <= i)
-            .map(|(k, _)| *k)
-            .collect();
-        for k in done {
-            if last_use.get(&k).is_some_and(|&l| l <= i) && !order[i + 1..].contains(&k) {
-                lib.remove(&k);
-                last_use.remove(&k);
-            }
-        }
+        lib.retain(|k| !done_after(k, i));
     }
     Ok(())
 }

@@ -318,6 +318,19 @@ impl Layout {
         advancement(&self.slots[self.first_pawn..], &self.slices[slice][..p])
     }
 
+    /// A pawn of the slice stands one step from promoting: only such
+    /// slices reach the materials of promotions.
+    pub fn slice_promotes(&self, slice: usize) -> bool {
+        let p = self.pieces() - self.first_pawn;
+        self.slots[self.first_pawn..]
+            .iter()
+            .zip(&self.slices[slice][..p])
+            .any(|((c, _), &sq)| match c {
+                Color::White => sq >> 3 == 6,
+                Color::Black => sq >> 3 == 1,
+            })
+    }
+
     /// The slice's pawns are their own mirror image: its positions and
     /// their mirror images are both stored.
     pub fn slice_symmetric(&self, slice: usize) -> bool {

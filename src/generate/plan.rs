@@ -46,12 +46,35 @@ pub fn children(key: &[u8; 12]) -> Vec<[u8; 12]> {
 /// only ever read on that side (KRPvKR reads its four 5-piece sub-tables,
 /// half the memory of generating it, with Black to move only).
 pub fn children_to_move(key: &[u8; 12]) -> Vec<([u8; 12], usize)> {
+    children_by_move(key)
+        .into_iter()
+        .map(|(k, side, _)| (k, side))
+        .collect()
+}
+
+/// Children reached by promotions only, never by a plain capture: only
+/// positions with a pawn on its seventh rank read them, so a pawnful
+/// material's generator can drop them once those slices are solved.
+pub fn promotion_children(key: &[u8; 12]) -> Vec<[u8; 12]> {
+    let all = children_by_move(key);
+    let mut out: Vec<[u8; 12]> = all
+        .iter()
+        .filter(|&&(k, _, promotes)| promotes && !all.iter().any(|c| c.0 == k && !c.2))
+        .map(|c| c.0)
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Children with their side to move and whether a promotion reaches them.
+fn children_by_move(key: &[u8; 12]) -> Vec<([u8; 12], usize, bool)> {
     let mut out = Vec::new();
     // `k` reached by a move of `mover`: the other side is to move there.
-    let mut push = |k: [u8; 12], mover: Color| {
+    let mut push = |k: [u8; 12], mover: Color, promotes: bool| {
         let flipped = name_of(&k).1;
         let turn = if flipped { mover } else { !mover };
-        out.push((normalize(k), usize::from(turn == Color::Black)));
+        out.push((normalize(k), usize::from(turn == Color::Black), promotes));
     };
     for color in [Color::White, Color::Black] {
         // Captures of a non-king piece of `color` (by the other side).
@@ -68,7 +91,7 @@ pub fn children_to_move(key: &[u8; 12]) -> Vec<([u8; 12], usize)> {
             }
             let mut k = *key;
             k[v] -= 1;
-            push(k, !color);
+            push(k, !color, false);
             // The capturing pawn promotes.
             let p = key_index(!color, Role::Pawn);
             if k[p] > 0 {
@@ -76,7 +99,7 @@ pub fn children_to_move(key: &[u8; 12]) -> Vec<([u8; 12], usize)> {
                     let mut kp = k;
                     kp[p] -= 1;
                     kp[key_index(!color, role)] += 1;
-                    push(kp, !color);
+                    push(kp, !color, true);
                 }
             }
         }
@@ -87,7 +110,7 @@ pub fn children_to_move(key: &[u8; 12]) -> Vec<([u8; 12], usize)> {
                 let mut kp = *key;
                 kp[p] -= 1;
                 kp[key_index(color, role)] += 1;
-                push(kp, color);
+                push(kp, color, true);
             }
         }
     }
@@ -190,5 +213,41 @@ mod tests {
         // pieces take Black's pawn: KRPvK with Black to move.
         assert_eq!(to_move("KRPvKP", "KPvKP"), [0]);
         assert_eq!(to_move("KRPvKP", "KRPvK"), [1]);
+    }
+
+    #[test]
+    fn promotion_children_are_those_no_plain_capture_reaches() {
+        let names = |parent: &str| -> Vec<String> {
+            let key = parse_material(parent).expect("material");
+            let mut v: Vec<String> = promotion_children(&key)
+                .iter()
+                .map(|k| name_of(k).0)
+                .collect();
+            v.sort();
+            v
+        };
+        // KRPvKR: four quiet promotions, and the pawn taking the rook
+        // while promoting; its captures (KRPvK, KRvKP, KRvKR) are not here.
+        let mut want = vec![
+            "KQRvKR", "KRRvKR", "KRBvKR", "KRNvKR", "KQRvK", "KRRvK", "KRBvK", "KRNvK",
+        ];
+        want.sort();
+        assert_eq!(names("KRPvKR"), want);
+        // No pawn, no promotion.
+        assert!(names("KQvKR").is_empty());
+        // Every material up to five pieces: the two kinds together are all
+        // children, and no child is both.
+        for key in all_up_to(5) {
+            let promoted = promotion_children(&key);
+            let captured: Vec<_> = children_by_move(&key)
+                .into_iter()
+                .filter(|c| !c.2)
+                .map(|c| c.0)
+                .collect();
+            assert!(promoted.iter().all(|k| !captured.contains(k)));
+            for k in children(&key) {
+                assert!(promoted.contains(&k) || captured.contains(&k));
+            }
+        }
     }
 }

@@ -254,6 +254,11 @@ impl Library {
         self.tables.remove(&packed_key(key))
     }
 
+    /// Keeps only the tables whose material `keep` accepts.
+    pub fn retain(&mut self, mut keep: impl FnMut(&[u8; 12]) -> bool) {
+        self.tables.retain(|_, t| keep(&t.layout.key));
+    }
+
     pub fn len(&self) -> usize {
         self.tables.len()
     }
