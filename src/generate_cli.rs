@@ -418,13 +418,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         // deterministic.
         let reused = dir.as_deref().and_then(|d| load_exact(d, &name, a.dtm));
         let fresh = reused.is_none();
-        // A fresh table's memory is touched while the sub-tables load.
-        let (loaded, blank) = std::thread::scope(|scope| {
-            let blank = fresh.then(|| scope.spawn(|| generate::blank(key, opts)));
-            let loaded = load_all(dir.as_deref(), &missing, a.dtm, threads(a), &read_on);
-            let blank = blank.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-            (loaded, blank)
-        });
+        let loaded = load_all(dir.as_deref(), &missing, a.dtm, threads(a), &read_on);
         for t in loaded {
             lib.insert(only_read(t?, &read_on));
         }
@@ -433,9 +427,8 @@ pub fn run(a: &Args) -> Result<(), String> {
             Some(t) => t,
             None => {
                 let bar = Bar::new();
-                let blank = blank.unwrap_or_else(|| generate::blank(key, opts));
                 let release = |k: &[u8; 12]| done_after(k, i);
-                let t = generate::generate_into(blank, &mut lib, &release, opts, &bar);
+                let t = generate::generate_into(key, &mut lib, &release, opts, &bar);
                 bar.clear();
                 t
             }

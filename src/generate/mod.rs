@@ -120,16 +120,17 @@ pub fn generate(
     solve(blank(key, opts), Subtables::Shared(library), opts, progress)
 }
 
-/// The table [`generate_into`] fills, its memory already touched: a
-/// caller can make it while it loads sub-tables (KRPvKR's 3.2 GB took 4 s
-/// of page faults on one core).
-pub fn blank(key: [u8; 12], opts: Options) -> Solved {
+/// The table a generation fills, slice by slice. Every slice is copied
+/// in once solved, so the fill is never read: zeroed memory is mapped only
+/// where written, and KRPvKR's 3.2 GB are not resident while its first
+/// rank's slices are solved beside their 0.95 GB of promotion sub-tables.
+fn blank(key: [u8; 12], opts: Options) -> Solved {
     let layout = Layout::new(key);
     let per_side = layout.positions_per_side();
     // A material of one slice (pawnless) takes its slice's arrays as they
     // are: no second copy of the finished values while the slice is solved.
     let whole = per_side == layout.slice_size;
-    let full = |n| [vec![value::INVALID; n], vec![value::INVALID; n]];
+    let full = |n| [vec![0; n], vec![0; n]];
     Solved {
         dtz: if whole {
             Default::default()
@@ -148,24 +149,23 @@ pub fn blank(key: [u8; 12], opts: Options) -> Solved {
     }
 }
 
-/// [`generate`] into a table made by [`blank`] with the same options.
-/// Sub-tables reached only by promotions that `release` allows (no later
+/// [`generate`], where sub-tables reached only by promotions that `release` allows (no later
 /// caller needs them) leave `library` once the slices with a pawn about to
 /// promote are solved: KRPvKR's four 5-piece sub-tables, 0.95 GB, after
 /// the first of its six ranks.
 pub fn generate_into(
-    solved: Solved,
+    key: [u8; 12],
     library: &mut Library,
     release: &dyn Fn(&[u8; 12]) -> bool,
     opts: Options,
     progress: &dyn Progress,
 ) -> Solved {
-    let promotions = plan::promotion_children(&solved.layout.key)
+    let promotions = plan::promotion_children(&key)
         .into_iter()
         .filter(|k| release(k))
         .collect();
     solve(
-        solved,
+        blank(key, opts),
         Subtables::Owned(library, promotions),
         opts,
         progress,
