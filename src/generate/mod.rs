@@ -159,10 +159,10 @@ fn blank(key: [u8; 12], opts: Options) -> Solved {
     }
 }
 
-/// [`generate`], where sub-tables reached only by promotions that `release` allows (no later
-/// caller needs them) leave `library` once the slices with a pawn about to
-/// promote are solved: KRPvKR's four 5-piece sub-tables, 0.95 GB, after
-/// the first of its six ranks.
+/// [`generate`], where sub-tables reached only by promotions, if
+/// `release` allows (no later material reads them), leave `library` once
+/// the slices with a pawn about to promote are solved: KRPvKR's four
+/// 5-piece sub-tables, 0.95 GB, after the first of its six ranks.
 pub fn generate_into(
     key: [u8; 12],
     library: &mut Library,
