@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use crate::generate::layout::{flip_key, name_of, parse_material};
-use crate::generate::solved::{Library, Solved};
-use crate::generate::summary::summarize;
+use crate::generate::layout::{flip_key, name_of, parse_material, Layout};
+use crate::generate::solved::{Codes, Library, Solved};
+use crate::generate::summary::{summarize, Summary, Tally};
 use crate::generate::{self, plan, values_file, Options, Progress};
 
 pub const USAGE: &str =
@@ -217,8 +217,17 @@ fn write_syzygy(dir: &Path, t: &Solved, lib: &Library, a: &Args) -> Result<(), S
 /// they go first. A pawnful table is written a leading-pawn file at a
 /// time, the writer's entries (4 bytes a position) of one file at once; a
 /// pawnless one is freed once the writer has its entries, so that the two
-/// are never held together during compression.
-fn write_big(dir: &Path, mut t: Solved, lib: &Library, a: &Args) -> Result<(), String> {
+/// are never held together during compression. A table whose slices were
+/// spilled to its values file (it holds none) has each file's slices read
+/// back for that file only; `hundred` is what its spill counted (see
+/// [`Tally::hundred`]).
+fn write_big(
+    dir: &Path,
+    mut t: Solved,
+    hundred: Option<[[bool; 2]; 2]>,
+    lib: &Library,
+    a: &Args,
+) -> Result<(), String> {
     let started = Instant::now();
     t.dtm = None;
     let name = t.layout.name.clone();
@@ -230,20 +239,123 @@ fn write_big(dir: &Path, mut t: Solved, lib: &Library, a: &Args) -> Result<(), S
         let written = crate::write::write_files(&entries, &options(a));
         return save_files(dir, &name, written, started);
     }
-    let source = crate::generate_write::Generated::new(&t, lib)
-        .ok_or_else(|| "material has no Syzygy layout".to_string())?;
-    let plies = crate::generate_write::plies(&t, mat.symmetric, a.exact_dtz);
+    let spilled = t.dtz.iter().all(Codes::is_empty);
+    let hundred = hundred.unwrap_or_else(|| crate::generate_write::hundred(&t));
+    let plies = crate::generate_write::plies(hundred, mat.symmetric, a.exact_dtz);
     let bar = Bar::new();
     let mut entries_of = |file: usize| {
+        let slices = crate::generate_write::file_slices(&t.layout, file);
+        let source_error = |why: String| crate::write::WriteError::Source(why);
+        if spilled {
+            fs::File::open(values_path(dir, &name))
+                .and_then(|f| values_file::read_dtz_slices(&mut BufReader::new(f), &mut t, &slices))
+                .map_err(|e| source_error(format!("reading back {name}.swv: {e}")))?;
+        }
+        let source = crate::generate_write::Generated::new(&t, lib)
+            .ok_or_else(|| source_error("material has no Syzygy layout".into()))?;
         let label = format!("{name} (writing file {} of 4)", file + 1);
         let mut progress = fraction(&bar, &label);
-        crate::write::Entries::collect_file_parallel(&mat, &source, file, threads(a), &mut progress)
-            .map_err(crate::write::WriteError::from)
+        let entries = crate::write::Entries::collect_file_parallel(
+            &mat,
+            &source,
+            file,
+            threads(a),
+            &mut progress,
+        )
+        .map_err(crate::write::WriteError::from)?;
+        if let Some(slice) = source.absent() {
+            return Err(source_error(format!(
+                "leading-pawn file {file} reads slice {slice}, not read back"
+            )));
+        }
+        drop(source);
+        if spilled {
+            for &slice in &slices {
+                for side in 0..2 {
+                    t.dtz[side].clear(slice);
+                }
+            }
+        }
+        Ok(entries)
     };
     let written = crate::write::write_by_file(&name, &plies, &options(a), &mut entries_of)
         .map_err(|e| e.to_string())?;
     bar.clear();
     save_files(dir, &name, written, started)
+}
+
+/// A slice handed to the values file's writer: number, DTZ50'' codes,
+/// mate codes.
+type Slice = (usize, [Vec<i16>; 2], Option<[Vec<i16>; 2]>);
+
+/// A big table's slices written to its values file (`NAME.swv.part`, at
+/// their place) as the generator lets them go, and counted for the
+/// summary on the way: on a thread of its own, so that solving goes on
+/// meanwhile (KRPvKR: 24 slices of 134 MB).
+struct ToValuesFile {
+    send: Option<std::sync::mpsc::SyncSender<Slice>>,
+    writer: Option<std::thread::JoinHandle<(Tally, io::Result<()>)>>,
+}
+
+impl ToValuesFile {
+    fn create(dir: &Path, layout: &Layout, dtm: bool) -> io::Result<Self> {
+        use std::os::unix::fs::FileExt;
+        fs::create_dir_all(dir)?;
+        let file = fs::File::create(values_path(dir, &layout.name).with_extension("swv.part"))?;
+        file.write_all_at(&values_file::header(layout, dtm), 0)?;
+        // One slice waits while one is written: 2 x 134 MB at most.
+        let (send, slices) = std::sync::mpsc::sync_channel::<Slice>(1);
+        let l = layout.clone();
+        let writer = std::thread::spawn(move || {
+            let mut tally = Tally::new(&l);
+            let mut written = Ok(());
+            for (slice, dtz, dtm) in slices {
+                fn views(c: &[Vec<i16>; 2]) -> [&[i16]; 2] {
+                    [&c[0], &c[1]]
+                }
+                tally.add(&l, slice, views(&dtz), dtm.as_ref().map(views));
+                let arrays = [(false, Some(&dtz)), (true, dtm.as_ref())];
+                for (mates, codes) in arrays {
+                    for (side, codes) in codes.into_iter().flatten().enumerate() {
+                        let at = values_file::slice_offset(&l, mates, side, slice);
+                        if written.is_ok() {
+                            written = file.write_all_at(&values_file::encode_codes(codes), at);
+                        }
+                    }
+                }
+            }
+            (tally, written)
+        });
+        Ok(ToValuesFile {
+            send: Some(send),
+            writer: Some(writer),
+        })
+    }
+
+    /// Renames the part to the values file once every slice is in; the
+    /// table's summary and [`Tally::hundred`].
+    fn finish(mut self, dir: &Path, l: &Layout) -> io::Result<(Summary, [[bool; 2]; 2])> {
+        drop(self.send.take());
+        let (tally, written) = match self.writer.take().map(|w| w.join()) {
+            Some(Ok(done)) => done,
+            Some(Err(p)) => std::panic::resume_unwind(p),
+            None => return Err(io::Error::other("values file already finished")),
+        };
+        written?;
+        let path = values_path(dir, &l.name);
+        fs::rename(path.with_extension("swv.part"), &path)?;
+        let hundred = tally.hundred;
+        Ok((tally.finish(l), hundred))
+    }
+}
+
+impl generate::Spill for ToValuesFile {
+    fn spill(&mut self, _: &Layout, slice: usize, dtz: [Vec<i16>; 2], dtm: Option<[Vec<i16>; 2]>) {
+        // A writer that stopped says why when finished.
+        if let Some(send) = &self.send {
+            let _ = send.send((slice, dtz, dtm));
+        }
+    }
 }
 
 /// The writer's entries of a finished table, with a progress bar.
@@ -337,9 +449,9 @@ fn only_read(mut t: Solved, read_on: &HashMap<[u8; 12], [bool; 2]>) -> Solved {
     let sides = sides_read(&t.layout.key, read_on);
     for (s, read) in sides.into_iter().enumerate() {
         if !read {
-            t.dtz[s] = Vec::new();
+            t.dtz[s] = Codes::default();
             if let Some(dtm) = &mut t.dtm {
-                dtm[s] = Vec::new();
+                dtm[s] = Codes::default();
             }
         }
     }
@@ -423,33 +535,56 @@ pub fn run(a: &Args) -> Result<(), String> {
             lib.insert(only_read(t?, &read_on));
         }
         let started = Instant::now();
+        // A big pawnful table goes to its values file a slice at a time.
+        let layout = Layout::new(key);
+        let spills = fresh
+            && layout.pawnful()
+            && layout.slices.len() > 1
+            && layout.positions_per_side() > FREED_FOR_WRITING;
+        let mut spill = match &dir {
+            Some(d) if spills => Some(
+                ToValuesFile::create(d, &layout, a.dtm)
+                    .map_err(|e| format!("{name}: writing {}: {e}", d.display()))?,
+            ),
+            _ => None,
+        };
         let t = match reused {
             Some(t) => t,
             None => {
                 let bar = Bar::new();
                 let release = |k: &[u8; 12]| done_after(k, i);
-                let t = generate::generate_into(key, &mut lib, &release, opts, &bar);
+                let sink = spill.as_mut().map(|s| s as &mut dyn generate::Spill);
+                let t = generate::generate_into(key, &mut lib, &release, sink, opts, &bar);
                 bar.clear();
                 t
             }
         };
         let seconds = started.elapsed().as_secs_f64();
         let wants_summary = target_set.contains(&key) || a.json;
-        // The summary reads the table while it is saved (KRPvKR: 1 s
-        // beside 7 s of saving).
-        let (summary, saved) = std::thread::scope(|scope| {
-            let summary = scope.spawn(|| wants_summary.then(|| summarize(&t)));
-            let saved = match &dir {
-                Some(d) if fresh => {
-                    save(d, &t).map_err(|e| format!("{name}: writing {}: {e}", d.display()))
+        let mut hundred = None;
+        let (summary, saved) = match (spill, &dir) {
+            (Some(spill), Some(d)) => match spill.finish(d, &layout) {
+                Ok((s, h)) => {
+                    hundred = Some(h);
+                    (wants_summary.then_some(s), Ok(()))
                 }
-                _ => Ok(()),
-            };
-            let summary = summary
-                .join()
-                .unwrap_or_else(|p| std::panic::resume_unwind(p));
-            (summary, saved)
-        });
+                Err(e) => (None, Err(format!("{name}: writing {}: {e}", d.display()))),
+            },
+            // The summary reads the table while it is saved.
+            _ => std::thread::scope(|scope| {
+                let summary = scope.spawn(|| wants_summary.then(|| summarize(&t)));
+                let saved = match &dir {
+                    Some(d) if fresh => {
+                        save(d, &t).map_err(|e| format!("{name}: writing {}: {e}", d.display()))
+                    }
+                    _ => Ok(()),
+                };
+                let summary = summary
+                    .join()
+                    .unwrap_or_else(|p| std::panic::resume_unwind(p));
+                (summary, saved)
+            }),
+        };
         saved?;
         let needed_later = last_use.get(&key).is_some_and(|&l| l > i);
         // A table that kept its writer's facts is written without its
@@ -465,13 +600,21 @@ pub fn run(a: &Args) -> Result<(), String> {
                     .as_ref()
                     .is_some_and(|t| t.layout.positions_per_side() > FREED_FOR_WRITING);
                 if let Some(table) = t.take_if(|_| big) {
-                    write_big(d, table, &lib, a).map_err(|e| format!("{name}: {e}"))?;
-                    if needed_later {
-                        t = load(d, &name, a.dtm, sides_read(&key, &read_on));
-                    }
+                    write_big(d, table, hundred, &lib, a).map_err(|e| format!("{name}: {e}"))?;
                 } else if let Some(t) = &t {
                     write_syzygy(d, t, &lib, a).map_err(|e| format!("{name}: {e}"))?;
                 }
+            }
+            // A table written out (or spilled, holding no codes) is read
+            // back if a later material needs it.
+            if t.is_none() || hundred.is_some() {
+                t = match needed_later {
+                    true => Some(
+                        load(d, &name, a.dtm, sides_read(&key, &read_on))
+                            .ok_or_else(|| format!("{name}: reading back {name}.swv failed"))?,
+                    ),
+                    false => None,
+                };
             }
         }
         if let Some(s) = summary {

@@ -4,9 +4,11 @@
 //! WDL of captures and pawn moves from its move generator and one lookup
 //! per zeroing move, so no shakmaty position is built per index.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use shakmaty::{Color, Role};
 
-use crate::generate::layout::MAX_PIECES;
+use crate::generate::layout::{Layout, MAX_PIECES};
 use crate::generate::moves::{en_passant_possible, for_each_zeroing_move, Board, NONE};
 use crate::generate::solved::{Library, Piece, Solved};
 use crate::generate::value;
@@ -18,6 +20,9 @@ pub struct Generated<'a> {
     lib: &'a Library,
     /// Layout slot of each piece in the writer's order.
     slot_of: Vec<usize>,
+    /// The first slice asked for that the table does not hold (usize::MAX
+    /// if none): entries collected then are wrong, see [`Generated::absent`].
+    absent: AtomicUsize,
 }
 
 impl<'a> Generated<'a> {
@@ -38,29 +43,60 @@ impl<'a> Generated<'a> {
             table,
             lib,
             slot_of,
+            absent: AtomicUsize::new(usize::MAX),
         })
+    }
+
+    /// A slice the writer needed that the table did not hold: a table
+    /// loaded a leading-pawn file at a time missed one, and what was
+    /// collected must not be written.
+    pub fn absent(&self) -> Option<usize> {
+        Some(self.absent.load(Ordering::Relaxed)).filter(|&s| s != usize::MAX)
     }
 }
 
 /// The writer's DTZ plies flags of a finished table (see
-/// [`write::plies_of`]), from its codes rather than the writer's entries,
-/// so that it can write a leading-pawn file at a time.
-pub fn plies(table: &Solved, symmetric: bool, exact: bool) -> Vec<write::Plies> {
+/// [`write::plies_of`]), from whether each side to move has a win, then a
+/// loss, exactly 100 plies from zeroing ([`crate::generate::summary::Tally::hundred`]) rather than
+/// from the writer's entries, so that it can write a leading-pawn file at
+/// a time.
+pub fn plies(hundred: [[bool; 2]; 2], symmetric: bool, exact: bool) -> Vec<write::Plies> {
     let sides = if symmetric { 1 } else { 2 };
-    let mut win100 = vec![false; sides];
-    let mut loss100 = vec![false; sides];
-    for s in 0..sides {
-        for &code in &table.dtz[s] {
-            if code != 0 && value::is_decided(code) && value::distance(code) == 100 {
-                match value::wdl(code) {
-                    2 => win100[s] = true,
-                    -2 => loss100[s] = true,
-                    _ => {}
-                }
+    let win100: Vec<bool> = hundred[..sides].iter().map(|h| h[0]).collect();
+    let loss100: Vec<bool> = hundred[..sides].iter().map(|h| h[1]).collect();
+    write::plies_of(&win100, &loss100, exact)
+}
+
+/// The slices whose positions a leading-pawn file (0 to 3, files a to d
+/// with their mirror images) can hold: those with a pawn on that file.
+/// The leading pawn is one of a position's pawns, so no position of the
+/// file lies elsewhere ([`Generated::absent`] checks it).
+pub fn file_slices(l: &Layout, file: usize) -> Vec<usize> {
+    let p = l.pieces() - l.first_pawn;
+    (0..l.slices.len())
+        .filter(|&s| {
+            l.slices[s][..p].iter().any(|&q| {
+                let f = usize::from(q & 7);
+                f.min(7 - f) == file
+            })
+        })
+        .collect()
+}
+
+/// Per side to move, whether a win, then a loss, is exactly 100 plies
+/// from zeroing, over a table's held codes.
+pub fn hundred(table: &Solved) -> [[bool; 2]; 2] {
+    let mut out = [[false; 2]; 2];
+    for (side, codes) in table.dtz.iter().enumerate() {
+        for &code in codes {
+            if code == value::win(100) {
+                out[side][0] = true;
+            } else if code == value::loss(100) {
+                out[side][1] = true;
             }
         }
     }
-    write::plies_of(&win100, &loss100, exact)
+    out
 }
 
 impl Source for Generated<'_> {
@@ -90,7 +126,13 @@ impl Source for Generated<'_> {
             return None;
         }
         let n = layout.pieces();
-        let (code, flags) = self.table.writer_values(b.sq, turn)?;
+        let (code, flags) = match self.table.writer_values(b.sq, turn) {
+            Ok(found) => found?,
+            Err(slice) => {
+                self.absent.fetch_min(slice, Ordering::Relaxed);
+                return None;
+            }
+        };
         if !value::is_decided(code) {
             return None;
         }

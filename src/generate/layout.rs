@@ -331,6 +331,54 @@ impl Layout {
             })
     }
 
+    /// The slice of a pawn configuration (pawns by slot), canonicalized;
+    /// None when it is not one.
+    pub fn pawn_slice(&self, pawns: &[u8]) -> Option<usize> {
+        let mut canon = [0u8; MAX_PIECES];
+        let canon = &mut canon[..pawns.len()];
+        canon.copy_from_slice(pawns);
+        if !self.canonical_pawns(canon) {
+            return None;
+        }
+        let digits = canon
+            .iter()
+            .rev()
+            .fold(0usize, |d, &s| d * 48 + usize::from(s - 8));
+        let slice = *self.slice_of.get(digits)?;
+        (slice != u32::MAX).then_some(slice as usize)
+    }
+
+    /// The last slice (in solving order) whose pawn moves can reach
+    /// `slice`: after it, no slice left reads this one. None when no
+    /// pawn move reaches it. Conservative: a double push is counted even
+    /// if another pawn blocks it.
+    pub fn last_reader(&self, slice: usize) -> Option<usize> {
+        let p = self.pieces() - self.first_pawn;
+        let pawns = &self.slices[slice][..p];
+        let mut last = None;
+        for (j, &(c, _)) in self.slots[self.first_pawn..].iter().enumerate() {
+            let q = i32::from(pawns[j]);
+            // Back one square, and two from the fourth rank (own side's).
+            let (step, double_rank) = match c {
+                Color::White => (-8, 3),
+                Color::Black => (8, 4),
+            };
+            let mut froms = vec![q + step];
+            if q >> 3 == double_rank {
+                froms.push(q + 2 * step);
+            }
+            for from in froms.into_iter().filter(|f| (8..56).contains(f)) {
+                let mut before = [0u8; MAX_PIECES];
+                before[..p].copy_from_slice(pawns);
+                before[j] = from as u8;
+                if let Some(r) = self.pawn_slice(&before[..p]) {
+                    last = last.max(Some(r));
+                }
+            }
+        }
+        last
+    }
+
     /// The slice's pawns are their own mirror image: its positions and
     /// their mirror images are both stored.
     pub fn slice_symmetric(&self, slice: usize) -> bool {

@@ -29,10 +29,14 @@
 //! its pawn's seventh rank is solved: sub-tables that only promotions
 //! reach go then. The finished table is resident only as its slices are
 //! solved, and slices of over 4 M positions go one at a time on every
-//! thread: KRPvKR peaks at 3.8 GB, at the end of generation (the table
-//! with mates, one slice's arrays, the writer's bits). Below that would
-//! take finished slices written out once no slice left pushes a pawn into
-//! them, and the writer reading one leading-pawn file's slices back.
+//! thread. With a [`Spill`] (the CLI's values file, for big pawnful
+//! tables), a finished slice is written out and freed as soon as no slice
+//! left pushes a pawn into it, and the writer reads one leading-pawn
+//! file's slices back at a time: KRPvKR with mates holds 1.0-1.7 GB while
+//! generated and peaks at 2.4 GB while written (a file's DTZ, the
+//! writer's bits, two files' entries of 4 bytes an index). The C
+//! generator's 631 MB (1 byte a position of one file, no mates) would
+//! take entries of a byte and sub-tables probed compressed.
 //! - 6 pieces: 64x more positions per table, except where identical pieces
 //!   share a digit: KNNNNvK (462 x 635,376 x 2 = 587 M positions) and
 //!   KNNNvKN (462 x 41,664 x 64 x 2 = 2.46 G; 12.9 GB in its forward pass)
@@ -68,7 +72,7 @@ pub mod values_file;
 
 use layout::Layout;
 use slice::Tables;
-use solved::{Library, Solved};
+use solved::{Codes, Library, Solved};
 
 /// Slices of at least this many positions a side are solved one at a time.
 const ONE_AT_A_TIME: usize = 1 << 22;
@@ -127,27 +131,27 @@ pub fn generate(
     opts: Options,
     progress: &dyn Progress,
 ) -> Solved {
-    solve(blank(key, opts), Subtables::Shared(library), opts, progress)
+    solve(
+        blank(key, opts),
+        Subtables::Shared(library),
+        None,
+        opts,
+        progress,
+    )
 }
 
-/// The table a generation fills, slice by slice. Every slice is copied
-/// in once solved, so the fill is never read: zeroed memory is mapped only
-/// where written, and KRPvKR's 3.2 GB are not resident while its first
-/// rank's slices are solved beside their 0.95 GB of promotion sub-tables.
+/// The table a generation fills, a slice at a time as each is solved.
 fn blank(key: [u8; 12], opts: Options) -> Solved {
     let layout = Layout::new(key);
     let per_side = layout.positions_per_side();
+    let count = layout.slices.len();
     // A material of one slice (pawnless) takes its slice's arrays as they
     // are: no second copy of the finished values while the slice is solved.
     let whole = per_side == layout.slice_size;
-    let full = |n| [vec![0; n], vec![0; n]];
+    let empty = || [Codes::empty(count), Codes::empty(count)];
     Solved {
-        dtz: if whole {
-            Default::default()
-        } else {
-            full(per_side)
-        },
-        dtm: (opts.dtm && !whole).then(|| full(per_side)),
+        dtz: empty(),
+        dtm: (opts.dtm && !whole).then(empty),
         free: (layout.pawnful() && !whole).then(|| {
             [
                 free::FlagArray::new(per_side),
@@ -159,14 +163,33 @@ fn blank(key: [u8; 12], opts: Options) -> Solved {
     }
 }
 
+/// Where a big table's finished slices go once no slice left reads them:
+/// the CLI writes them to the values file, and the generator frees them
+/// (KRPvKR holds a few of its 24 slices at a time, not 3.2 GB).
+pub trait Spill {
+    /// `slice` is final and no slice left reads it: its DTZ50'' codes and,
+    /// with mate distances, its mate codes, by side to move.
+    fn spill(
+        &mut self,
+        layout: &Layout,
+        slice: usize,
+        dtz: [Vec<i16>; 2],
+        dtm: Option<[Vec<i16>; 2]>,
+    );
+}
+
 /// [`generate`], where sub-tables reached only by promotions, if
 /// `release` allows (no later material reads them), leave `library` once
 /// the slices with a pawn about to promote are solved: KRPvKR's four
 /// 5-piece sub-tables, 0.95 GB, after the first of its six ranks.
+/// With `spill`, every slice goes to it as soon as no slice left reads
+/// it, and is freed: the table returned holds no codes, only its layout
+/// and the writer's flags.
 pub fn generate_into(
     key: [u8; 12],
     library: &mut Library,
     release: &dyn Fn(&[u8; 12]) -> bool,
+    spill: Option<&mut dyn Spill>,
     opts: Options,
     progress: &dyn Progress,
 ) -> Solved {
@@ -177,6 +200,7 @@ pub fn generate_into(
     solve(
         blank(key, opts),
         Subtables::Owned(library, promotions),
+        spill,
         opts,
         progress,
     )
@@ -213,6 +237,7 @@ impl Subtables<'_> {
 fn solve(
     mut solved: Solved,
     mut subtables: Subtables<'_>,
+    mut spill: Option<&mut dyn Spill>,
     opts: Options,
     progress: &dyn Progress,
 ) -> Solved {
@@ -229,6 +254,15 @@ fn solve(
     let threads = opts.threads.max(1);
     let count = solved.layout.slices.len();
     let mut works: Vec<slice::Work> = (0..threads).map(|_| slice::Work::default()).collect();
+    // With a spill: the slices that can go once slice `r` is solved (their
+    // last reader, or themselves when no pawn move reaches them).
+    let mut goes_after: Vec<Vec<usize>> = vec![Vec::new(); count];
+    if spill.is_some() {
+        for s in 0..count {
+            let r = solved.layout.last_reader(s).map_or(s, |r| r.max(s));
+            goes_after[r].push(s);
+        }
+    }
     let mut start = 0;
     while start < count {
         // Slices of equal advancement depend only on finished ones.
@@ -272,18 +306,28 @@ fn solve(
             // into the table as soon as it is solved.
             for (&s, w) in batch.iter().zip(works.iter_mut()) {
                 if whole {
-                    solved.dtz = std::mem::take(&mut w.dtz);
-                    solved.dtm = opts.dtm.then(|| std::mem::take(&mut w.dtm));
+                    solved.dtz = w.dtz.each_mut().map(|v| Codes::whole(std::mem::take(v)));
+                    solved.dtm = opts
+                        .dtm
+                        .then(|| w.dtm.each_mut().map(|v| Codes::whole(std::mem::take(v))));
                     continue;
                 }
-                let range = s * size..(s + 1) * size;
                 for side in 0..2 {
-                    solved.dtz[side][range.clone()].copy_from_slice(&w.dtz[side]);
+                    solved.dtz[side].set(s, w.dtz[side].clone());
                     if let Some(all) = solved.dtm.as_mut() {
-                        all[side][range.clone()].copy_from_slice(&w.dtm[side]);
+                        all[side].set(s, w.dtm[side].clone());
                     }
                     if let Some(all) = solved.free.as_mut() {
-                        all[side].put(range.start, &w.best[side]);
+                        all[side].put(s * size, &w.best[side]);
+                    }
+                }
+            }
+            if let Some(spill) = spill.as_deref_mut() {
+                for &r in batch {
+                    for &s in &goes_after[r] {
+                        let dtz = solved.dtz.each_mut().map(|c| c.take(s));
+                        let dtm = solved.dtm.as_mut().map(|d| d.each_mut().map(|c| c.take(s)));
+                        spill.spill(&solved.layout, s, dtz, dtm);
                     }
                 }
             }

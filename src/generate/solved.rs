@@ -9,15 +9,94 @@ use super::free::{FlagArray, Flags};
 use super::layout::{key_index, Layout, MAX_PIECES};
 use super::value::{self, DRAW};
 
+/// One side to move's codes, a slice at a time: a slice not held (not
+/// solved yet, or written out and freed while a big table is generated)
+/// is empty. Flat positions are `slice * slice_size + local`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Codes {
+    slices: Vec<Vec<i16>>,
+}
+
+impl Codes {
+    /// `slices` slices, none held.
+    pub fn empty(slices: usize) -> Codes {
+        Codes {
+            slices: vec![Vec::new(); slices],
+        }
+    }
+
+    /// One slice holding every position (a pawnless material).
+    pub fn whole(codes: Vec<i16>) -> Codes {
+        Codes {
+            slices: vec![codes],
+        }
+    }
+
+    /// The code at `local` of `slice`, if that slice is held.
+    #[inline]
+    pub fn get(&self, slice: usize, local: usize) -> Option<i16> {
+        self.slices.get(slice)?.get(local).copied()
+    }
+
+    pub fn slice(&self, slice: usize) -> &[i16] {
+        self.slices.get(slice).map_or(&[], |v| v)
+    }
+
+    pub fn holds(&self, slice: usize) -> bool {
+        self.slices.get(slice).is_some_and(|v| !v.is_empty())
+    }
+
+    pub fn set(&mut self, slice: usize, codes: Vec<i16>) {
+        if let Some(v) = self.slices.get_mut(slice) {
+            *v = codes;
+        }
+    }
+
+    /// Frees a slice.
+    pub fn clear(&mut self, slice: usize) {
+        self.take(slice);
+    }
+
+    /// A slice's codes, no longer held.
+    pub fn take(&mut self, slice: usize) -> Vec<i16> {
+        self.slices
+            .get_mut(slice)
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    /// Every held code, slice after slice.
+    pub fn iter(&self) -> impl Iterator<Item = &i16> {
+        self.slices.iter().flatten()
+    }
+
+    pub fn slices_mut(&mut self) -> impl Iterator<Item = &mut Vec<i16>> {
+        self.slices.iter_mut()
+    }
+
+    /// No slice held.
+    pub fn is_empty(&self) -> bool {
+        self.slices.iter().all(Vec::is_empty)
+    }
+}
+
+impl<'a> IntoIterator for &'a Codes {
+    type Item = &'a i16;
+    type IntoIter = std::iter::Flatten<std::slice::Iter<'a, Vec<i16>>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.slices.iter().flatten()
+    }
+}
+
 /// The values of every position of one material, both sides to move.
 #[derive(Debug)]
 pub struct Solved {
     pub layout: Layout,
-    /// DTZ50'' codes by side to move (White, Black), indexed
-    /// `slice * slice_size + local`.
-    pub dtz: [Vec<i16>; 2],
+    /// DTZ50'' codes by side to move (White, Black).
+    pub dtz: [Codes; 2],
     /// Mate-distance codes, when asked for.
-    pub dtm: Option<[Vec<i16>; 2]>,
+    pub dtm: Option<[Codes; 2]>,
     /// `dtz` holds [`pack`]ed codes and `dtm` is None: see [`Solved::packed`].
     pub packed: bool,
     /// What the writer needs of each position's zeroing moves, indexed as
@@ -94,13 +173,15 @@ impl Solved {
         let Some(dtm) = self.dtm.take() else {
             return self;
         };
-        if !dtm.iter().all(|d| packable(d)) {
+        if !dtm.iter().all(|d| d.slices.iter().all(|m| packable(m))) {
             self.dtm = Some(dtm);
             return self;
         }
         // In place: no second copy of the table at any moment.
         for (codes, mates) in self.dtz.iter_mut().zip(&dtm) {
-            pack_into(codes, mates);
+            for (c, m) in codes.slices.iter_mut().zip(&mates.slices) {
+                pack_into(c, m);
+            }
         }
         self.packed = true;
         self
@@ -109,15 +190,15 @@ impl Solved {
     /// The stored index of a position of this material, with colours as the
     /// layout has them. None if the pieces do not fit the material.
     pub fn locate(&self, pieces: &[Piece]) -> Option<usize> {
-        self.index_by_slot(self.slot_squares(pieces)?)
+        let (slice, local) = self.index_by_slot(self.slot_squares(pieces)?)?;
+        Some(slice * self.layout.slice_size + local)
     }
 
-    /// The stored index of squares given by slot of this layout.
-    fn index_by_slot(&self, mut sq: [u8; MAX_PIECES]) -> Option<usize> {
+    /// The (slice, local) index of squares given by slot of this layout.
+    fn index_by_slot(&self, mut sq: [u8; MAX_PIECES]) -> Option<(usize, usize)> {
         let l = &self.layout;
         l.canonicalize(&mut sq[..l.pieces()]);
-        let (slice, local) = l.index(&sq)?;
-        Some(slice * l.slice_size + local)
+        l.index(&sq)
     }
 
     /// The squares of `pieces` by slot of this layout (not canonical).
@@ -150,21 +231,33 @@ impl Solved {
     }
 
     /// The DTZ50'' code and the writer's flags (when kept) of squares by
-    /// slot of this layout.
-    pub fn writer_values(&self, sq: [u8; MAX_PIECES], turn: Color) -> Option<(i16, Option<Flags>)> {
-        let i = self.index_by_slot(sq)?;
-        let (code, _) = self.get_at(i, turn)?;
+    /// slot of this layout; `Err` names a slice of the material that is
+    /// not held (a table whose slices are loaded a file at a time).
+    pub fn writer_values(
+        &self,
+        sq: [u8; MAX_PIECES],
+        turn: Color,
+    ) -> Result<Option<(i16, Option<Flags>)>, usize> {
+        let Some((slice, local)) = self.index_by_slot(sq) else {
+            return Ok(None);
+        };
+        let Some((code, _)) = self.get_at((slice, local), turn) else {
+            return Err(slice);
+        };
+        let i = slice * self.layout.slice_size + local;
         let flags = self.free.as_ref().and_then(|f| f[side(turn)].get(i));
-        Some((code, flags))
+        Ok(Some((code, flags)))
     }
 
-    fn get_at(&self, i: usize, turn: Color) -> Option<(i16, i16)> {
+    fn get_at(&self, (slice, local): (usize, usize), turn: Color) -> Option<(i16, i16)> {
         let s = side(turn);
-        let dtz = *self.dtz[s].get(i)?;
+        let dtz = self.dtz[s].get(slice, local)?;
         if self.packed {
             return Some(unpack(dtz));
         }
-        let dtm = self.dtm.as_ref().map_or(value::UNKNOWN, |d| d[s][i]);
+        let dtm = self.dtm.as_ref().map_or(value::UNKNOWN, |d| {
+            d[s].get(slice, local).unwrap_or(value::UNKNOWN)
+        });
         Some((dtz, dtm))
     }
 }

@@ -80,29 +80,71 @@ pub fn fen(layout: &Layout, sq: &[u8], turn: Color) -> String {
 
 pub fn summarize(t: &Solved) -> Summary {
     let l = &t.layout;
-    let mut s = Summary {
-        material: l.name.clone(),
-        positions: 0,
-        wdl: [WdlCounts::default(); 2],
-        longest_dtz: None,
-        longest_mate: None,
-    };
-    let mut best_dtz: Option<(i16, usize, usize)> = None;
-    let mut best_mate: Option<(i16, usize, usize)> = None;
+    let mut tally = Tally::new(l);
     for slice in 0..l.slices.len() {
+        let dtz = [t.dtz[0].slice(slice), t.dtz[1].slice(slice)];
+        let dtm = t
+            .dtm
+            .as_ref()
+            .map(|d| [d[0].slice(slice), d[1].slice(slice)]);
+        tally.add(l, slice, dtz, dtm);
+    }
+    tally.finish(l)
+}
+
+/// A best code and where: (code, slice, side, local).
+type Best = Option<(i16, usize, usize, usize)>;
+
+/// The higher code wins; among equal ones the first in (slice, side,
+/// local) order, whatever order slices come in.
+fn better(best: Best, v: i16, at: (usize, usize, usize)) -> bool {
+    best.is_none_or(|(b, s, side, i)| v > b || (v == b && at < (s, side, i)))
+}
+
+/// A [`Summary`] built a slice at a time, in any order: a big table's
+/// slices are written out and freed as soon as no other slice reads them.
+#[derive(Debug, Clone)]
+pub struct Tally {
+    summary: Summary,
+    best_dtz: Best,
+    best_mate: Best,
+    /// Per side to move, whether a win, then a loss, is exactly 100 plies
+    /// from zeroing (what the writer's DTZ plies flags depend on).
+    pub hundred: [[bool; 2]; 2],
+}
+
+impl Tally {
+    pub fn new(l: &Layout) -> Tally {
+        Tally {
+            summary: Summary {
+                material: l.name.clone(),
+                positions: 0,
+                wdl: [WdlCounts::default(); 2],
+                longest_dtz: None,
+                longest_mate: None,
+            },
+            best_dtz: None,
+            best_mate: None,
+            hundred: [[false; 2]; 2],
+        }
+    }
+
+    /// Counts one slice's codes, both sides to move.
+    pub fn add(&mut self, l: &Layout, slice: usize, dtz: [&[i16]; 2], dtm: Option<[&[i16]; 2]>) {
         // Pawnful slices weigh the same throughout; pawnless positions
         // depend on their symmetry.
         let per_slice = l.pawnful().then(|| l.stands_for(slice, 0));
-        let base = slice * l.slice_size;
         for side in 0..2 {
-            let codes = &t.dtz[side][base..base + l.slice_size];
-            let c = &mut s.wdl[side];
-            for (i, &v) in codes.iter().enumerate() {
+            let c = &mut self.summary.wdl[side];
+            // The slice's longest win, first in order (a pass of its own:
+            // the comparison per position is the cheap `v > best`).
+            let mut top: Option<(i16, usize)> = None;
+            for (i, &v) in dtz[side].iter().enumerate() {
                 if v == value::INVALID {
                     continue;
                 }
                 let w = per_slice.unwrap_or_else(|| l.stands_for(slice, i));
-                s.positions += w;
+                self.summary.positions += w;
                 match value::wdl(v) {
                     2 => c.win += w,
                     1 => c.cursed_win += w,
@@ -110,35 +152,54 @@ pub fn summarize(t: &Solved) -> Summary {
                     -1 => c.blessed_loss += w,
                     _ => c.loss += w,
                 }
-                if v > 0 && best_dtz.is_none_or(|b| v > b.0) {
-                    best_dtz = Some((v, side, base + i));
+                if v > 0 && top.is_none_or(|t| v > t.0) {
+                    top = Some((v, i));
+                }
+                if v == value::win(100) {
+                    self.hundred[side][0] = true;
+                } else if v == value::loss(100) {
+                    self.hundred[side][1] = true;
                 }
             }
-            if let Some(dtm) = &t.dtm {
-                for (i, &v) in dtm[side][base..base + l.slice_size].iter().enumerate() {
-                    if v > 0 && v != value::INVALID && best_mate.is_none_or(|b| v > b.0) {
-                        best_mate = Some((v, side, base + i));
+            if let Some((v, i)) = top.filter(|&(v, i)| better(self.best_dtz, v, (slice, side, i))) {
+                self.best_dtz = Some((v, slice, side, i));
+            }
+            if let Some(dtm) = dtm {
+                let mut top: Option<(i16, usize)> = None;
+                for (i, &v) in dtm[side].iter().enumerate() {
+                    if v > 0 && v != value::INVALID && top.is_none_or(|t| v > t.0) {
+                        top = Some((v, i));
                     }
+                }
+                if let Some((v, i)) =
+                    top.filter(|&(v, i)| better(self.best_mate, v, (slice, side, i)))
+                {
+                    self.best_mate = Some((v, slice, side, i));
                 }
             }
         }
     }
-    let record = |(v, side, i): (i16, usize, usize)| {
-        let mut sq = [0u8; MAX_PIECES];
-        l.squares(i / l.slice_size, i % l.slice_size, &mut sq);
-        let turn = if side == 0 {
-            Color::White
-        } else {
-            Color::Black
+
+    pub fn finish(self, l: &Layout) -> Summary {
+        let record = |(v, slice, side, i): (i16, usize, usize, usize)| {
+            let mut sq = [0u8; MAX_PIECES];
+            l.squares(slice, i, &mut sq);
+            let turn = if side == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            Record {
+                plies: u32::from(value::distance(v)),
+                fen: fen(l, &sq, turn),
+            }
         };
-        Record {
-            plies: u32::from(value::distance(v)),
-            fen: fen(l, &sq, turn),
+        Summary {
+            longest_dtz: self.best_dtz.map(record),
+            longest_mate: self.best_mate.map(record),
+            ..self.summary
         }
-    };
-    s.longest_dtz = best_dtz.map(record);
-    s.longest_mate = best_mate.map(record);
-    s
+    }
 }
 
 fn counts_json(c: &WdlCounts) -> String {

@@ -15,7 +15,7 @@
 use std::io::{self, Read, Seek, SeekFrom, Write};
 
 use super::layout::{parse_material, Layout};
-use super::solved::{pack_into, packable, Solved};
+use super::solved::{pack_into, packable, Codes, Solved};
 
 pub const MAGIC: [u8; 4] = *b"SWGV";
 /// Bump whenever the layout or the value codes change.
@@ -41,8 +41,45 @@ fn write_codes(w: &mut impl Write, codes: &[i16]) -> io::Result<()> {
 
 /// The bytes [`write`] produces for `t` (to reserve them at once).
 pub fn encoded_len(t: &Solved) -> usize {
-    let arrays = 2 + 2 * usize::from(t.dtm.is_some());
-    8 + t.layout.name.len() + 8 + arrays * 2 * t.dtz[0].len()
+    header_len(&t.layout) + arrays(t.dtm.is_some()) * 2 * t.layout.positions_per_side()
+}
+
+fn arrays(dtm: bool) -> usize {
+    2 + 2 * usize::from(dtm)
+}
+
+/// Bytes before the first code.
+pub fn header_len(layout: &Layout) -> usize {
+    8 + layout.name.len() + 8
+}
+
+/// The header of a table of `layout`, with mate codes or not.
+pub fn header(layout: &Layout, dtm: bool) -> Vec<u8> {
+    let name = layout.name.as_bytes();
+    let mut h = Vec::with_capacity(header_len(layout));
+    h.extend_from_slice(&MAGIC);
+    h.extend_from_slice(&VERSION.to_le_bytes());
+    h.extend_from_slice(&[u8::from(dtm), name.len() as u8]);
+    h.extend_from_slice(name);
+    h.extend_from_slice(&(layout.positions_per_side() as u64).to_le_bytes());
+    h
+}
+
+/// Where in the file a slice's codes start: `mates` picks the mate codes
+/// over the DTZ50'' ones, `side` the side to move. A table written slice
+/// by slice puts each at its place.
+pub fn slice_offset(layout: &Layout, mates: bool, side: usize, slice: usize) -> u64 {
+    let array = 2 * usize::from(mates) + side;
+    let at = array * layout.positions_per_side() + slice * layout.slice_size;
+    (header_len(layout) + 2 * at) as u64
+}
+
+/// The bytes of a slice's codes.
+pub fn encode_codes(codes: &[i16]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(2 * codes.len());
+    write_codes(&mut out, codes)
+        .map(|_| out)
+        .unwrap_or_default()
 }
 
 /// Writes a table; the bytes depend only on its values.
@@ -50,18 +87,35 @@ pub fn write(t: &Solved, w: &mut impl Write) -> io::Result<()> {
     if t.packed {
         return Err(bad("a packed sub-table has lost its exact DTZ50'' values"));
     }
-    let name = t.layout.name.as_bytes();
-    w.write_all(&MAGIC)?;
-    w.write_all(&VERSION.to_le_bytes())?;
-    w.write_all(&[u8::from(t.dtm.is_some()), name.len() as u8])?;
-    w.write_all(name)?;
-    w.write_all(&(t.dtz[0].len() as u64).to_le_bytes())?;
-    for side in &t.dtz {
-        write_codes(w, side)?;
+    w.write_all(&header(&t.layout, t.dtm.is_some()))?;
+    let size = t.layout.slice_size;
+    let all = t.dtz.iter().chain(t.dtm.iter().flatten());
+    for side in all {
+        for slice in 0..t.layout.slices.len() {
+            let codes = side.slice(slice);
+            if codes.len() != size {
+                return Err(bad("a slice of the table is not held"));
+            }
+            write_codes(w, codes)?;
+        }
     }
-    if let Some(dtm) = &t.dtm {
-        for side in dtm {
-            write_codes(w, side)?;
+    Ok(())
+}
+
+/// The DTZ50'' codes of `slices` of a table written by [`write`] (or
+/// slice by slice at [`slice_offset`]), both sides to move, into `t`,
+/// which must be of the same material: a big table's writer loads one
+/// leading-pawn file's slices at a time.
+pub fn read_dtz_slices<R: Read + Seek>(
+    r: &mut R,
+    t: &mut Solved,
+    slices: &[usize],
+) -> io::Result<()> {
+    let size = t.layout.slice_size;
+    for &slice in slices {
+        for side in 0..2 {
+            r.seek(SeekFrom::Start(slice_offset(&t.layout, false, side, slice)))?;
+            t.dtz[side].set(slice, read_codes(r, size)?);
         }
     }
     Ok(())
@@ -160,14 +214,16 @@ fn read_as<R: Read>(
     if n != layout.positions_per_side() as u64 {
         return Err(bad("size does not match the material"));
     }
-    let n = n as usize;
-    let bytes = 2 * n as u64;
+    let bytes = 2 * n;
+    let (count, size) = (layout.slices.len(), layout.slice_size);
     // Both sides' codes, those not in `sides` skipped and left empty.
-    let read_sides = |r: &mut R| -> io::Result<[Vec<i16>; 2]> {
-        let mut out = [Vec::new(), Vec::new()];
+    let read_sides = |r: &mut R| -> io::Result<[Codes; 2]> {
+        let mut out = [Codes::empty(count), Codes::empty(count)];
         for (codes, &wanted) in out.iter_mut().zip(&sides) {
             if wanted {
-                *codes = read_codes(r, n)?;
+                for slice in 0..count {
+                    codes.set(slice, read_codes(r, size)?);
+                }
             } else {
                 skip(r, bytes)?;
             }
@@ -198,12 +254,14 @@ fn read_as<R: Read>(
         if !wanted {
             skip(r, bytes)?;
         }
-        for part in codes.chunks_mut(1 << 15) {
-            let mates = read_codes(r, part.len())?;
-            if !packable(&mates) {
-                return Err(bad("mate distance too long to pack"));
+        for slice in codes.slices_mut() {
+            for part in slice.chunks_mut(1 << 15) {
+                let mates = read_codes(r, part.len())?;
+                if !packable(&mates) {
+                    return Err(bad("mate distance too long to pack"));
+                }
+                pack_into(part, &mates);
             }
-            pack_into(part, &mates);
         }
     }
     Ok(Solved {

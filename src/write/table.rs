@@ -59,6 +59,8 @@ pub enum WriteError {
     /// Not a table name of two to seven pieces.
     Material(String),
     Format(FormatError),
+    /// The values to write could not be had (a table read back from disk).
+    Source(String),
 }
 
 impl fmt::Display for WriteError {
@@ -66,6 +68,7 @@ impl fmt::Display for WriteError {
         match self {
             WriteError::Material(n) => write!(f, "not a table name: {n}"),
             WriteError::Format(e) => write!(f, "{e}"),
+            WriteError::Source(why) => write!(f, "{why}"),
         }
     }
 }
