@@ -206,6 +206,11 @@ fn save(dir: &Path, t: &Solved) -> io::Result<()> {
 /// together during compression.
 const FREED_FOR_WRITING: usize = 1 << 28;
 
+/// Pawnful tables with more positions a side than this go to their values
+/// file a slice at a time as they are generated ([`ToValuesFile`]) and are
+/// written a leading-pawn file at a time from slices read back.
+const SPILLED: usize = 1 << 26;
+
 /// Writes the material's .rtbw and .rtbz files (sub-materials in `lib`).
 fn write_syzygy(dir: &Path, t: &Solved, lib: &Library, a: &Args) -> Result<(), String> {
     let started = Instant::now();
@@ -540,7 +545,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         let spills = fresh
             && layout.pawnful()
             && layout.slices.len() > 1
-            && layout.positions_per_side() > FREED_FOR_WRITING;
+            && layout.positions_per_side() > SPILLED;
         let mut spill = match &dir {
             Some(d) if spills => Some(
                 ToValuesFile::create(d, &layout, a.dtm)
@@ -596,9 +601,9 @@ pub fn run(a: &Args) -> Result<(), String> {
         let mut t = Some(t);
         if let Some(d) = &dir {
             if !a.values_only {
-                let big = t
-                    .as_ref()
-                    .is_some_and(|t| t.layout.positions_per_side() > FREED_FOR_WRITING);
+                let big = hundred.is_some()
+                    || t.as_ref()
+                        .is_some_and(|t| t.layout.positions_per_side() > FREED_FOR_WRITING);
                 if let Some(table) = t.take_if(|_| big) {
                     write_big(d, table, hundred, &lib, a).map_err(|e| format!("{name}: {e}"))?;
                 } else if let Some(t) = &t {
@@ -608,12 +613,11 @@ pub fn run(a: &Args) -> Result<(), String> {
             // A table written out (or spilled, holding no codes) is read
             // back if a later material needs it.
             if t.is_none() || hundred.is_some() {
-                t = match needed_later {
-                    true => Some(
-                        load(d, &name, a.dtm, sides_read(&key, &read_on))
-                            .ok_or_else(|| format!("{name}: reading back {name}.swv failed"))?,
-                    ),
-                    false => None,
+                t = if needed_later {
+                    let back = load(d, &name, a.dtm, sides_read(&key, &read_on));
+                    Some(back.ok_or_else(|| format!("{name}: reading back {name}.swv failed"))?)
+                } else {
+                    None
                 };
             }
         }

@@ -27,9 +27,8 @@
 //! to move that captures and promotions reach: KRPvKR's four 5-piece
 //! sub-tables take 0.95 GB with Black to move, not 1.9 GB, and only while
 //! its pawn's seventh rank is solved: sub-tables that only promotions
-//! reach go then. The finished table is resident only as its slices are
-//! solved, and slices of over 4 M positions go one at a time on every
-//! thread. With a [`Spill`] (the CLI's values file, for big pawnful
+//! reach go then. The finished table is held a slice at a time. With a
+//! [`Spill`] (the CLI's values file, for big pawnful
 //! tables), a finished slice is written out and freed as soon as no slice
 //! left pushes a pawn into it, and the writer reads one leading-pawn
 //! file's slices back at a time: KRPvKR with mates holds 1.0-1.7 GB while
@@ -73,9 +72,6 @@ pub mod values_file;
 use layout::Layout;
 use slice::Tables;
 use solved::{Codes, Library, Solved};
-
-/// Slices of at least this many positions a side are solved one at a time.
-const ONE_AT_A_TIME: usize = 1 << 22;
 
 /// How to generate.
 #[derive(Debug, Clone, Copy)]
@@ -271,12 +267,11 @@ fn solve(
         while end < count && solved.layout.slice_advancement(end) == adv {
             end += 1;
         }
-        // Big slices go one at a time on every thread: each slice being
-        // solved holds 11 bytes a position and side (KRPvKR: 368 MB), and
-        // its passes split across threads as fast (generation 80.7 s
-        // against 80.5 s two slices at a time).
-        let per_batch = if size >= ONE_AT_A_TIME { 1 } else { threads };
-        for batch in (start..end).collect::<Vec<_>>().chunks(per_batch) {
+        // A slice a thread: solving one slice on both threads is as fast
+        // for KRPvKR but 1.6 times slower for KQQPvK (45 s against 72 s),
+        // and with a spill the writer, not the working arrays, sets the
+        // peak.
+        for batch in (start..end).collect::<Vec<_>>().chunks(threads) {
             let tables = Tables {
                 this: &solved,
                 library: subtables.library(),
