@@ -31,7 +31,7 @@
 //! [`Spill`] (the CLI's values file, for big pawnful
 //! tables), a finished slice is written out and freed as soon as no slice
 //! left pushes a pawn into it, and the writer reads one leading-pawn
-//! file's slices back at a time: KRPvKR with mates holds 1.0-1.7 GB while
+//! file's slices back at a time: KRPvKR with mates holds 1.3-2.0 GB while
 //! generated and peaks at 2.4 GB while written (a file's DTZ, the
 //! writer's bits, two files' entries of 4 bytes an index). The C
 //! generator's 631 MB (1 byte a position of one file, no mates) would
