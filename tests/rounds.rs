@@ -376,32 +376,3 @@ fn a_tiny_memory_budget_still_answers_and_holds_between_probes() {
         assert!(small.engine().store_stats().bytes <= 16 << 10);
     }
 }
-
-#[test]
-#[ignore]
-fn dump_promotion_plan() {
-    for f in PROMOTIONS {
-        let p = parse(f);
-        let mut t = sim();
-        t.probe_dtz(&p).expect("answer");
-        let l = log(&mut t);
-        println!(
-            "== verdict {f}: {} req {} KiB {} waves",
-            l.requests,
-            l.bytes >> 10,
-            l.waves
-        );
-        for (i, r) in l.per_round.iter().enumerate() {
-            for q in r {
-                println!(
-                    "round {i} {} {}..{} ({} KiB){}",
-                    q.name,
-                    q.start,
-                    q.end,
-                    (q.end - q.start) >> 10,
-                    if q.open { " open" } else { "" }
-                );
-            }
-        }
-    }
-}
