@@ -319,14 +319,10 @@ impl ToValuesFile {
                     [&c[0], &c[1]]
                 }
                 tally.add(&l, slice, views(&dtz), dtm.as_ref().map(views));
-                let arrays = [(false, Some(&dtz)), (true, dtm.as_ref())];
-                for (mates, codes) in arrays {
-                    for (side, codes) in codes.into_iter().flatten().enumerate() {
-                        let at = values_file::slice_offset(&l, mates, side, slice);
-                        if written.is_ok() {
-                            written = file.write_all_at(&values_file::encode_codes(codes), at);
-                        }
-                    }
+                if written.is_ok() {
+                    written = values_file::slice_parts(&l, slice, &dtz, dtm.as_ref())
+                        .iter()
+                        .try_for_each(|(at, bytes)| file.write_all_at(bytes, *at));
                 }
             }
             (tally, written)

@@ -570,15 +570,11 @@ fn spilled_tables_equal_tables_held() {
             fn views(c: &[Vec<i16>; 2]) -> [&[i16]; 2] {
                 [&c[0], &c[1]]
             }
-            let (dtz, dtm) = (views(&dtz), dtm.as_ref().map(views));
-            self.tally.add(l, slice, dtz, dtm);
-            let arrays = [(false, Some(dtz)), (true, dtm)];
-            for (mates, codes) in arrays {
-                for (side, codes) in codes.into_iter().flatten().enumerate() {
-                    let at = values_file::slice_offset(l, mates, side, slice) as usize;
-                    let b = values_file::encode_codes(codes);
-                    self.bytes[at..at + b.len()].copy_from_slice(&b);
-                }
+            self.tally
+                .add(l, slice, views(&dtz), dtm.as_ref().map(views));
+            for (at, b) in values_file::slice_parts(l, slice, &dtz, dtm.as_ref()) {
+                let at = at as usize;
+                self.bytes[at..at + b.len()].copy_from_slice(&b);
             }
             self.spilled += 1;
         }

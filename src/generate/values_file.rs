@@ -74,12 +74,25 @@ pub fn slice_offset(layout: &Layout, mates: bool, side: usize, slice: usize) -> 
     (header_len(layout) + 2 * at) as u64
 }
 
-/// The bytes of a slice's codes.
-pub fn encode_codes(codes: &[i16]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(2 * codes.len());
-    write_codes(&mut out, codes)
-        .map(|_| out)
-        .unwrap_or_default()
+/// A slice's codes as (offset in the file, bytes), DTZ50'' then mate
+/// codes, each by side to move: what a table written slice by slice puts
+/// where.
+pub fn slice_parts(
+    layout: &Layout,
+    slice: usize,
+    dtz: &[Vec<i16>; 2],
+    dtm: Option<&[Vec<i16>; 2]>,
+) -> Vec<(u64, Vec<u8>)> {
+    let mut out = Vec::new();
+    for (mates, codes) in [(false, Some(dtz)), (true, dtm)] {
+        for (side, codes) in codes.into_iter().flatten().enumerate() {
+            let mut bytes = Vec::with_capacity(2 * codes.len());
+            // Writing to a vector cannot fail.
+            let _ = write_codes(&mut bytes, codes);
+            out.push((slice_offset(layout, mates, side, slice), bytes));
+        }
+    }
+    out
 }
 
 /// Writes a table; the bytes depend only on its values.
