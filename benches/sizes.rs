@@ -76,7 +76,7 @@ fn entries(name: &str) -> Entries {
     let mut bytes = Vec::new();
     for per_side in &e.values {
         for v in per_side {
-            for x in v {
+            for x in v.iter() {
                 bytes.extend_from_slice(&x.bits().to_le_bytes());
             }
         }

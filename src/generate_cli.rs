@@ -289,9 +289,9 @@ fn write_big(
     save_files(dir, &name, written, started)
 }
 
-/// A slice handed to the values file's writer: number, DTZ50'' codes,
-/// mate codes.
-type Slice = (usize, [Vec<i16>; 2], Option<[Vec<i16>; 2]>);
+/// Half a slice handed to the values file's writer: number, side to
+/// move, DTZ50'' codes, mate codes.
+type Slice = (usize, usize, Vec<i16>, Option<Vec<i16>>);
 
 /// A big table's slices written to its values file (`NAME.swv.part`, at
 /// their place) as the generator lets them go, and counted for the
@@ -308,19 +308,16 @@ impl ToValuesFile {
         fs::create_dir_all(dir)?;
         let file = fs::File::create(values_path(dir, &layout.name).with_extension("swv.part"))?;
         file.write_all_at(&values_file::header(layout, dtm), 0)?;
-        // One slice waits while one is written: 2 x 134 MB at most.
+        // One half waits while one is written: 2 x 67 MB at most.
         let (send, slices) = std::sync::mpsc::sync_channel::<Slice>(1);
         let l = layout.clone();
         let writer = std::thread::spawn(move || {
             let mut tally = Tally::new(&l);
             let mut written = Ok(());
-            for (slice, dtz, dtm) in slices {
-                fn views(c: &[Vec<i16>; 2]) -> [&[i16]; 2] {
-                    [&c[0], &c[1]]
-                }
-                tally.add(&l, slice, views(&dtz), dtm.as_ref().map(views));
+            for (slice, side, dtz, dtm) in slices {
+                tally.add(&l, slice, side, &dtz, dtm.as_deref());
                 if written.is_ok() {
-                    written = values_file::slice_parts(&l, slice, &dtz, dtm.as_ref())
+                    written = values_file::slice_parts(&l, slice, side, &dtz, dtm.as_deref())
                         .iter()
                         .try_for_each(|(at, bytes)| file.write_all_at(bytes, *at));
                 }
@@ -351,10 +348,17 @@ impl ToValuesFile {
 }
 
 impl generate::Spill for ToValuesFile {
-    fn spill(&mut self, _: &Layout, slice: usize, dtz: [Vec<i16>; 2], dtm: Option<[Vec<i16>; 2]>) {
+    fn spill(
+        &mut self,
+        _: &Layout,
+        slice: usize,
+        side: usize,
+        dtz: Vec<i16>,
+        dtm: Option<Vec<i16>>,
+    ) {
         // A writer that stopped says why when finished.
         if let Some(send) = &self.send {
-            let _ = send.send((slice, dtz, dtm));
+            let _ = send.send((slice, side, dtz, dtm));
         }
     }
 }

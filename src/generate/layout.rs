@@ -349,14 +349,20 @@ impl Layout {
     }
 
     /// The last slice (in solving order) whose pawn moves can reach
-    /// `slice`: after it, no slice left reads this one. None when no
-    /// pawn move reaches it. Conservative: a double push is counted even
-    /// if another pawn blocks it.
-    pub fn last_reader(&self, slice: usize) -> Option<usize> {
+    /// `slice` with `turn` to move: after it, no slice left reads that
+    /// half of this one. None when no pawn move reaches it. Only the
+    /// other side's pawns lead there, so a material with White's pawns
+    /// alone (KRPvKR) never reads a slice with White to move.
+    /// Conservative: a double push is counted even if another pawn
+    /// blocks it.
+    pub fn last_reader(&self, slice: usize, turn: Color) -> Option<usize> {
         let p = self.pieces() - self.first_pawn;
         let pawns = &self.slices[slice][..p];
         let mut last = None;
         for (j, &(c, _)) in self.slots[self.first_pawn..].iter().enumerate() {
+            if c == turn {
+                continue;
+            }
             let q = i32::from(pawns[j]);
             // Back one square, and two from the fourth rank (own side's).
             let (step, double_rank) = match c {

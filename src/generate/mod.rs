@@ -163,14 +163,16 @@ fn blank(key: [u8; 12], opts: Options) -> Solved {
 /// the CLI writes them to the values file, and the generator frees them
 /// (KRPvKR holds a few of its 24 slices at a time, not 3.2 GB).
 pub trait Spill {
-    /// `slice` is final and no slice left reads it: its DTZ50'' codes and,
-    /// with mate distances, its mate codes, by side to move.
+    /// `slice` is final with `side` to move (0 White, 1 Black) and no
+    /// slice left reads that half: its DTZ50'' codes and, with mate
+    /// distances, its mate codes.
     fn spill(
         &mut self,
         layout: &Layout,
         slice: usize,
-        dtz: [Vec<i16>; 2],
-        dtm: Option<[Vec<i16>; 2]>,
+        side: usize,
+        dtz: Vec<i16>,
+        dtm: Option<Vec<i16>>,
     );
 }
 
@@ -250,13 +252,19 @@ fn solve(
     let threads = opts.threads.max(1);
     let count = solved.layout.slices.len();
     let mut works: Vec<slice::Work> = (0..threads).map(|_| slice::Work::default()).collect();
-    // With a spill: the slices that can go once slice `r` is solved (their
-    // last reader, or themselves when no pawn move reaches them).
-    let mut goes_after: Vec<Vec<usize>> = vec![Vec::new(); count];
+    // With a spill: the halves (slice, side to move) that can go once
+    // slice `r` is solved (their last reader, or themselves when no pawn
+    // move reaches them).
+    let mut goes_after: Vec<Vec<(usize, usize)>> = vec![Vec::new(); count];
     if spill.is_some() {
         for s in 0..count {
-            let r = solved.layout.last_reader(s).map_or(s, |r| r.max(s));
-            goes_after[r].push(s);
+            for (side, turn) in [shakmaty::Color::White, shakmaty::Color::Black]
+                .into_iter()
+                .enumerate()
+            {
+                let r = solved.layout.last_reader(s, turn).map_or(s, |r| r.max(s));
+                goes_after[r].push((s, side));
+            }
         }
     }
     let mut start = 0;
@@ -267,11 +275,13 @@ fn solve(
         while end < count && solved.layout.slice_advancement(end) == adv {
             end += 1;
         }
-        // A slice a thread: solving one slice on both threads is as fast
-        // for KRPvKR but 1.6 times slower for KQQPvK (45 s against 72 s),
-        // and with a spill the writer, not the working arrays, sets the
-        // peak.
-        for batch in (start..end).collect::<Vec<_>>().chunks(threads) {
+        // With mate distances, one slice at a time: its DTZ50'' and mate
+        // passes already run side by side, and each slice being solved
+        // holds 11 bytes a position and side (KRPvKR: 368 MB). Without,
+        // a slice a thread: one slice on both threads made KQQPvK's
+        // generation 72 s against 45 s.
+        let per_batch = if opts.dtm { 1 } else { threads };
+        for batch in (start..end).collect::<Vec<_>>().chunks(per_batch) {
             let tables = Tables {
                 this: &solved,
                 library: subtables.library(),
@@ -319,10 +329,10 @@ fn solve(
             }
             if let Some(spill) = spill.as_deref_mut() {
                 for &r in batch {
-                    for &s in &goes_after[r] {
-                        let dtz = solved.dtz.each_mut().map(|c| c.take(s));
-                        let dtm = solved.dtm.as_mut().map(|d| d.each_mut().map(|c| c.take(s)));
-                        spill.spill(&solved.layout, s, dtz, dtm);
+                    for &(s, side) in &goes_after[r] {
+                        let dtz = solved.dtz[side].take(s);
+                        let dtm = solved.dtm.as_mut().map(|d| d[side].take(s));
+                        spill.spill(&solved.layout, s, side, dtz, dtm);
                     }
                 }
             }

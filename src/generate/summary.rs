@@ -82,12 +82,10 @@ pub fn summarize(t: &Solved) -> Summary {
     let l = &t.layout;
     let mut tally = Tally::new(l);
     for slice in 0..l.slices.len() {
-        let dtz = [t.dtz[0].slice(slice), t.dtz[1].slice(slice)];
-        let dtm = t
-            .dtm
-            .as_ref()
-            .map(|d| [d[0].slice(slice), d[1].slice(slice)]);
-        tally.add(l, slice, dtz, dtm);
+        for side in 0..2 {
+            let dtm = t.dtm.as_ref().map(|d| d[side].slice(slice));
+            tally.add(l, slice, side, t.dtz[side].slice(slice), dtm);
+        }
     }
     tally.finish(l)
 }
@@ -129,53 +127,50 @@ impl Tally {
         }
     }
 
-    /// Counts one slice's codes, both sides to move.
-    pub fn add(&mut self, l: &Layout, slice: usize, dtz: [&[i16]; 2], dtm: Option<[&[i16]; 2]>) {
+    /// Counts one slice's codes with `side` to move.
+    pub fn add(&mut self, l: &Layout, slice: usize, side: usize, dtz: &[i16], dtm: Option<&[i16]>) {
         // Pawnful slices weigh the same throughout; pawnless positions
         // depend on their symmetry.
         let per_slice = l.pawnful().then(|| l.stands_for(slice, 0));
-        for side in 0..2 {
-            let c = &mut self.summary.wdl[side];
-            // The slice's longest win, first in order (a pass of its own:
-            // the comparison per position is the cheap `v > best`).
+        let c = &mut self.summary.wdl[side];
+        // The slice's longest win, first in order (a pass of its own:
+        // the comparison per position is the cheap `v > best`).
+        let mut top: Option<(i16, usize)> = None;
+        for (i, &v) in dtz.iter().enumerate() {
+            if v == value::INVALID {
+                continue;
+            }
+            let w = per_slice.unwrap_or_else(|| l.stands_for(slice, i));
+            self.summary.positions += w;
+            match value::wdl(v) {
+                2 => c.win += w,
+                1 => c.cursed_win += w,
+                0 => c.draw += w,
+                -1 => c.blessed_loss += w,
+                _ => c.loss += w,
+            }
+            if v > 0 && top.is_none_or(|t| v > t.0) {
+                top = Some((v, i));
+            }
+            if v == value::win(100) {
+                self.hundred[side][0] = true;
+            } else if v == value::loss(100) {
+                self.hundred[side][1] = true;
+            }
+        }
+        if let Some((v, i)) = top.filter(|&(v, i)| better(self.best_dtz, v, (slice, side, i))) {
+            self.best_dtz = Some((v, slice, side, i));
+        }
+        if let Some(dtm) = dtm {
             let mut top: Option<(i16, usize)> = None;
-            for (i, &v) in dtz[side].iter().enumerate() {
-                if v == value::INVALID {
-                    continue;
-                }
-                let w = per_slice.unwrap_or_else(|| l.stands_for(slice, i));
-                self.summary.positions += w;
-                match value::wdl(v) {
-                    2 => c.win += w,
-                    1 => c.cursed_win += w,
-                    0 => c.draw += w,
-                    -1 => c.blessed_loss += w,
-                    _ => c.loss += w,
-                }
-                if v > 0 && top.is_none_or(|t| v > t.0) {
+            for (i, &v) in dtm.iter().enumerate() {
+                if v > 0 && v != value::INVALID && top.is_none_or(|t| v > t.0) {
                     top = Some((v, i));
                 }
-                if v == value::win(100) {
-                    self.hundred[side][0] = true;
-                } else if v == value::loss(100) {
-                    self.hundred[side][1] = true;
-                }
             }
-            if let Some((v, i)) = top.filter(|&(v, i)| better(self.best_dtz, v, (slice, side, i))) {
-                self.best_dtz = Some((v, slice, side, i));
-            }
-            if let Some(dtm) = dtm {
-                let mut top: Option<(i16, usize)> = None;
-                for (i, &v) in dtm[side].iter().enumerate() {
-                    if v > 0 && v != value::INVALID && top.is_none_or(|t| v > t.0) {
-                        top = Some((v, i));
-                    }
-                }
-                if let Some((v, i)) =
-                    top.filter(|&(v, i)| better(self.best_mate, v, (slice, side, i)))
-                {
-                    self.best_mate = Some((v, slice, side, i));
-                }
+            if let Some((v, i)) = top.filter(|&(v, i)| better(self.best_mate, v, (slice, side, i)))
+            {
+                self.best_mate = Some((v, slice, side, i));
             }
         }
     }

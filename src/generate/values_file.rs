@@ -74,18 +74,19 @@ pub fn slice_offset(layout: &Layout, mates: bool, side: usize, slice: usize) -> 
     (header_len(layout) + 2 * at) as u64
 }
 
-/// A slice's codes as (offset in the file, bytes), DTZ50'' then mate
-/// codes, each by side to move: what a table written slice by slice puts
+/// Half a slice's codes (`side` to move) as (offset in the file, bytes),
+/// DTZ50'' then mate codes: what a table written slice by slice puts
 /// where.
 pub fn slice_parts(
     layout: &Layout,
     slice: usize,
-    dtz: &[Vec<i16>; 2],
-    dtm: Option<&[Vec<i16>; 2]>,
+    side: usize,
+    dtz: &[i16],
+    dtm: Option<&[i16]>,
 ) -> Vec<(u64, Vec<u8>)> {
     let mut out = Vec::new();
     for (mates, codes) in [(false, Some(dtz)), (true, dtm)] {
-        for (side, codes) in codes.into_iter().flatten().enumerate() {
+        if let Some(codes) = codes {
             let mut bytes = Vec::with_capacity(2 * codes.len());
             // Writing to a vector cannot fail.
             let _ = write_codes(&mut bytes, codes);

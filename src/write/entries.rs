@@ -63,6 +63,74 @@ impl Entry {
     }
 }
 
+/// Entry bits kept per position: the WDL and the flags.
+const LOW: u32 = 0x3f;
+/// A column's 10-bit DTZ that says "look aside".
+const ASIDE: i16 = -512;
+
+/// One leading-pawn file and side to move's entries, 2 bytes a position
+/// (the writer's largest array: KRPvKR holds 350 MB a file this way, not
+/// 700): the entry's low bits, then its DTZ in 10 bits; the rare DTZ
+/// beyond +-511 plies (cursed results of 6 pieces) is kept aside.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Column {
+    cells: Vec<u16>,
+    /// (index, DTZ) of the entries whose DTZ does not fit, by index.
+    aside: Vec<(u64, i16)>,
+}
+
+impl Column {
+    pub fn with_capacity(n: usize) -> Column {
+        Column {
+            cells: Vec::with_capacity(n),
+            aside: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    pub fn push(&mut self, e: Entry) {
+        let dtz = e.dtz() as i16;
+        let fits = dtz > ASIDE && dtz < -ASIDE;
+        let tenbits = if fits { dtz } else { ASIDE };
+        if !fits {
+            self.aside.push((self.cells.len() as u64, dtz));
+        }
+        self.cells
+            .push((e.0 & LOW) as u16 | ((tenbits as u16) << 6));
+    }
+
+    pub fn get(&self, i: usize) -> Option<Entry> {
+        let c = *self.cells.get(i)?;
+        let mut dtz = (c as i16) >> 6;
+        if dtz == ASIDE {
+            let at = self.aside.binary_search_by_key(&(i as u64), |a| a.0).ok()?;
+            dtz = self.aside[at].1;
+        }
+        Some(Entry(u32::from(c) & LOW | (u32::from(dtz as u16) << 16)))
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Entry> + '_ {
+        (0..self.cells.len()).filter_map(|i| self.get(i))
+    }
+}
+
+impl FromIterator<Entry> for Column {
+    fn from_iter<I: IntoIterator<Item = Entry>>(it: I) -> Column {
+        let mut c = Column::default();
+        for e in it {
+            c.push(e);
+        }
+        c
+    }
+}
+
 /// The values of a material, per leading-pawn file and side to move.
 pub struct Entries {
     pub material: Material,
@@ -70,7 +138,7 @@ pub struct Entries {
     /// Per file: the reference order and its encoding.
     pub reference: Vec<(Order, Encoding)>,
     /// Per file, per side to move (white first; one side when symmetric).
-    pub values: Vec<Vec<Vec<Entry>>>,
+    pub values: Vec<Vec<Column>>,
     /// Slot in the source's piece list of each reference slot.
     to_source: Vec<usize>,
 }
@@ -180,6 +248,10 @@ impl Entries {
         let reference = (0..values.len())
             .map(|f| Ok((plain.clone(), plain.encoding(f, geo)?)))
             .collect::<Result<_, FormatError>>()?;
+        let values = values
+            .into_iter()
+            .map(|sides| sides.into_iter().map(Column::from_iter).collect())
+            .collect();
         Ok(Entries {
             material: mat.clone(),
             geo,
@@ -282,19 +354,22 @@ impl Entries {
             reference: &reference,
             to_source: &to_source,
         };
-        let mut values: Vec<Vec<Vec<Entry>>> = reference
+        let mut values: Vec<Vec<Column>> = reference
             .iter()
             .enumerate()
             .map(|(file, (_, enc))| {
                 (0..sides_of(file))
-                    .map(|_| Vec::with_capacity(enc.positions as usize))
+                    .map(|_| Column::with_capacity(enc.positions as usize))
                     .collect()
             })
             .collect();
         let mut done = 0;
         for batch in runs.chunks(BATCH) {
             for (r, out) in batch.iter().zip(run(batch, &plan)) {
-                values[r.file][r.side].extend(out?);
+                let column = &mut values[r.file][r.side];
+                for e in out? {
+                    column.push(e);
+                }
             }
             done += batch.len();
             progress(done as f64 / total as f64);
@@ -342,7 +417,7 @@ pub struct View<'a> {
     entries: &'a Entries,
     enc: &'a Encoding,
     reference: &'a Encoding,
-    values: &'a [Entry],
+    values: &'a Column,
     to_ref: Vec<usize>,
     sq: Vec<usize>,
     cursor: Cursor,
@@ -385,10 +460,7 @@ impl View<'_> {
                 idx
             }
         };
-        self.values
-            .get(idx as usize)
-            .copied()
-            .unwrap_or(Entry::ILLEGAL)
+        self.values.get(idx as usize).unwrap_or(Entry::ILLEGAL)
     }
 
     /// The reference index of `now` from the last one, when they differ in
@@ -432,5 +504,48 @@ impl View<'_> {
         self.ref_sq[r] = b;
         self.last = Some(idx);
         Some(idx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every WDL, flag and DTZ an entry can hold comes back out of a
+    /// column, those past 10 bits through the aside list.
+    #[test]
+    fn columns_keep_every_entry() {
+        let mut all = vec![Entry::ILLEGAL];
+        for wdl in -2i8..=2 {
+            for dtz in [
+                0,
+                1,
+                -1,
+                100,
+                -100,
+                511,
+                -511,
+                512,
+                -512,
+                1033,
+                i32::from(i16::MIN),
+            ] {
+                for capture in [None, Some(wdl), Some(-2)] {
+                    for pawn_move in [None, Some(wdl)] {
+                        all.push(Entry::new(&Values {
+                            wdl,
+                            dtz,
+                            capture,
+                            pawn_move,
+                        }));
+                    }
+                }
+            }
+        }
+        let column: Column = all.iter().copied().collect();
+        assert_eq!(column.len(), all.len());
+        assert!(column.iter().eq(all.iter().copied()));
+        assert!(column.aside.len() < all.len() / 2);
+        assert_eq!(column.get(all.len()), None);
     }
 }

@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::choose::{cells_into, ranked, CellKind};
 use super::dtz::{self, Plies, Symbols};
-use super::entries::{Entries, Entry};
+use super::entries::{Column, Entries, Entry};
 use super::source::Source;
 use crate::format::header::{DTZ_LOSS_PLIES, DTZ_MAPPED, DTZ_STM, DTZ_WIDE, DTZ_WIN_PLIES};
 use crate::format::write::dontcare::{at_most, resolve, resolve_commoner, ANY};
@@ -366,14 +366,14 @@ fn file_parts(
         .iter()
         .filter(|r| !r.job.dtz || dtz_side[r.job.file].map(|b| b.0) == Some(r.job.side))
         .collect();
-    // A full compression holds 2 bytes a position beside the entries' 4 a
+    // A full compression holds 2 bytes a position beside the entries' 2 a
     // position of both sides: past 2^28 positions (KNNNvKN peaked at
     // 16.5 GB this way), one at a time.
     let largest = entries
         .values
         .iter()
         .flatten()
-        .map(Vec::len)
+        .map(Column::len)
         .max()
         .unwrap_or(0);
     let threads = if largest > 1 << 28 { 1 } else { opts.threads };
@@ -511,7 +511,7 @@ pub fn plies_of(win100: &[bool], loss100: &[bool], exact: bool) -> Vec<Plies> {
 /// A side's DTZ value maps, from its stored values' frequencies.
 fn dtz_maps(entries: &Entries, opts: &Options, p: Plies, file: usize, side: usize) -> DtzMaps {
     let mut freq: [Vec<u64>; 4] = Default::default();
-    for &e in &entries.values[file][side] {
+    for e in entries.values[file][side].iter() {
         if let Some((c, v)) = dtz::stored(e, p) {
             let f = &mut freq[c];
             if f.len() <= usize::from(v) {
