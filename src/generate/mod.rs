@@ -31,11 +31,14 @@
 //! [`Spill`] (the CLI's values file, for big pawnful
 //! tables), a finished slice is written out and freed as soon as no slice
 //! left pushes a pawn into it, and the writer reads one leading-pawn
-//! file's slices back at a time: KRPvKR with mates holds 1.3-2.0 GB while
-//! generated and peaks at 2.4 GB while written (a file's DTZ, the
-//! writer's bits, two files' entries of 4 bytes an index). The C
-//! generator's 631 MB (1 byte a position of one file, no mates) would
-//! take entries of a byte and sub-tables probed compressed.
+//! file's slices back at a time; a slice's half with one side to move
+//! goes as soon as no pawn of the other side can push into it. KRPvKR
+//! with mates (one slice solved at a time) peaks at 1.74 GB through its
+//! pawn's seventh rank (promotion sub-tables, 0.95 GB), under 1.6 GB
+//! after and while written (a file's DTZ, the writer's bits, two files'
+//! entries of 2 bytes an index). The C generator's 631 MB (1 byte a
+//! position of one file, no mates) would take sub-tables probed
+//! compressed and working arrays of a byte.
 //! - 6 pieces: 64x more positions per table, except where identical pieces
 //!   share a digit: KNNNNvK (462 x 635,376 x 2 = 587 M positions) and
 //!   KNNNvKN (462 x 41,664 x 64 x 2 = 2.46 G; 12.9 GB in its forward pass)
