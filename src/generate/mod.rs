@@ -261,12 +261,9 @@ fn solve(
     let mut goes_after: Vec<Vec<(usize, usize)>> = vec![Vec::new(); count];
     if spill.is_some() {
         for s in 0..count {
-            for (side, turn) in [shakmaty::Color::White, shakmaty::Color::Black]
-                .into_iter()
-                .enumerate()
-            {
+            for turn in [shakmaty::Color::White, shakmaty::Color::Black] {
                 let r = solved.layout.last_reader(s, turn).map_or(s, |r| r.max(s));
-                goes_after[r].push((s, side));
+                goes_after[r].push((s, solved::side(turn)));
             }
         }
     }
