@@ -211,6 +211,12 @@ const FREED_FOR_WRITING: usize = 1 << 28;
 /// written a leading-pawn file at a time from slices read back.
 const SPILLED: usize = 1 << 26;
 
+/// Sub-tables with more positions a side than this, read by later
+/// materials through promotions only, are not held for them: each is
+/// fetched from its values file while a material's promotions are valued
+/// (see [`generate::promote`]), one at a time.
+const FETCHED: usize = 1 << 24;
+
 /// Writes the material's .rtbw and .rtbz files (sub-materials in `lib`).
 fn write_syzygy(dir: &Path, t: &Solved, lib: &Library, a: &Args) -> Result<(), String> {
     let started = Instant::now();
@@ -520,12 +526,31 @@ pub fn run(a: &Args) -> Result<(), String> {
     let done_after = |k: &[u8; 12], i: usize| {
         last_use.get(k).is_some_and(|&l| l <= i) && !order[i + 1..].contains(k)
     };
+    // Big tables that materials read through promotions only: fetched
+    // from the output directory when read, never held for them.
+    let mut fetched: HashSet<[u8; 12]> = HashSet::new();
+    if dir.is_some() {
+        let mut other_reads = HashSet::new();
+        for k in &order {
+            let promoted = plan::promotion_children(k);
+            for c in plan::children(k) {
+                if !promoted.contains(&c) {
+                    other_reads.insert(c);
+                }
+            }
+            fetched.extend(promoted);
+        }
+        fetched
+            .retain(|c| !other_reads.contains(c) && Layout::new(*c).positions_per_side() > FETCHED);
+    }
     let mut lib = Library::default();
     let stdout = io::stdout();
     for (i, &key) in order.iter().enumerate() {
         let mut missing: Vec<[u8; 12]> = plan::children(&key)
             .into_iter()
-            .filter(|c| !plan::trivial(c) && !lib.contains(c) && !order.contains(c))
+            .filter(|c| {
+                !plan::trivial(c) && !lib.contains(c) && !order.contains(c) && !fetched.contains(c)
+            })
             .collect();
         missing.sort_unstable();
         missing.dedup();
@@ -559,9 +584,17 @@ pub fn run(a: &Args) -> Result<(), String> {
                 let bar = Bar::new();
                 let release = |k: &[u8; 12]| done_after(k, i);
                 let sink = spill.as_mut().map(|s| s as &mut dyn generate::Spill);
-                let t = generate::generate_into(key, &mut lib, &release, sink, opts, &bar);
+                let mut fetch = |k: &[u8; 12]| {
+                    let c = name_of(k).0;
+                    dir.as_deref()
+                        .and_then(|d| load(d, &c, a.dtm, sides_read(k, &read_on)))
+                        .map(|t| only_read(t, &read_on))
+                        .ok_or_else(|| format!("{c}: no usable {c}.swv in the output directory"))
+                };
+                let t =
+                    generate::generate_into(key, &mut lib, &release, &mut fetch, sink, opts, &bar);
                 bar.clear();
-                t
+                t.map_err(|e| format!("{name}: {e}"))?
             }
         };
         let seconds = started.elapsed().as_secs_f64();
@@ -591,7 +624,7 @@ pub fn run(a: &Args) -> Result<(), String> {
             }),
         };
         saved?;
-        let needed_later = last_use.get(&key).is_some_and(|&l| l > i);
+        let needed_later = last_use.get(&key).is_some_and(|&l| l > i) && !fetched.contains(&key);
         // A table that kept its writer's facts is written without its
         // sub-tables: those no later material needs go first (KRPvKR's
         // capture sub-tables; its promotion ones went during generation).
@@ -628,7 +661,7 @@ pub fn run(a: &Args) -> Result<(), String> {
                 writeln!(out, "{}", s.json(seconds, opts.threads)).map_err(|e| e.to_string())?;
             }
         }
-        if let Some(t) = t {
+        if let Some(t) = t.filter(|_| needed_later) {
             lib.insert(only_read(t.packed(), &read_on));
         }
         lib.retain(|k| !done_after(k, i));

@@ -539,9 +539,12 @@ fn five_piece_closure(names: &[String]) -> std::collections::HashSet<String> {
 
 /// A big pawnful table goes to its values file a slice at a time as the
 /// generator lets slices go, and is written a leading-pawn file at a time
-/// from slices read back (the CLI, above 2^28 positions a side). Here on
-/// small materials, against the same table generated and held: the same
-/// values file, summary and Syzygy files, and no slice held at the end.
+/// from slices read back (the CLI, above 2^28 positions a side), and its
+/// promotion sub-tables are fetched one at a time and valued ahead rather
+/// than held (the CLI, above 2^24). Here on small materials, with and
+/// without mates, against the same table generated and held with every
+/// sub-table: the same values file, summary and Syzygy files, every
+/// promotion sub-table fetched once, and no slice held at the end.
 #[test]
 fn spilled_tables_equal_tables_held() {
     use std::io::Cursor;
@@ -577,11 +580,15 @@ fn spilled_tables_equal_tables_held() {
         }
     }
 
-    let opts = Options {
-        threads: 2,
-        dtm: true,
-    };
-    for name in ["KRPvK", "KPvKP", "KPPvK"] {
+    for (name, dtm) in [
+        ("KRPvK", true),
+        ("KPvKP", true),
+        ("KPPvK", true),
+        ("KPvKN", true),
+        ("KPvKP", false),
+        ("KPvKR", false),
+    ] {
+        let opts = Options { threads: 2, dtm };
         let key = parse_material(name).unwrap();
         let mut lib = Library::default();
         for k in plan::order(&[key], |_| false) {
@@ -595,13 +602,31 @@ fn spilled_tables_equal_tables_held() {
         values_file::write(&held, &mut whole).unwrap();
         let layout = Layout::new(key);
         let mut sink = ToBytes {
-            bytes: values_file::header(&layout, true),
+            bytes: values_file::header(&layout, dtm),
             tally: Tally::new(&layout),
             spilled: 0,
         };
         sink.bytes.resize(whole.len(), 0);
-        let mut t =
-            generate::generate_into(key, &mut lib, &|_| false, Some(&mut sink), opts, &Quiet);
+        let mut aside: std::collections::HashMap<_, _> = plan::promotion_children(&key)
+            .into_iter()
+            .filter_map(|k| lib.remove(&k).map(|t| (k, t)))
+            .collect();
+        assert!(!aside.is_empty(), "{name}: promotion sub-tables");
+        let mut fetch = |k: &[u8; 12]| aside.remove(k).ok_or_else(|| "fetched twice".to_string());
+        let mut t = generate::generate_into(
+            key,
+            &mut lib,
+            &|_| false,
+            &mut fetch,
+            Some(&mut sink),
+            opts,
+            &Quiet,
+        )
+        .unwrap();
+        assert!(
+            aside.is_empty(),
+            "{name}: every promotion sub-table fetched"
+        );
         assert_eq!(
             sink.spilled,
             2 * layout.slices.len(),

@@ -41,6 +41,23 @@ impl Best {
         self.get(3)
     }
 
+    /// The better of each kind from `self` and `other`.
+    pub fn merge(self, other: Best) -> Best {
+        let mut out = self;
+        if let Some(w) = other.capture() {
+            out = out.with(true, w);
+        }
+        if let Some(w) = other.pawn_move() {
+            out = out.with(false, w);
+        }
+        out
+    }
+
+    /// The mover's best WDL over both kinds, if any.
+    pub fn best(self) -> Option<i8> {
+        self.capture().max(self.pawn_move())
+    }
+
     pub fn bits(self) -> u8 {
         self.0
     }
@@ -51,11 +68,9 @@ impl Best {
 
     /// The two facts for a position of 5-valued WDL `wdl`.
     pub fn flags(self, wdl: i8) -> Flags {
-        let capture = self.capture();
-        let zeroing = capture.max(self.pawn_move());
         Flags {
-            wdl_free: capture == Some(wdl),
-            dtz_free: wdl == 0 || (wdl > 0 && zeroing == Some(wdl)),
+            wdl_free: self.capture() == Some(wdl),
+            dtz_free: wdl == 0 || (wdl > 0 && self.best() == Some(wdl)),
         }
     }
 }

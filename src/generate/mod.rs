@@ -24,21 +24,21 @@
 //! 38 M); pawnful ones are solved one pawn slice at a time (KRPvKR: slices
 //! of 33.5 M positions, 3.2 GB for the finished table). Sub-tables are
 //! held packed (2 bytes a position, mates folded in) and only on the side
-//! to move that captures and promotions reach: KRPvKR's four 5-piece
-//! sub-tables take 0.95 GB with Black to move, not 1.9 GB, and only while
-//! its pawn's seventh rank is solved: sub-tables that only promotions
-//! reach go then. The finished table is held a slice at a time. With a
-//! [`Spill`] (the CLI's values file, for big pawnful
-//! tables), a finished slice is written out and freed as soon as no slice
-//! left pushes a pawn into it, and the writer reads one leading-pawn
-//! file's slices back at a time; a slice's half with one side to move
-//! goes as soon as no pawn of the other side can push into it. KRPvKR
-//! with mates (one slice solved at a time) peaks at 1.74 GB through its
-//! pawn's seventh rank (promotion sub-tables, 0.95 GB), under 1.6 GB
-//! after and while written (a file's DTZ, the writer's bits, two files'
-//! entries of 2 bytes an index). The C generator's 631 MB (1 byte a
-//! position of one file, no mates) would take sub-tables probed
-//! compressed and working arrays of a byte.
+//! to move that captures and promotions reach. Big sub-tables that only
+//! promotions reach are not held at all where the caller can fetch them
+//! (the CLI, from their values files): [`promote`] reads them one at a
+//! time before any slice is solved and keeps each promoting position's
+//! best promotion (KRPvKR: 0.2 GB, not 0.95 GB for its four 5-piece
+//! sub-tables). With a [`Spill`] (the CLI's values file, for big pawnful
+//! tables), each half of a slice is written out as soon as it is solved,
+//! and only what later slices' pawn moves read is held (packed like a
+//! sub-table), until the last of them is solved; the writer reads one
+//! leading-pawn file's slices back at a time. KRPvKR with mates (one
+//! slice solved at a time) peaks under 1.0 GB while generated, 1.18 GB
+//! while written (a file's DTZ codes read back and its entries, 2 bytes an
+//! index each, and the writer's bits). The C generator's 631 MB (1 byte a
+//! position of one file, no mates) would take working arrays of a byte
+//! and a writer that streams a file's slices into its entries.
 //! - 6 pieces: 64x more positions per table, except where identical pieces
 //!   share a digit: KNNNNvK (462 x 635,376 x 2 = 587 M positions) and
 //!   KNNNvKN (462 x 41,664 x 64 x 2 = 2.46 G; 12.9 GB in its forward pass)
@@ -65,6 +65,7 @@ pub mod free;
 pub mod layout;
 pub mod moves;
 pub mod plan;
+pub mod promote;
 pub mod retro;
 pub mod slice;
 pub mod solved;
@@ -73,6 +74,7 @@ pub mod value;
 pub mod values_file;
 
 use layout::Layout;
+use promote::Ahead;
 use slice::Tables;
 use solved::{Codes, Library, Solved};
 
@@ -130,13 +132,15 @@ pub fn generate(
     opts: Options,
     progress: &dyn Progress,
 ) -> Solved {
-    solve(
+    let solved = solve(
         blank(key, opts),
         Subtables::Shared(library),
         None,
         opts,
         progress,
-    )
+    );
+    // A shared library fetches nothing, so solving cannot fail.
+    solved.unwrap_or_else(|_| blank(key, opts))
 }
 
 /// The table a generation fills, a slice at a time as each is solved.
@@ -162,13 +166,13 @@ fn blank(key: [u8; 12], opts: Options) -> Solved {
     }
 }
 
-/// Where a big table's finished slices go once no slice left reads them:
-/// the CLI writes them to the values file, and the generator frees them
-/// (KRPvKR holds a few of its 24 slices at a time, not 3.2 GB).
+/// Where a big table's finished slices go as soon as they are solved: the
+/// CLI writes them to the values file, and the generator keeps only what
+/// later slices read (KRPvKR holds a few of its 24 slices at a time, not
+/// 3.2 GB).
 pub trait Spill {
-    /// `slice` is final with `side` to move (0 White, 1 Black) and no
-    /// slice left reads that half: its DTZ50'' codes and, with mate
-    /// distances, its mate codes.
+    /// `slice` is final with `side` to move (0 White, 1 Black): its
+    /// DTZ50'' codes and, with mate distances, its mate codes.
     fn spill(
         &mut self,
         layout: &Layout,
@@ -179,28 +183,31 @@ pub trait Spill {
     );
 }
 
-/// [`generate`], where sub-tables reached only by promotions, if
-/// `release` allows (no later material reads them), leave `library` once
-/// the slices with a pawn about to promote are solved: KRPvKR's four
-/// 5-piece sub-tables, 0.95 GB, after the first of its six ranks.
-/// With `spill`, every slice goes to it as soon as no slice left reads
-/// it, and is freed: the table returned holds no codes, only its layout
-/// and the writer's flags.
+/// [`generate`], where sub-tables reached only by promotions that are not
+/// in `library` come from `fetch`, one at a time, and are dropped once
+/// read (see [`promote`]; KRPvKR's four 5-piece ones would take 0.95 GB
+/// together). Those in `library`, if `release` allows (no later material
+/// reads them), leave it once the slices with a pawn about to promote are
+/// solved. With `spill`, every half of a slice goes to it as soon as it is
+/// solved, and what later slices read of it is held until the last of
+/// them is solved: the table returned holds no codes, only its layout and
+/// the writer's flags. Err is what `fetch` said.
 pub fn generate_into(
     key: [u8; 12],
     library: &mut Library,
     release: &dyn Fn(&[u8; 12]) -> bool,
+    fetch: &mut dyn FnMut(&[u8; 12]) -> Result<Solved, String>,
     spill: Option<&mut dyn Spill>,
     opts: Options,
     progress: &dyn Progress,
-) -> Solved {
+) -> Result<Solved, String> {
     let promotions = plan::promotion_children(&key)
         .into_iter()
         .filter(|k| release(k))
         .collect();
     solve(
         blank(key, opts),
-        Subtables::Owned(library, promotions),
+        Subtables::Owned(library, promotions, fetch),
         spill,
         opts,
         progress,
@@ -208,24 +215,46 @@ pub fn generate_into(
 }
 
 /// The sub-tables a generation reads: borrowed, or owned with the
-/// promotion sub-tables it may drop.
+/// promotion sub-tables it may drop and a way to fetch those it lacks.
 enum Subtables<'a> {
     Shared(&'a Library),
-    Owned(&'a mut Library, Vec<[u8; 12]>),
+    Owned(
+        &'a mut Library,
+        Vec<[u8; 12]>,
+        &'a mut dyn FnMut(&[u8; 12]) -> Result<Solved, String>,
+    ),
 }
 
 impl Subtables<'_> {
     fn library(&self) -> &Library {
         match self {
             Subtables::Shared(l) => l,
-            Subtables::Owned(l, _) => l,
+            Subtables::Owned(l, _, _) => l,
+        }
+    }
+
+    /// The promotion sub-tables of `key` to fetch: those not at hand.
+    fn to_fetch(&self, key: &[u8; 12]) -> Vec<[u8; 12]> {
+        match self {
+            Subtables::Shared(_) => Vec::new(),
+            Subtables::Owned(lib, _, _) => plan::promotion_children(key)
+                .into_iter()
+                .filter(|k| !lib.contains(k))
+                .collect(),
+        }
+    }
+
+    fn fetch(&mut self, key: &[u8; 12]) -> Result<Solved, String> {
+        match self {
+            Subtables::Shared(_) => Err(format!("{} is not at hand", layout::name_of(key).0)),
+            Subtables::Owned(_, _, fetch) => fetch(key),
         }
     }
 
     /// Slices `from..` are left: drops the promotion sub-tables if none
     /// of them promotes.
     fn release_unreached(&mut self, layout: &Layout, from: usize) {
-        if let Subtables::Owned(lib, keys) = self {
+        if let Subtables::Owned(lib, keys, _) = self {
             if !keys.is_empty() && !(from..layout.slices.len()).any(|s| layout.slice_promotes(s)) {
                 for k in keys.drain(..) {
                     lib.remove(&k);
@@ -241,29 +270,48 @@ fn solve(
     mut spill: Option<&mut dyn Spill>,
     opts: Options,
     progress: &dyn Progress,
-) -> Solved {
+) -> Result<Solved, String> {
     let per_side = solved.layout.positions_per_side();
     let size = solved.layout.slice_size;
     let whole = per_side == size;
     let passes = if opts.dtm { 3 } else { 2 };
     let name = solved.layout.name.clone();
+    let threads = opts.threads.max(1);
+    let fetched = subtables.to_fetch(&solved.layout.key);
+    let mut ahead = Ahead::default();
+    if !fetched.is_empty() {
+        ahead = Ahead::new(&solved.layout, opts.dtm);
+    }
     let meter = Meter {
         progress,
         material: &name,
-        total: passes * 2 * per_side as u64,
+        total: passes * 2 * per_side as u64 + fetched.len() as u64 * ahead.positions(),
     };
-    let threads = opts.threads.max(1);
+    for k in &fetched {
+        let table = subtables.fetch(k)?;
+        ahead.add(&solved.layout, &table, opts.dtm, threads, &meter);
+    }
     let count = solved.layout.slices.len();
     let mut works: Vec<slice::Work> = (0..threads).map(|_| slice::Work::default()).collect();
-    // With a spill: the halves (slice, side to move) that can go once
-    // slice `r` is solved (their last reader, or themselves when no pawn
-    // move reaches them).
-    let mut goes_after: Vec<Vec<(usize, usize)>> = vec![Vec::new(); count];
+    // With a spill, every half (slice, side to move) goes to it as soon
+    // as it is solved, and the table holds only what later slices' pawn
+    // moves read, until the last of them is solved: with mates, one packed
+    // code a position (WDL and mate distance) instead of two codes.
+    let pack = spill.is_some() && opts.dtm && !whole;
+    if pack {
+        solved.dtm = None;
+        solved.packed = true;
+    }
+    // The halves held for readers that can go once slice `r` is solved.
+    let mut freed_after: Vec<Vec<(usize, usize)>> = vec![Vec::new(); count];
+    let mut held = vec![[false; 2]; count];
     if spill.is_some() {
-        for s in 0..count {
+        for (s, held) in held.iter_mut().enumerate() {
             for turn in [shakmaty::Color::White, shakmaty::Color::Black] {
-                let r = solved.layout.last_reader(s, turn).map_or(s, |r| r.max(s));
-                goes_after[r].push((s, solved::side(turn)));
+                if let Some(r) = solved.layout.last_reader(s, turn).filter(|&r| r > s) {
+                    freed_after[r].push((s, solved::side(turn)));
+                    held[solved::side(turn)] = true;
+                }
             }
         }
     }
@@ -285,6 +333,7 @@ fn solve(
             let tables = Tables {
                 this: &solved,
                 library: subtables.library(),
+                ahead: &ahead,
             };
             let inner = (threads / batch.len()).max(1);
             if batch.len() == 1 {
@@ -310,6 +359,7 @@ fn solve(
             // Slices of one advancement never read each other: each goes
             // into the table as soon as it is solved.
             for (&s, w) in batch.iter().zip(works.iter_mut()) {
+                ahead.free(s);
                 if whole {
                     solved.dtz = w.dtz.each_mut().map(|v| Codes::whole(std::mem::take(v)));
                     solved.dtm = opts
@@ -318,27 +368,38 @@ fn solve(
                     continue;
                 }
                 for side in 0..2 {
-                    solved.dtz[side].set(s, w.dtz[side].clone());
-                    if let Some(all) = solved.dtm.as_mut() {
-                        all[side].set(s, w.dtm[side].clone());
-                    }
                     if let Some(all) = solved.free.as_mut() {
                         all[side].put(s * size, &w.best[side]);
                     }
+                    let dtz = w.dtz[side].clone();
+                    let dtm = opts.dtm.then(|| w.dtm[side].clone());
+                    let Some(spill) = spill.as_deref_mut() else {
+                        solved.dtz[side].set(s, dtz);
+                        if let (Some(all), Some(dtm)) = (solved.dtm.as_mut(), dtm) {
+                            all[side].set(s, dtm);
+                        }
+                        continue;
+                    };
+                    if held[s][side] {
+                        let mut codes = dtz.clone();
+                        if let Some(mates) = dtm.as_deref().filter(|_| pack) {
+                            solved::pack_into(&mut codes, mates);
+                        }
+                        solved.dtz[side].set(s, codes);
+                    }
+                    spill.spill(&solved.layout, s, side, dtz, dtm);
                 }
             }
-            if let Some(spill) = spill.as_deref_mut() {
-                for &r in batch {
-                    for &(s, side) in &goes_after[r] {
-                        let dtz = solved.dtz[side].take(s);
-                        let dtm = solved.dtm.as_mut().map(|d| d[side].take(s));
-                        spill.spill(&solved.layout, s, side, dtz, dtm);
-                    }
+            for &r in batch {
+                for &(s, side) in &freed_after[r] {
+                    solved.dtz[side].clear(s);
                 }
             }
         }
         start = end;
         subtables.release_unreached(&solved.layout, start);
     }
-    solved
+    // A spilled table holds no codes, packed or not.
+    solved.packed = false;
+    Ok(solved)
 }

@@ -7,6 +7,7 @@ use shakmaty::{Color, Role};
 use super::free::{self, Best};
 use super::layout::{Layout, MAX_PIECES};
 use super::moves::{count_quiet_moves, en_passant_possible, Board, Move, NONE};
+use super::promote::Ahead;
 use super::retro::retro;
 use super::solved::{side, Library, Piece, Solved};
 use super::value::{self, DRAW, INVALID, MATED, UNKNOWN};
@@ -74,25 +75,24 @@ impl Work {
 pub struct Tables<'a> {
     pub this: &'a Solved,
     pub library: &'a Library,
+    /// Promotions into tables not in `library`, valued ahead.
+    pub ahead: &'a Ahead,
 }
 
 impl Tables<'_> {
-    fn probe(&self, pieces: &[Piece], turn: Color) -> (i16, i16) {
+    fn probe(&self, pieces: &[Piece], turn: Color) -> Option<(i16, i16)> {
         let this = &self.this.layout;
         let same = pieces.len() == this.pieces() && super::solved::key_of(pieces) == this.key;
-        let found = if same {
+        if same {
             self.this.get(pieces, turn)
         } else {
             self.library.probe(pieces, turn)
-        };
-        // Callers generate every sub-material first; a gap would be a bug in
-        // the plan, so value it as unknown rather than crash.
-        found.unwrap_or((UNKNOWN, UNKNOWN))
+        }
     }
 }
 
 /// The pieces after a move, as lookup pieces.
-fn after(b: &Board, m: &Move, out: &mut [Piece; MAX_PIECES]) -> usize {
+pub(super) fn after(b: &Board, m: &Move, out: &mut [Piece; MAX_PIECES]) -> usize {
     let l = b.layout;
     let mut k = 0;
     for (i, &(c, r)) in l.slots.iter().enumerate() {
@@ -111,11 +111,18 @@ fn after(b: &Board, m: &Move, out: &mut [Piece; MAX_PIECES]) -> usize {
 }
 
 /// (WDL, mate code) of the position after a zeroing move, for the side to
-/// move there, en passant replies to a double push included.
-fn zeroing_child(t: &Tables, b: &Board, m: &Move, turn: Color, dtm: bool) -> (i8, i16) {
+/// move there, en passant replies to a double push included; None for a
+/// promotion into a table not at hand (valued ahead, see [`Ahead`]).
+fn zeroing_child(t: &Tables, b: &Board, m: &Move, turn: Color, dtm: bool) -> Option<(i8, i16)> {
     let mut pieces = [(Color::White, Role::King, 0u8); MAX_PIECES];
     let n = after(b, m, &mut pieces);
-    let (code, mate) = t.probe(&pieces[..n], !turn);
+    // Callers generate every sub-material first; any other gap would be a
+    // bug in the plan, so it is valued as unknown rather than crash.
+    let (code, mate) = match t.probe(&pieces[..n], !turn) {
+        Some(found) => found,
+        None if m.promotion.is_some() => return None,
+        None => (UNKNOWN, UNKNOWN),
+    };
     let mut w = value::wdl(code);
     let mut mate = if dtm { mate } else { UNKNOWN };
     if m.double_push {
@@ -143,14 +150,14 @@ fn zeroing_child(t: &Tables, b: &Board, m: &Move, turn: Color, dtm: bool) -> (i8
             if ep_exposes_king(&ep[..k], !turn) {
                 continue;
             }
-            let (g, gm) = t.probe(&ep[..k], turn);
+            let (g, gm) = t.probe(&ep[..k], turn).unwrap_or((UNKNOWN, UNKNOWN));
             w = w.max(-value::wdl(g));
             if dtm && value::rank(value::through(gm)) > value::rank(mate) {
                 mate = value::through(gm);
             }
         }
     }
-    (w, mate)
+    Some((w, mate))
 }
 
 /// Whether `side`'s king is attacked in a position given as lookup pieces.
@@ -184,6 +191,7 @@ pub fn init_range(
         layout: l,
         sq: [0; MAX_PIECES],
     };
+    let ahead = t.ahead.get(slice, side(turn));
     for k in 0..quiet.len() {
         if k % 65_536 == 65_535 {
             meter.add(65_536);
@@ -203,7 +211,9 @@ pub fn init_range(
         let (mut any, mut zd, mut zm) = (false, UNKNOWN, UNKNOWN);
         let count = count_quiet_moves(&b, turn, |m| {
             any = true;
-            let (w, mate) = zeroing_child(t, &b, &m, turn, dtm);
+            let Some((w, mate)) = zeroing_child(t, &b, &m, turn, dtm) else {
+                return;
+            };
             let capture = m.capture != NONE;
             if capture || !(m.double_push && en_passant_possible(&b, m.slot, m.to, turn)) {
                 found = found.with(capture, -w);
@@ -219,6 +229,21 @@ pub fn init_range(
                 }
             }
         });
+        if let Some((bits, mates)) = ahead {
+            let a = Best::from_bits(bits[start + k]);
+            found = found.merge(a);
+            if let Some(w) = a.best() {
+                let code = value::zeroing_wdl(-w);
+                if value::rank(code) > value::rank(zd) {
+                    zd = code;
+                }
+            }
+            if let Some(&c) = mates.get(start + k) {
+                if value::rank(c) > value::rank(zm) {
+                    zm = c;
+                }
+            }
+        }
         any |= count > 0;
         if !any {
             dtz[k] = if b.in_check(turn) { MATED } else { DRAW };

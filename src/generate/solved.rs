@@ -370,12 +370,27 @@ impl Library {
         if trivially_drawn(&key_of(pieces)) {
             return Some((DRAW, DRAW));
         }
-        let t = self.tables.get(&flip_packed(key))?;
+        self.tables.get(&flip_packed(key))?.probe(pieces, turn)
+    }
+}
+
+impl Solved {
+    /// (DTZ50'' code, mate code) of a position of this material in either
+    /// colour assignment; None for a position of another material.
+    pub fn probe(&self, pieces: &[Piece], turn: Color) -> Option<(i16, i16)> {
+        let key = packed_key_of(pieces);
+        let own = packed_key(&self.layout.key);
+        if key == own {
+            return self.get(pieces, turn);
+        }
+        if flip_packed(key) != own {
+            return None;
+        }
         let mut flipped = [(Color::White, Role::King, 0u8); MAX_PIECES];
         for (f, &(c, r, s)) in flipped.iter_mut().zip(pieces) {
             *f = (!c, r, s ^ 56);
         }
-        t.get(&flipped[..pieces.len()], !turn)
+        self.get(&flipped[..pieces.len()], !turn)
     }
 }
 

@@ -14,8 +14,10 @@ pub const DRAW: i16 = 0;
 /// Checkmated: lost in 0 plies.
 pub const MATED: i16 = -1;
 
-/// Distances beyond this are refused: they do not occur up to 7 pieces.
-pub const MAX_DISTANCE: u16 = 30_000;
+/// Distances beyond this are refused: they do not occur up to 7 pieces
+/// (mates there take at most about 1,100 plies), and below it every mate
+/// code packs with its 50-move flag ([`super::solved::packable`]).
+pub const MAX_DISTANCE: u16 = 16_000;
 
 pub const fn win(d: u16) -> i16 {
     d as i16
