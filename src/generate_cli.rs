@@ -147,6 +147,17 @@ fn values_path(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.{}", values_file::EXTENSION))
 }
 
+/// A spilled table's writer flags until its Syzygy files are written
+/// (a scratch file: each half's [`crate::generate::free::FlagArray::pack`]ed flags at
+/// [`flags_offset`]; without it the writer generates the moves itself).
+fn flags_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.flags.part"))
+}
+
+fn flags_offset(l: &Layout, slice: usize, side: usize) -> u64 {
+    ((side * l.slices.len() + slice) * l.slice_size.div_ceil(4)) as u64
+}
+
 /// A finished table with exact values (not packed) from the output
 /// directory, if one of this version is there and fits.
 fn load_exact(dir: &Path, name: &str, dtm: bool) -> Option<Solved> {
@@ -254,50 +265,84 @@ fn write_big(
     let hundred = hundred.unwrap_or_else(|| crate::generate_write::hundred(&t));
     let plies = crate::generate_write::plies(hundred, mat.symmetric, a.exact_dtz);
     let bar = Bar::new();
+    // A file's entries one side to move at a time: only that side's
+    // slices read back (KRPvKR: 200 MB, not 400).
+    let sides = if mat.symmetric { 1 } else { 2 };
     let mut entries_of = |file: usize| {
         let slices = crate::generate_write::file_slices(&t.layout, file);
         let source_error = |why: String| crate::write::WriteError::Source(why);
-        if spilled {
-            fs::File::open(values_path(dir, &name))
-                .and_then(|f| values_file::read_dtz_slices(&mut BufReader::new(f), &mut t, &slices))
-                .map_err(|e| source_error(format!("reading back {name}.swv: {e}")))?;
-        }
-        let source = crate::generate_write::Generated::new(&t, lib)
-            .ok_or_else(|| source_error("material has no Syzygy layout".into()))?;
+        let mut entries: Option<crate::write::Entries> = None;
         let label = format!("{name} (writing file {} of 4)", file + 1);
-        let mut progress = fraction(&bar, &label);
-        let entries = crate::write::Entries::collect_file_parallel(
-            &mat,
-            &source,
-            file,
-            threads(a),
-            &mut progress,
-        )
-        .map_err(crate::write::WriteError::from)?;
-        if let Some(slice) = source.absent() {
-            return Err(source_error(format!(
-                "leading-pawn file {file} reads slice {slice}, not read back"
-            )));
-        }
-        drop(source);
-        if spilled {
-            for &slice in &slices {
-                for side in 0..2 {
+        let mut done = fraction(&bar, &label);
+        for side in 0..sides {
+            if spilled {
+                fs::File::open(values_path(dir, &name))
+                    .and_then(|f| {
+                        values_file::read_dtz_slices(&mut BufReader::new(f), &mut t, &slices, side)
+                    })
+                    .map_err(|e| source_error(format!("reading back {name}.swv: {e}")))?;
+                read_flags(dir, &mut t, &slices, side)
+                    .map_err(|e| source_error(format!("reading back its flags: {e}")))?;
+            }
+            let source = crate::generate_write::Generated::new(&t, lib)
+                .ok_or_else(|| source_error("material has no Syzygy layout".into()))?;
+            let mut progress = |f: f64| done((side as f64 + f) / sides as f64);
+            let mut collected = crate::write::Entries::collect_side_parallel(
+                &mat,
+                &source,
+                file,
+                side,
+                threads(a),
+                &mut progress,
+            )
+            .map_err(crate::write::WriteError::from)?;
+            if let Some(slice) = source.absent() {
+                return Err(source_error(format!(
+                    "leading-pawn file {file} reads slice {slice}, not read back"
+                )));
+            }
+            drop(source);
+            if spilled {
+                for &slice in &slices {
                     t.dtz[side].clear(slice);
+                    if let Some(f) = t.free.as_mut() {
+                        f[side].clear(slice);
+                    }
                 }
             }
+            match entries.as_mut() {
+                Some(e) => e.take_side(&mut collected, file, side),
+                None => entries = Some(collected),
+            }
         }
-        Ok(entries)
+        entries.ok_or_else(|| source_error("no side to move".into()))
     };
     let written = crate::write::write_by_file(&name, &plies, &options(a), &mut entries_of)
         .map_err(|e| e.to_string())?;
     bar.clear();
+    let _ = fs::remove_file(flags_path(dir, &name));
     save_files(dir, &name, written, started)
 }
 
+/// The writer flags of `slices` with `side` to move of a spilled table,
+/// from its scratch file.
+fn read_flags(dir: &Path, t: &mut Solved, slices: &[usize], side: usize) -> io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    let file = fs::File::open(flags_path(dir, &t.layout.name))?;
+    let Some(free) = t.free.as_mut() else {
+        return Ok(());
+    };
+    for &slice in slices {
+        let mut packed = vec![0u8; free[side].packed_len()];
+        file.read_exact_at(&mut packed, flags_offset(&t.layout, slice, side))?;
+        free[side].set_packed(slice, packed);
+    }
+    Ok(())
+}
+
 /// Half a slice handed to the values file's writer: number, side to
-/// move, DTZ50'' codes, mate codes.
-type Slice = (usize, usize, Vec<i16>, Option<Vec<i16>>);
+/// move, DTZ50'' codes, mate codes, packed writer flags.
+type Slice = (usize, usize, Vec<i16>, Option<Vec<i16>>, Vec<u8>);
 
 /// A big table's slices written to its values file (`NAME.swv.part`, at
 /// their place) as the generator lets them go, and counted for the
@@ -314,18 +359,22 @@ impl ToValuesFile {
         fs::create_dir_all(dir)?;
         let file = fs::File::create(values_path(dir, &layout.name).with_extension("swv.part"))?;
         file.write_all_at(&values_file::header(layout, dtm), 0)?;
+        let flags_file = fs::File::create(flags_path(dir, &layout.name))?;
         // One half waits while one is written: 2 x 67 MB at most.
         let (send, slices) = std::sync::mpsc::sync_channel::<Slice>(1);
         let l = layout.clone();
         let writer = std::thread::spawn(move || {
             let mut tally = Tally::new(&l);
             let mut written = Ok(());
-            for (slice, side, dtz, dtm) in slices {
+            for (slice, side, dtz, dtm, flags) in slices {
                 tally.add(&l, slice, side, &dtz, dtm.as_deref());
                 if written.is_ok() {
                     written = values_file::slice_parts(&l, slice, side, &dtz, dtm.as_deref())
                         .iter()
-                        .try_for_each(|(at, bytes)| file.write_all_at(bytes, *at));
+                        .try_for_each(|(at, bytes)| file.write_all_at(bytes, *at))
+                        .and_then(|_| {
+                            flags_file.write_all_at(&flags, flags_offset(&l, slice, side))
+                        });
                 }
             }
             (tally, written)
@@ -361,10 +410,11 @@ impl generate::Spill for ToValuesFile {
         side: usize,
         dtz: Vec<i16>,
         dtm: Option<Vec<i16>>,
+        flags: Vec<u8>,
     ) {
         // A writer that stopped says why when finished.
         if let Some(send) = &self.send {
-            let _ = send.send((slice, side, dtz, dtm));
+            let _ = send.send((slice, side, dtz, dtm, flags));
         }
     }
 }
@@ -604,6 +654,9 @@ pub fn run(a: &Args) -> Result<(), String> {
             (Some(spill), Some(d)) => match spill.finish(d, &layout) {
                 Ok((s, h)) => {
                     hundred = Some(h);
+                    if a.values_only {
+                        let _ = fs::remove_file(flags_path(d, &name));
+                    }
                     (wants_summary.then_some(s), Ok(()))
                 }
                 Err(e) => (None, Err(format!("{name}: writing {}: {e}", d.display()))),

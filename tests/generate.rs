@@ -561,6 +561,8 @@ fn spilled_tables_equal_tables_held() {
         bytes: Vec<u8>,
         tally: Tally,
         spilled: usize,
+        /// Packed writer flags by (side, slice).
+        flags: std::collections::HashMap<(usize, usize), Vec<u8>>,
     }
     impl generate::Spill for ToBytes {
         fn spill(
@@ -570,7 +572,9 @@ fn spilled_tables_equal_tables_held() {
             side: usize,
             dtz: Vec<i16>,
             dtm: Option<Vec<i16>>,
+            flags: Vec<u8>,
         ) {
+            self.flags.insert((side, slice), flags);
             self.tally.add(l, slice, side, &dtz, dtm.as_deref());
             for (at, b) in values_file::slice_parts(l, slice, side, &dtz, dtm.as_deref()) {
                 let at = at as usize;
@@ -605,6 +609,7 @@ fn spilled_tables_equal_tables_held() {
             bytes: values_file::header(&layout, dtm),
             tally: Tally::new(&layout),
             spilled: 0,
+            flags: Default::default(),
         };
         sink.bytes.resize(whole.len(), 0);
         let mut aside: std::collections::HashMap<_, _> = plan::promotion_children(&key)
@@ -651,19 +656,35 @@ fn spilled_tables_equal_tables_held() {
         .unwrap();
         t.dtm = None;
         let mut file = Cursor::new(&sink.bytes);
+        // As the CLI does: one side to move's slices read back at a time.
         let from_spilled = write::write_by_file(name, &plies, &w, &mut |f| {
             let slices = file_slices(&t.layout, f);
-            values_file::read_dtz_slices(&mut file, &mut t, &slices).unwrap();
-            let source = Generated::new(&t, &lib).unwrap();
-            let entries = Entries::collect_file_parallel(&mat, &source, f, 2, &mut |_| {});
-            assert_eq!(source.absent(), None, "{name}: file {f}");
-            drop(source);
-            for s in slices {
-                for side in 0..2 {
+            let mut entries: Option<Entries> = None;
+            for side in 0..2 {
+                values_file::read_dtz_slices(&mut file, &mut t, &slices, side).unwrap();
+                let (free, held_free) = (t.free.as_mut().unwrap(), held.free.as_ref().unwrap());
+                for &s in &slices {
+                    free[side].set_packed(s, sink.flags[&(side, s)].clone());
+                    for local in 0..t.layout.slice_size {
+                        let f = free[side].get(s, local);
+                        assert_eq!(f, held_free[side].get(s, local), "{name}: flags");
+                    }
+                }
+                let source = Generated::new(&t, &lib).unwrap();
+                let mut collected =
+                    Entries::collect_side_parallel(&mat, &source, f, side, 2, &mut |_| {})?;
+                assert_eq!(source.absent(), None, "{name}: file {f} side {side}");
+                drop(source);
+                for &s in &slices {
                     t.dtz[side].clear(s);
+                    t.free.as_mut().unwrap()[side].clear(s);
+                }
+                match entries.as_mut() {
+                    Some(e) => e.take_side(&mut collected, f, side),
+                    None => entries = Some(collected),
                 }
             }
-            entries.map_err(WriteError::from)
+            Ok(entries.unwrap())
         })
         .unwrap();
         assert!(from_held.wdl == from_spilled.wdl, "{name}.rtbw");

@@ -97,44 +97,60 @@ impl Flags {
     }
 }
 
-/// Flags of every position of one side to move, 2 bits each.
+/// Flags of one side to move, 2 bits a position, a slice at a time: a
+/// slice not held (not solved yet, or spilled with a big table's values)
+/// has none, and the writer then finds them by generating moves.
 #[derive(Debug, Clone, Default)]
-pub struct FlagArray(Vec<u8>);
+pub struct FlagArray {
+    size: usize,
+    slices: Vec<Vec<u8>>,
+}
 
 impl FlagArray {
-    pub fn new(positions: usize) -> FlagArray {
-        FlagArray(vec![0; positions.div_ceil(4)])
-    }
-
-    pub fn set(&mut self, i: usize, f: Flags) {
-        let bits = f.bits();
-        if let Some(b) = self.0.get_mut(i / 4) {
-            let shift = (i % 4) * 2;
-            *b = (*b & !(3 << shift)) | bits << shift;
+    /// `slices` slices of `size` positions, none held.
+    pub fn new(slices: usize, size: usize) -> FlagArray {
+        FlagArray {
+            size,
+            slices: vec![Vec::new(); slices],
         }
     }
 
-    /// Positions from `start` on, one flags byte each (bits 0-1).
-    pub fn put(&mut self, start: usize, bits: &[u8]) {
-        if !start.is_multiple_of(4) {
-            for (k, &b) in bits.iter().enumerate() {
-                self.set(start + k, Flags::from_bits(b));
-            }
-            return;
-        }
-        let mut chunks = bits.chunks_exact(4);
-        let from = (start / 4).min(self.0.len());
-        for (out, c) in self.0[from..].iter_mut().zip(&mut chunks) {
-            *out = (c[0] & 3) | (c[1] & 3) << 2 | (c[2] & 3) << 4 | (c[3] & 3) << 6;
-        }
-        let done = bits.len() - chunks.remainder().len();
-        for (k, &b) in chunks.remainder().iter().enumerate() {
-            self.set(start + done + k, Flags::from_bits(b));
+    /// One flags byte a position (bits 0-1) packed 4 to a byte.
+    pub fn pack(bits: &[u8]) -> Vec<u8> {
+        bits.chunks(4)
+            .map(|c| {
+                c.iter()
+                    .enumerate()
+                    .fold(0, |out, (k, &b)| out | (b & 3) << (2 * k))
+            })
+            .collect()
+    }
+
+    /// Bytes of a packed slice.
+    pub fn packed_len(&self) -> usize {
+        self.size.div_ceil(4)
+    }
+
+    /// A slice's flags, one byte a position.
+    pub fn put(&mut self, slice: usize, bits: &[u8]) {
+        self.set_packed(slice, Self::pack(bits));
+    }
+
+    /// A slice's flags as [`FlagArray::pack`] makes them.
+    pub fn set_packed(&mut self, slice: usize, packed: Vec<u8>) {
+        if let Some(s) = self.slices.get_mut(slice) {
+            *s = packed;
         }
     }
 
-    pub fn get(&self, i: usize) -> Option<Flags> {
-        Some(Flags::from_bits(self.0.get(i / 4)? >> ((i % 4) * 2)))
+    pub fn clear(&mut self, slice: usize) {
+        self.set_packed(slice, Vec::new());
+    }
+
+    /// The flags at `local` of `slice`, if that slice is held.
+    pub fn get(&self, slice: usize, local: usize) -> Option<Flags> {
+        let b = self.slices.get(slice)?.get(local / 4)?;
+        Some(Flags::from_bits(b >> ((local % 4) * 2)))
     }
 }
 
@@ -173,12 +189,16 @@ mod tests {
             }
         );
         assert!(!Best::NONE.with(true, -2).flags(-2).dtz_free);
-        let mut a = FlagArray::new(9);
-        a.set(5, b.flags(2));
-        a.set(6, b.flags(0));
-        assert_eq!(a.get(5), Some(b.flags(2)));
-        assert_eq!(a.get(6), Some(b.flags(0)));
-        assert_eq!(a.get(4), Some(Flags::default()));
-        assert_eq!(a.get(12), None);
+        let mut a = FlagArray::new(2, 9);
+        let mut bits = [0u8; 9];
+        bits[5] = b.flags(2).bits();
+        bits[6] = b.flags(0).bits();
+        a.put(1, &bits);
+        assert_eq!(a.get(1, 5), Some(b.flags(2)));
+        assert_eq!(a.get(1, 6), Some(b.flags(0)));
+        assert_eq!(a.get(1, 4), Some(Flags::default()));
+        assert_eq!(a.get(1, 12), None);
+        assert_eq!(a.get(0, 5), None, "a slice not held");
+        assert_eq!(FlagArray::pack(&bits).len(), a.packed_len());
     }
 }

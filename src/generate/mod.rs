@@ -156,10 +156,8 @@ fn blank(key: [u8; 12], opts: Options) -> Solved {
         dtz: empty(),
         dtm: (opts.dtm && !whole).then(empty),
         free: (layout.pawnful() && !whole).then(|| {
-            [
-                free::FlagArray::new(per_side),
-                free::FlagArray::new(per_side),
-            ]
+            let none = || free::FlagArray::new(count, layout.slice_size);
+            [none(), none()]
         }),
         layout,
         packed: false,
@@ -172,7 +170,8 @@ fn blank(key: [u8; 12], opts: Options) -> Solved {
 /// 3.2 GB).
 pub trait Spill {
     /// `slice` is final with `side` to move (0 White, 1 Black): its
-    /// DTZ50'' codes and, with mate distances, its mate codes.
+    /// DTZ50'' codes, with mate distances its mate codes, and the
+    /// writer's flags ([`free::FlagArray::pack`]ed).
     fn spill(
         &mut self,
         layout: &Layout,
@@ -180,6 +179,7 @@ pub trait Spill {
         side: usize,
         dtz: Vec<i16>,
         dtm: Option<Vec<i16>>,
+        flags: Vec<u8>,
     );
 }
 
@@ -368,12 +368,12 @@ fn solve(
                     continue;
                 }
                 for side in 0..2 {
-                    if let Some(all) = solved.free.as_mut() {
-                        all[side].put(s * size, &w.best[side]);
-                    }
                     let dtz = w.dtz[side].clone();
                     let dtm = opts.dtm.then(|| w.dtm[side].clone());
                     let Some(spill) = spill.as_deref_mut() else {
+                        if let Some(all) = solved.free.as_mut() {
+                            all[side].put(s, &w.best[side]);
+                        }
                         solved.dtz[side].set(s, dtz);
                         if let (Some(all), Some(dtm)) = (solved.dtm.as_mut(), dtm) {
                             all[side].set(s, dtm);
@@ -387,7 +387,8 @@ fn solve(
                         }
                         solved.dtz[side].set(s, codes);
                     }
-                    spill.spill(&solved.layout, s, side, dtz, dtm);
+                    let flags = free::FlagArray::pack(&w.best[side]);
+                    spill.spill(&solved.layout, s, side, dtz, dtm, flags);
                 }
             }
             for &r in batch {

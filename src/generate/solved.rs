@@ -244,8 +244,7 @@ impl Solved {
         let Some((code, _)) = self.get_at((slice, local), turn) else {
             return Err(slice);
         };
-        let i = slice * self.layout.slice_size + local;
-        let flags = self.free.as_ref().and_then(|f| f[side(turn)].get(i));
+        let flags = self.free.as_ref().and_then(|f| f[side(turn)].get(slice, local));
         Ok(Some((code, flags)))
     }
 

@@ -116,20 +116,22 @@ pub fn write(t: &Solved, w: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
-/// The DTZ50'' codes of `slices` of a table written by [`write`] (or
-/// slice by slice at [`slice_offset`]), both sides to move, into `t`,
-/// which must be of the same material: a big table's writer loads one
-/// leading-pawn file's slices at a time.
+/// The DTZ50'' codes of `slices` with `side` to move of a table written
+/// by [`write`] (or slice by slice at [`slice_offset`]) into `t`, which
+/// must be of the same material: a big table's writer loads one
+/// leading-pawn file's slices at a time, one side to move at a time.
 pub fn read_dtz_slices<R: Read + Seek>(
     r: &mut R,
     t: &mut Solved,
     slices: &[usize],
+    side: usize,
 ) -> io::Result<()> {
     let size = t.layout.slice_size;
     for &slice in slices {
-        for side in 0..2 {
-            r.seek(SeekFrom::Start(slice_offset(&t.layout, false, side, slice)))?;
-            t.dtz[side].set(slice, read_codes(r, size)?);
+        r.seek(SeekFrom::Start(slice_offset(&t.layout, false, side, slice)))?;
+        let codes = read_codes(r, size)?;
+        if let Some(all) = t.dtz.get_mut(side) {
+            all.set(slice, codes);
         }
     }
     Ok(())

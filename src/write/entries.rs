@@ -293,13 +293,38 @@ impl Entries {
         threads: usize,
         progress: &mut dyn FnMut(f64),
     ) -> Result<Entries, FormatError> {
-        Self::collect_files_parallel(mat, source, Some(file), threads, progress)
+        Self::collect_files_parallel(mat, source, Some((file, None)), threads, progress)
+    }
+
+    /// [`Self::collect_file_parallel`] of one side to move only (the
+    /// other's column is left empty, for [`Self::take_side`]): the source
+    /// need hold only that side's values.
+    pub fn collect_side_parallel<S: Source + Sync + ?Sized>(
+        mat: &Material,
+        source: &S,
+        file: usize,
+        side: usize,
+        threads: usize,
+        progress: &mut dyn FnMut(f64),
+    ) -> Result<Entries, FormatError> {
+        Self::collect_files_parallel(mat, source, Some((file, Some(side))), threads, progress)
+    }
+
+    /// Moves `other`'s column of (`file`, `side`) into these entries.
+    pub fn take_side(&mut self, other: &mut Entries, file: usize, side: usize) {
+        let column = other.values.get_mut(file).and_then(|f| f.get_mut(side));
+        if let (Some(to), Some(from)) = (
+            self.values.get_mut(file).and_then(|f| f.get_mut(side)),
+            column,
+        ) {
+            *to = std::mem::take(from);
+        }
     }
 
     fn collect_files_parallel<S: Source + Sync + ?Sized>(
         mat: &Material,
         source: &S,
-        only: Option<usize>,
+        only: Option<(usize, Option<usize>)>,
         threads: usize,
         progress: &mut dyn FnMut(f64),
     ) -> Result<Entries, FormatError> {
@@ -309,13 +334,13 @@ impl Entries {
         })
     }
 
-    /// Cuts every (file, side) of `order`'s index space (of file `only`,
-    /// when given) into runs of indices and has `run` look them up, a
-    /// batch at a time, reporting progress between batches.
+    /// Cuts every (file, side) of `order`'s index space (of the file and,
+    /// if given, the side in `only`) into runs of indices and has `run`
+    /// look them up, a batch at a time, reporting progress between batches.
     fn gather(
         mat: &Material,
         order: Order,
-        only: Option<usize>,
+        only: Option<(usize, Option<usize>)>,
         progress: &mut dyn FnMut(f64),
         run: &mut dyn FnMut(&[Run], &Plan) -> Vec<Looked>,
     ) -> Result<Entries, FormatError> {
@@ -323,7 +348,7 @@ impl Entries {
         let files = if geo.pawnful { 4 } else { 1 };
         let sides = if mat.symmetric { 1 } else { 2 };
         let sides_of = |file: usize| {
-            if only.is_none_or(|f| f == file) {
+            if only.is_none_or(|(f, _)| f == file) {
                 sides
             } else {
                 0
@@ -333,9 +358,10 @@ impl Entries {
             .map(|f| Ok((order.clone(), order.encoding(f, geo)?)))
             .collect::<Result<_, FormatError>>()?;
         let to_source = slot_map(&order.pieces, &pieces(mat));
+        let wanted = |side: usize| only.is_none_or(|(_, s)| s.is_none_or(|s| s == side));
         let mut runs = Vec::new();
         for (file, (_, enc)) in reference.iter().enumerate() {
-            for side in 0..sides_of(file) {
+            for side in (0..sides_of(file)).filter(|&s| wanted(s)) {
                 let mut start = 0;
                 while start < enc.positions {
                     let end = (start + RUN).min(enc.positions);
@@ -359,7 +385,13 @@ impl Entries {
             .enumerate()
             .map(|(file, (_, enc))| {
                 (0..sides_of(file))
-                    .map(|_| Column::with_capacity(enc.positions as usize))
+                    .map(|side| {
+                        Column::with_capacity(if wanted(side) {
+                            enc.positions as usize
+                        } else {
+                            0
+                        })
+                    })
                     .collect()
             })
             .collect();
