@@ -244,7 +244,10 @@ impl Solved {
         let Some((code, _)) = self.get_at((slice, local), turn) else {
             return Err(slice);
         };
-        let flags = self.free.as_ref().and_then(|f| f[side(turn)].get(slice, local));
+        let flags = self
+            .free
+            .as_ref()
+            .and_then(|f| f[side(turn)].get(slice, local));
         Ok(Some((code, flags)))
     }
 
