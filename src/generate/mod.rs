@@ -31,14 +31,17 @@
 //! best promotion (KRPvKR: 0.2 GB, not 0.95 GB for its four 5-piece
 //! sub-tables). With a [`Spill`] (the CLI's values file, for big pawnful
 //! tables), each half of a slice is written out as soon as it is solved,
-//! and only what later slices' pawn moves read is held (packed like a
-//! sub-table), until the last of them is solved; the writer reads one
-//! leading-pawn file's slices back at a time. KRPvKR with mates (one
-//! slice solved at a time) peaks under 1.0 GB while generated, 1.18 GB
-//! while written (a file's DTZ codes read back and its entries, 2 bytes an
-//! index each, and the writer's bits). The C generator's 631 MB (1 byte a
+//! with the writer's flags (to a scratch file), and only what later
+//! slices' pawn moves read is held (packed like a sub-table), until the
+//! last of them is solved; the writer reads one leading-pawn file's
+//! slices and flags back at a time, a side to move at a time. KRPvKR with
+//! mates (one slice solved at a time) peaks at 0.87 GB while generated
+//! (working arrays, 368 MB; its best promotions, 0.2 GB, through the
+//! seventh rank; halves held for pushes) and 1.02 GB while written (a
+//! file's entries, 2 bytes an index, beside two subtables compressed at
+//! once, 2 bytes a position each). The C generator's 631 MB (1 byte a
 //! position of one file, no mates) would take working arrays of a byte
-//! and a writer that streams a file's slices into its entries.
+//! and compression symbols of a byte.
 //! - 6 pieces: 64x more positions per table, except where identical pieces
 //!   share a digit: KNNNNvK (462 x 635,376 x 2 = 587 M positions) and
 //!   KNNNvKN (462 x 41,664 x 64 x 2 = 2.46 G; 12.9 GB in its forward pass)
@@ -196,7 +199,7 @@ pub fn generate_into(
     key: [u8; 12],
     library: &mut Library,
     release: &dyn Fn(&[u8; 12]) -> bool,
-    fetch: &mut dyn FnMut(&[u8; 12]) -> Result<Solved, String>,
+    fetch: &mut Fetch<'_>,
     spill: Option<&mut dyn Spill>,
     opts: Options,
     progress: &dyn Progress,
@@ -216,16 +219,15 @@ pub fn generate_into(
 
 /// The sub-tables a generation reads: borrowed, or owned with the
 /// promotion sub-tables it may drop and a way to fetch those it lacks.
-enum Subtables<'a> {
+enum Subtables<'a, 'f> {
     Shared(&'a Library),
-    Owned(
-        &'a mut Library,
-        Vec<[u8; 12]>,
-        &'a mut dyn FnMut(&[u8; 12]) -> Result<Solved, String>,
-    ),
+    Owned(&'a mut Library, Vec<[u8; 12]>, &'a mut Fetch<'f>),
 }
 
-impl Subtables<'_> {
+/// Loads a sub-table the library lacks: the CLI reads its values file.
+pub type Fetch<'f> = dyn FnMut(&[u8; 12]) -> Result<Solved, String> + Send + 'f;
+
+impl Subtables<'_, '_> {
     fn library(&self) -> &Library {
         match self {
             Subtables::Shared(l) => l,
@@ -266,7 +268,7 @@ impl Subtables<'_> {
 
 fn solve(
     mut solved: Solved,
-    mut subtables: Subtables<'_>,
+    mut subtables: Subtables<'_, '_>,
     mut spill: Option<&mut dyn Spill>,
     opts: Options,
     progress: &dyn Progress,
@@ -287,9 +289,21 @@ fn solve(
         material: &name,
         total: passes * 2 * per_side as u64 + fetched.len() as u64 * ahead.positions(),
     };
-    for k in &fetched {
-        let table = subtables.fetch(k)?;
-        ahead.add(&solved.layout, &table, opts.dtm, threads, &meter);
+    // Each table is read while the next one loads (KRPvKR: 1 s a table).
+    let mut next = fetched.first().map(|k| subtables.fetch(k));
+    for i in 0..fetched.len() {
+        let table = next.take().transpose()?;
+        let following = fetched.get(i + 1);
+        next = std::thread::scope(|scope| {
+            let loading = following.map(|k| {
+                let subtables = &mut subtables;
+                scope.spawn(move || subtables.fetch(k))
+            });
+            if let Some(table) = &table {
+                ahead.add(&solved.layout, table, opts.dtm, threads, &meter);
+            }
+            loading.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+        });
     }
     let count = solved.layout.slices.len();
     let mut works: Vec<slice::Work> = (0..threads).map(|_| slice::Work::default()).collect();

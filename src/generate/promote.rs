@@ -118,14 +118,18 @@ fn into_table(l: &Layout, table: &Solved, turn: Color) -> [Vec<Role>; 5] {
     for (c, list) in out.iter_mut().enumerate() {
         for role in ROLES {
             let mut k = l.key;
-            k[key_index(turn, Role::Pawn)] -= 1;
+            let pawn = key_index(turn, Role::Pawn);
+            let Some(left) = k[pawn].checked_sub(1) else {
+                continue;
+            };
+            k[pawn] = left;
             k[key_index(turn, role)] += 1;
             if c > 0 {
                 let v = key_index(!turn, ROLES[c - 1]);
-                if k[v] == 0 {
+                let Some(left) = k[v].checked_sub(1) else {
                     continue;
-                }
-                k[v] -= 1;
+                };
+                k[v] = left;
             }
             if k == t || flip_key(&k) == t {
                 list.push(role);
