@@ -225,7 +225,7 @@ enum Subtables<'a, 'f> {
 }
 
 /// Loads a sub-table the library lacks: the CLI reads its values file.
-pub type Fetch<'f> = dyn FnMut(&[u8; 12]) -> Result<Solved, String> + Send + 'f;
+pub type Fetch<'f> = dyn FnMut(&[u8; 12]) -> Result<Solved, String> + 'f;
 
 impl Subtables<'_, '_> {
     fn library(&self) -> &Library {
@@ -289,21 +289,9 @@ fn solve(
         material: &name,
         total: passes * 2 * per_side as u64 + fetched.len() as u64 * ahead.positions(),
     };
-    // Each table is read while the next one loads (KRPvKR: 1 s a table).
-    let mut next = fetched.first().map(|k| subtables.fetch(k));
-    for i in 0..fetched.len() {
-        let table = next.take().transpose()?;
-        let following = fetched.get(i + 1);
-        next = std::thread::scope(|scope| {
-            let loading = following.map(|k| {
-                let subtables = &mut subtables;
-                scope.spawn(move || subtables.fetch(k))
-            });
-            if let Some(table) = &table {
-                ahead.add(&solved.layout, table, opts.dtm, threads, &meter);
-            }
-            loading.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-        });
+    for k in &fetched {
+        let table = subtables.fetch(k)?;
+        ahead.add(&solved.layout, &table, opts.dtm, threads, &meter);
     }
     let count = solved.layout.slices.len();
     let mut works: Vec<slice::Work> = (0..threads).map(|_| slice::Work::default()).collect();
