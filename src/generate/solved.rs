@@ -224,6 +224,24 @@ impl Solved {
         self.get_by_slot(self.slot_squares(pieces)?, turn)
     }
 
+    /// (DTZ50'' code, mate code) of a position of this material in either
+    /// colour assignment; None for a position of another material.
+    pub fn probe(&self, pieces: &[Piece], turn: Color) -> Option<(i16, i16)> {
+        let key = packed_key_of(pieces);
+        let own = packed_key(&self.layout.key);
+        if key == own {
+            return self.get(pieces, turn);
+        }
+        if flip_packed(key) != own {
+            return None;
+        }
+        let mut flipped = [(Color::White, Role::King, 0u8); MAX_PIECES];
+        for (f, &(c, r, s)) in flipped.iter_mut().zip(pieces) {
+            *f = (!c, r, s ^ 56);
+        }
+        self.get(&flipped[..pieces.len()], !turn)
+    }
+
     /// As [`Solved::get`], for squares already by slot of this layout (not
     /// canonical): the writer's lookups, which skip matching pieces to slots.
     pub fn get_by_slot(&self, sq: [u8; MAX_PIECES], turn: Color) -> Option<(i16, i16)> {
@@ -373,26 +391,6 @@ impl Library {
             return Some((DRAW, DRAW));
         }
         self.tables.get(&flip_packed(key))?.probe(pieces, turn)
-    }
-}
-
-impl Solved {
-    /// (DTZ50'' code, mate code) of a position of this material in either
-    /// colour assignment; None for a position of another material.
-    pub fn probe(&self, pieces: &[Piece], turn: Color) -> Option<(i16, i16)> {
-        let key = packed_key_of(pieces);
-        let own = packed_key(&self.layout.key);
-        if key == own {
-            return self.get(pieces, turn);
-        }
-        if flip_packed(key) != own {
-            return None;
-        }
-        let mut flipped = [(Color::White, Role::King, 0u8); MAX_PIECES];
-        for (f, &(c, r, s)) in flipped.iter_mut().zip(pieces) {
-            *f = (!c, r, s ^ 56);
-        }
-        self.get(&flipped[..pieces.len()], !turn)
     }
 }
 
