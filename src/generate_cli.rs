@@ -147,9 +147,10 @@ fn values_path(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.{}", values_file::EXTENSION))
 }
 
-/// A spilled table's writer flags until its Syzygy files are written
-/// (a scratch file: each half's [`crate::generate::free::FlagArray::pack`]ed flags at
-/// [`flags_offset`]; without it the writer generates the moves itself).
+/// A spilled table's writer flags until its Syzygy files are written (a
+/// scratch file: each half's [`crate::generate::free::FlagArray::pack`]ed
+/// flags at [`flags_offset`]). A table whose values are reused from an
+/// earlier run has no flags, and the writer generates its moves instead.
 fn flags_path(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.flags.part"))
 }
