@@ -175,6 +175,20 @@ fn load(dir: &Path, name: &str, dtm: bool, sides: [bool; 2]) -> Option<Solved> {
     (!dtm || t.packed || t.dtm.is_some()).then_some(t)
 }
 
+/// A sub-table from the output directory, on the sides planned
+/// materials read, or why not.
+fn load_sub(
+    dir: Option<&Path>,
+    key: &[u8; 12],
+    dtm: bool,
+    read_on: &HashMap<[u8; 12], [bool; 2]>,
+) -> Result<Solved, String> {
+    let name = name_of(key).0;
+    dir.and_then(|d| load(d, &name, dtm, sides_read(key, read_on)))
+        .map(|t| only_read(t, read_on))
+        .ok_or_else(|| format!("{name}: no usable {name}.swv in the output directory"))
+}
+
 /// The values files of `keys` from the output directory, `threads` read at
 /// once (KRPvKR's four 5-piece sub-tables: 3.9 s one after another).
 fn load_all(
@@ -184,11 +198,7 @@ fn load_all(
     threads: usize,
     read_on: &HashMap<[u8; 12], [bool; 2]>,
 ) -> Vec<Result<Solved, String>> {
-    let one = |c: &[u8; 12]| {
-        let name = name_of(c).0;
-        dir.and_then(|d| load(d, &name, dtm, sides_read(c, read_on)))
-            .ok_or_else(|| format!("{name}: no usable {name}.swv in the output directory"))
-    };
+    let one = |c: &[u8; 12]| load_sub(dir, c, dtm, read_on);
     let mut out = Vec::with_capacity(keys.len());
     for batch in keys.chunks(threads.max(1)) {
         std::thread::scope(|scope| {
@@ -613,7 +623,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         let fresh = reused.is_none();
         let loaded = load_all(dir.as_deref(), &missing, a.dtm, threads(a), &read_on);
         for t in loaded {
-            lib.insert(only_read(t?, &read_on));
+            lib.insert(t?);
         }
         let started = Instant::now();
         // A big pawnful table goes to its values file a slice at a time.
@@ -635,13 +645,7 @@ pub fn run(a: &Args) -> Result<(), String> {
                 let bar = Bar::new();
                 let release = |k: &[u8; 12]| done_after(k, i);
                 let sink = spill.as_mut().map(|s| s as &mut dyn generate::Spill);
-                let mut fetch = |k: &[u8; 12]| {
-                    let c = name_of(k).0;
-                    dir.as_deref()
-                        .and_then(|d| load(d, &c, a.dtm, sides_read(k, &read_on)))
-                        .map(|t| only_read(t, &read_on))
-                        .ok_or_else(|| format!("{c}: no usable {c}.swv in the output directory"))
-                };
+                let mut fetch = |k: &[u8; 12]| load_sub(dir.as_deref(), k, a.dtm, &read_on);
                 let t =
                     generate::generate_into(key, &mut lib, &release, &mut fetch, sink, opts, &bar);
                 bar.clear();

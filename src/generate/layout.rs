@@ -321,14 +321,17 @@ impl Layout {
     /// A pawn of the slice stands one step from promoting: only such
     /// slices reach the materials of promotions.
     pub fn slice_promotes(&self, slice: usize) -> bool {
+        self.promotes(slice, Color::White) || self.promotes(slice, Color::Black)
+    }
+
+    /// A pawn of `turn` stands one step from promoting in `slice`.
+    pub fn promotes(&self, slice: usize, turn: Color) -> bool {
         let p = self.pieces() - self.first_pawn;
+        let last = if turn == Color::White { 6 } else { 1 };
         self.slots[self.first_pawn..]
             .iter()
             .zip(&self.slices[slice][..p])
-            .any(|((c, _), &sq)| match c {
-                Color::White => sq >> 3 == 6,
-                Color::Black => sq >> 3 == 1,
-            })
+            .any(|(&(c, _), &sq)| c == turn && sq >> 3 == last)
     }
 
     /// The slice of a pawn configuration (pawns by slot), canonicalized;

@@ -134,7 +134,8 @@ fn aligned(a: u8, b: u8) -> bool {
     df == 0 || dr == 0 || df == dr || df == -dr
 }
 
-const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+/// The roles a pawn may promote to.
+pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
 /// Calls `f` for every legal zeroing move of `turn` (captures and pawn
 /// moves) and returns the number of its legal quiet moves: the forward

@@ -7,8 +7,7 @@ use std::collections::BTreeSet;
 use shakmaty::{Color, Role};
 
 use super::layout::{flip_key, key_index, name_of, parse_material, MaterialError};
-
-const PIECE_ROLES: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+use super::moves::PROMOTIONS;
 
 /// The key with the table's first side as White.
 pub fn normalize(key: [u8; 12]) -> [u8; 12] {
@@ -95,7 +94,7 @@ fn children_by_move(key: &[u8; 12]) -> Vec<([u8; 12], usize, bool)> {
             // The capturing pawn promotes.
             let p = key_index(!color, Role::Pawn);
             if k[p] > 0 {
-                for role in PIECE_ROLES {
+                for role in PROMOTIONS {
                     let mut kp = k;
                     kp[p] -= 1;
                     kp[key_index(!color, role)] += 1;
@@ -106,7 +105,7 @@ fn children_by_move(key: &[u8; 12]) -> Vec<([u8; 12], usize, bool)> {
         // Quiet promotions of `color`'s pawns.
         let p = key_index(color, Role::Pawn);
         if key[p] > 0 {
-            for role in PIECE_ROLES {
+            for role in PROMOTIONS {
                 let mut kp = *key;
                 kp[p] -= 1;
                 kp[key_index(color, role)] += 1;

@@ -12,7 +12,7 @@ use shakmaty::{Color, Role};
 
 use super::free::Best;
 use super::layout::{flip_key, key_index, Layout, MAX_PIECES};
-use super::moves::{Board, Move, NONE};
+use super::moves::{Board, Move, NONE, PROMOTIONS};
 use super::slice::after;
 use super::solved::{side, Solved};
 use super::value::{self, UNKNOWN};
@@ -29,16 +29,6 @@ pub struct Ahead {
     mate: Vec<[Vec<i16>; 2]>,
 }
 
-/// Whether `turn` has a pawn one step from promoting in `slice`.
-fn promotes(l: &Layout, slice: usize, turn: Color) -> bool {
-    let p = l.pieces() - l.first_pawn;
-    let last = if turn == Color::White { 6 } else { 1 };
-    l.slots[l.first_pawn..]
-        .iter()
-        .zip(&l.slices[slice][..p])
-        .any(|(&(c, _), &sq)| c == turn && sq >> 3 == last)
-}
-
 impl Ahead {
     /// Room for every side of a slice that can promote, nothing found yet.
     pub fn new(l: &Layout, dtm: bool) -> Ahead {
@@ -48,7 +38,7 @@ impl Ahead {
             let mut best: [Vec<u8>; 2] = Default::default();
             let mut mate: [Vec<i16>; 2] = Default::default();
             for turn in [Color::White, Color::Black] {
-                if promotes(l, s, turn) {
+                if l.promotes(s, turn) {
                     best[side(turn)] = vec![Best::NONE.bits(); size];
                     if dtm {
                         mate[side(turn)] = vec![UNKNOWN; size];
@@ -107,16 +97,13 @@ impl Ahead {
     }
 }
 
-/// The roles a promotion may take.
-const ROLES: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
-
 /// For a material's promotions by `turn`: the roles whose promotion lands
-/// in `table`, by what is captured (index 0 nothing, then [`ROLES`]).
+/// in `table`, by what is captured (index 0 nothing, then [`PROMOTIONS`]).
 fn into_table(l: &Layout, table: &Solved, turn: Color) -> [Vec<Role>; 5] {
     let mut out: [Vec<Role>; 5] = Default::default();
     let t = table.layout.key;
     for (c, list) in out.iter_mut().enumerate() {
-        for role in ROLES {
+        for role in PROMOTIONS {
             let mut k = l.key;
             let pawn = key_index(turn, Role::Pawn);
             let Some(left) = k[pawn].checked_sub(1) else {
@@ -125,7 +112,7 @@ fn into_table(l: &Layout, table: &Solved, turn: Color) -> [Vec<Role>; 5] {
             k[pawn] = left;
             k[key_index(turn, role)] += 1;
             if c > 0 {
-                let v = key_index(!turn, ROLES[c - 1]);
+                let v = key_index(!turn, PROMOTIONS[c - 1]);
                 let Some(left) = k[v].checked_sub(1) else {
                     continue;
                 };
@@ -198,7 +185,7 @@ fn add_range(
                 let Some(c) = (2..n).find(|&c| b.sq[c] == to && l.slots[c].0 != turn) else {
                     continue;
                 };
-                let Some(r) = ROLES.iter().position(|&r| r == l.slots[c].1) else {
+                let Some(r) = PROMOTIONS.iter().position(|&r| r == l.slots[c].1) else {
                     continue;
                 };
                 (c, &roles[r + 1])
