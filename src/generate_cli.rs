@@ -277,56 +277,49 @@ fn write_big(
     let plies = crate::generate_write::plies(hundred, mat.symmetric, a.exact_dtz);
     let bar = Bar::new();
     // A file's entries one side to move at a time: only that side's
-    // slices read back (KRPvKR: 200 MB, not 400).
+    // slices read back (KRPvKR: 200 MB, not 400), and only its entries held.
     let sides = if mat.symmetric { 1 } else { 2 };
-    let mut entries_of = |file: usize| {
+    let mut entries_of = |file: usize, side: usize| {
         let slices = crate::generate_write::file_slices(&t.layout, file);
         let source_error = |why: String| crate::write::WriteError::Source(why);
-        let mut entries: Option<crate::write::Entries> = None;
         let label = format!("{name} (writing file {} of 4)", file + 1);
         let mut done = fraction(&bar, &label);
-        for side in 0..sides {
-            if spilled {
-                fs::File::open(values_path(dir, &name))
-                    .and_then(|f| {
-                        values_file::read_dtz_slices(&mut BufReader::new(f), &mut t, &slices, side)
-                    })
-                    .map_err(|e| source_error(format!("reading back {name}.swv: {e}")))?;
-                read_flags(dir, &mut t, &slices, side)
-                    .map_err(|e| source_error(format!("reading back its flags: {e}")))?;
-            }
-            let source = crate::generate_write::Generated::new(&t, lib)
-                .ok_or_else(|| source_error("material has no Syzygy layout".into()))?;
-            let mut progress = |f: f64| done((side as f64 + f) / sides as f64);
-            let mut collected = crate::write::Entries::collect_side_parallel(
-                &mat,
-                &source,
-                file,
-                side,
-                threads(a),
-                &mut progress,
-            )
-            .map_err(crate::write::WriteError::from)?;
-            if let Some(slice) = source.absent() {
-                return Err(source_error(format!(
-                    "leading-pawn file {file} reads slice {slice}, not read back"
-                )));
-            }
-            drop(source);
-            if spilled {
-                for &slice in &slices {
-                    t.dtz[side].clear(slice);
-                    if let Some(f) = t.free.as_mut() {
-                        f[side].clear(slice);
-                    }
+        if spilled {
+            fs::File::open(values_path(dir, &name))
+                .and_then(|f| {
+                    values_file::read_dtz_slices(&mut BufReader::new(f), &mut t, &slices, side)
+                })
+                .map_err(|e| source_error(format!("reading back {name}.swv: {e}")))?;
+            read_flags(dir, &mut t, &slices, side)
+                .map_err(|e| source_error(format!("reading back its flags: {e}")))?;
+        }
+        let source = crate::generate_write::Generated::new(&t, lib)
+            .ok_or_else(|| source_error("material has no Syzygy layout".into()))?;
+        let mut progress = |f: f64| done((side as f64 + f) / sides as f64);
+        let entries = crate::write::Entries::collect_side_parallel(
+            &mat,
+            &source,
+            file,
+            side,
+            threads(a),
+            &mut progress,
+        )
+        .map_err(crate::write::WriteError::from)?;
+        if let Some(slice) = source.absent() {
+            return Err(source_error(format!(
+                "leading-pawn file {file} reads slice {slice}, not read back"
+            )));
+        }
+        drop(source);
+        if spilled {
+            for &slice in &slices {
+                t.dtz[side].clear(slice);
+                if let Some(f) = t.free.as_mut() {
+                    f[side].clear(slice);
                 }
             }
-            match entries.as_mut() {
-                Some(e) => e.take_side(&mut collected, file, side),
-                None => entries = Some(collected),
-            }
         }
-        entries.ok_or_else(|| source_error("no side to move".into()))
+        Ok(entries)
     };
     let written = crate::write::write_by_file(&name, &plies, &options(a), &mut entries_of)
         .map_err(|e| e.to_string())?;

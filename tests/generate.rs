@@ -343,13 +343,14 @@ fn written_by_file_equals_written_whole() {
         );
         let plies = plies(hundred(table), mat.symmetric, false);
         let mut files = 0;
-        let by_file = write::write_by_file(name, &plies, &opts, &mut |f| {
+        let by_file = write::write_by_file(name, &plies, &opts, &mut |f, side| {
             files += 1;
-            Entries::collect_file_parallel(&mat, &source, f, 2, &mut |_| {})
+            Entries::collect_side_parallel(&mat, &source, f, side, 2, &mut |_| {})
                 .map_err(WriteError::from)
         })
         .unwrap();
-        assert_eq!(files, 4, "{name}");
+        let sides = if mat.symmetric { 1 } else { 2 };
+        assert_eq!(files, 4 * sides, "{name}");
         assert!(whole.wdl == by_file.wdl, "{name}.rtbw");
         assert!(whole.dtz == by_file.dtz, "{name}.rtbz");
     }
@@ -649,42 +650,34 @@ fn spilled_tables_equal_tables_held() {
         };
         let plies = plies(hundred(&held), mat.symmetric, false);
         let source = Generated::new(&held, &lib).unwrap();
-        let from_held = write::write_by_file(name, &plies, &w, &mut |f| {
-            Entries::collect_file_parallel(&mat, &source, f, 2, &mut |_| {})
+        let from_held = write::write_by_file(name, &plies, &w, &mut |f, side| {
+            Entries::collect_side_parallel(&mat, &source, f, side, 2, &mut |_| {})
                 .map_err(WriteError::from)
         })
         .unwrap();
         t.dtm = None;
         let mut file = Cursor::new(&sink.bytes);
         // As the CLI does: one side to move's slices read back at a time.
-        let from_spilled = write::write_by_file(name, &plies, &w, &mut |f| {
+        let from_spilled = write::write_by_file(name, &plies, &w, &mut |f, side| {
             let slices = file_slices(&t.layout, f);
-            let mut entries: Option<Entries> = None;
-            for side in 0..2 {
-                values_file::read_dtz_slices(&mut file, &mut t, &slices, side).unwrap();
-                let (free, held_free) = (t.free.as_mut().unwrap(), held.free.as_ref().unwrap());
-                for &s in &slices {
-                    free[side].set_packed(s, sink.flags[&(side, s)].clone());
-                    for local in 0..t.layout.slice_size {
-                        let f = free[side].get(s, local);
-                        assert_eq!(f, held_free[side].get(s, local), "{name}: flags");
-                    }
-                }
-                let source = Generated::new(&t, &lib).unwrap();
-                let mut collected =
-                    Entries::collect_side_parallel(&mat, &source, f, side, 2, &mut |_| {})?;
-                assert_eq!(source.absent(), None, "{name}: file {f} side {side}");
-                drop(source);
-                for &s in &slices {
-                    t.dtz[side].clear(s);
-                    t.free.as_mut().unwrap()[side].clear(s);
-                }
-                match entries.as_mut() {
-                    Some(e) => e.take_side(&mut collected, f, side),
-                    None => entries = Some(collected),
+            values_file::read_dtz_slices(&mut file, &mut t, &slices, side).unwrap();
+            let (free, held_free) = (t.free.as_mut().unwrap(), held.free.as_ref().unwrap());
+            for &s in &slices {
+                free[side].set_packed(s, sink.flags[&(side, s)].clone());
+                for local in 0..t.layout.slice_size {
+                    let f = free[side].get(s, local);
+                    assert_eq!(f, held_free[side].get(s, local), "{name}: flags");
                 }
             }
-            Ok(entries.unwrap())
+            let source = Generated::new(&t, &lib).unwrap();
+            let entries = Entries::collect_side_parallel(&mat, &source, f, side, 2, &mut |_| {})?;
+            assert_eq!(source.absent(), None, "{name}: file {f} side {side}");
+            drop(source);
+            for &s in &slices {
+                t.dtz[side].clear(s);
+                t.free.as_mut().unwrap()[side].clear(s);
+            }
+            Ok(entries)
         })
         .unwrap();
         assert!(from_held.wdl == from_spilled.wdl, "{name}.rtbw");

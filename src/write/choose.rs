@@ -73,7 +73,7 @@ pub fn cells_into(
 /// How one file kind makes cells of entries: the cell of an entry, and
 /// the don't-care fill.
 pub struct CellKind<'a> {
-    pub cell: &'a dyn Fn(Entry) -> u16,
+    pub cell: &'a (dyn Fn(Entry) -> u16 + Sync),
     pub fill: fn(&mut [u16]),
 }
 
@@ -128,13 +128,15 @@ fn estimate_sample(sample: &[Entry], ends: &[usize], kind: &CellKind) -> u64 {
 /// Per kind, the candidate orders with their estimates, best first (ties
 /// keep the candidates' order, so the choice is deterministic). The kinds
 /// (a side's WDL and DTZ) share each order's sample: decoding the indices
-/// of every candidate was most of the ranking.
+/// of every candidate was most of the ranking. Candidates are estimated on
+/// `threads` threads (the estimates do not depend on it).
 pub fn ranked(
     entries: &Entries,
     candidates: &[Order],
     file: usize,
     side: usize,
     kinds: &[CellKind],
+    threads: usize,
 ) -> Vec<Vec<(Order, u64)>> {
     let positions = entries.reference[file].1.positions;
     // Per kind, (candidate, estimate).
@@ -147,11 +149,23 @@ pub fn ranked(
         let mut wanted: Vec<usize> = out.iter().flatten().map(|c| c.0).collect();
         wanted.sort_unstable();
         wanted.dedup();
-        for c in wanted {
-            let (s, ends) = sample(entries, &candidates[c], file, side, len, run);
-            for (kind, list) in kinds.iter().zip(out.iter_mut()) {
-                if let Some(x) = list.iter_mut().find(|x| x.0 == c) {
-                    x.1 = estimate_sample(&s, &ends, kind);
+        // Per candidate, the kinds that still list it.
+        let jobs: Vec<(usize, Vec<bool>)> = wanted
+            .iter()
+            .map(|&c| (c, out.iter().map(|l| l.iter().any(|x| x.0 == c)).collect()))
+            .collect();
+        let estimates = super::par::map(&jobs, threads, |(c, listed)| {
+            let (s, ends) = sample(entries, &candidates[*c], file, side, len, run);
+            kinds
+                .iter()
+                .zip(listed)
+                .map(|(kind, &l)| l.then(|| estimate_sample(&s, &ends, kind)))
+                .collect::<Vec<Option<u64>>>()
+        });
+        for ((c, _), per_kind) in jobs.iter().zip(estimates) {
+            for (e, list) in per_kind.into_iter().zip(out.iter_mut()) {
+                if let (Some(e), Some(x)) = (e, list.iter_mut().find(|x| x.0 == *c)) {
+                    x.1 = e;
                 }
             }
         }

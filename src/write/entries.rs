@@ -283,22 +283,10 @@ impl Entries {
         Self::collect_files_parallel(mat, source, None, threads, progress)
     }
 
-    /// [`Self::collect_parallel`] of one leading-pawn file only (the
-    /// others hold no sides): a pawnful material written a file at a
-    /// time needs a quarter of the entries at once.
-    pub fn collect_file_parallel<S: Source + Sync + ?Sized>(
-        mat: &Material,
-        source: &S,
-        file: usize,
-        threads: usize,
-        progress: &mut dyn FnMut(f64),
-    ) -> Result<Entries, FormatError> {
-        Self::collect_files_parallel(mat, source, Some((file, None)), threads, progress)
-    }
-
-    /// [`Self::collect_file_parallel`] of one side to move only (the
-    /// other's column is left empty, for [`Self::take_side`]): the source
-    /// need hold only that side's values.
+    /// [`Self::collect_parallel`] of one leading-pawn file and side to
+    /// move only (the other files and sides hold empty columns): a pawnful
+    /// material written a file and a side at a time needs an eighth of the
+    /// entries at once, and the source only that side's values of the file.
     pub fn collect_side_parallel<S: Source + Sync + ?Sized>(
         mat: &Material,
         source: &S,
@@ -307,24 +295,13 @@ impl Entries {
         threads: usize,
         progress: &mut dyn FnMut(f64),
     ) -> Result<Entries, FormatError> {
-        Self::collect_files_parallel(mat, source, Some((file, Some(side))), threads, progress)
-    }
-
-    /// Moves `other`'s column of (`file`, `side`) into these entries.
-    pub fn take_side(&mut self, other: &mut Entries, file: usize, side: usize) {
-        let column = other.values.get_mut(file).and_then(|f| f.get_mut(side));
-        if let (Some(to), Some(from)) = (
-            self.values.get_mut(file).and_then(|f| f.get_mut(side)),
-            column,
-        ) {
-            *to = std::mem::take(from);
-        }
+        Self::collect_files_parallel(mat, source, Some((file, side)), threads, progress)
     }
 
     fn collect_files_parallel<S: Source + Sync + ?Sized>(
         mat: &Material,
         source: &S,
-        only: Option<(usize, Option<usize>)>,
+        only: Option<(usize, usize)>,
         threads: usize,
         progress: &mut dyn FnMut(f64),
     ) -> Result<Entries, FormatError> {
@@ -334,13 +311,13 @@ impl Entries {
         })
     }
 
-    /// Cuts every (file, side) of `order`'s index space (of the file and,
-    /// if given, the side in `only`) into runs of indices and has `run`
+    /// Cuts every (file, side) of `order`'s index space (or only the one
+    /// `only` names) into runs of indices and has `run`
     /// look them up, a batch at a time, reporting progress between batches.
     fn gather(
         mat: &Material,
         order: Order,
-        only: Option<(usize, Option<usize>)>,
+        only: Option<(usize, usize)>,
         progress: &mut dyn FnMut(f64),
         run: &mut dyn FnMut(&[Run], &Plan) -> Vec<Looked>,
     ) -> Result<Entries, FormatError> {
@@ -358,7 +335,7 @@ impl Entries {
             .map(|f| Ok((order.clone(), order.encoding(f, geo)?)))
             .collect::<Result<_, FormatError>>()?;
         let to_source = slot_map(&order.pieces, &pieces(mat));
-        let wanted = |side: usize| only.is_none_or(|(_, s)| s.is_none_or(|s| s == side));
+        let wanted = |side: usize| only.is_none_or(|(_, s)| s == side);
         let mut runs = Vec::new();
         for (file, (_, enc)) in reference.iter().enumerate() {
             for side in (0..sides_of(file)).filter(|&s| wanted(s)) {

@@ -234,28 +234,58 @@ pub fn write_dtz(entries: &Entries, opts: &Options) -> Vec<u8> {
     write_kinds(entries, opts, false, true).1
 }
 
-/// Both files, written a leading-pawn file at a time: `entries_of(f)`
-/// holds file `f`'s values (see [`Entries::collect_file_parallel`]), and
-/// only one file's entries are held at once. `plies` is what [`plies_of`]
-/// makes of the whole material's DTZ values of 100.
+/// Both files, written a leading-pawn file and a side to move at a time:
+/// `entries_of(f, s)` holds the values of file `f` with side `s` to move
+/// (see [`Entries::collect_side_parallel`]), and only one side's entries
+/// are held at once (KRPvKR: 172 MB, not 344). Each side's DTZ is
+/// compressed beside its WDL, on the core that would otherwise wait, and
+/// the one estimated smaller is kept, as [`file_parts`] chooses it, so the
+/// bytes are those of [`write_files`]. `plies` is what [`plies_of`] makes
+/// of the whole material's DTZ values of 100.
 pub fn write_by_file(
     name: &str,
     plies: &[Plies],
     opts: &Options,
-    entries_of: &mut dyn FnMut(usize) -> Result<Entries, WriteError>,
+    entries_of: &mut dyn FnMut(usize, usize) -> Result<Entries, WriteError>,
 ) -> Result<Written, WriteError> {
     let mat = Material::from_name(name).ok_or_else(|| WriteError::Material(name.into()))?;
     let files = if mat.shape.pawnful() { 4 } else { 1 };
+    let sides = if mat.symmetric { 1 } else { 2 };
+    let cands = candidates(&mat.shape, opts.orders.max(1));
     let mut wdl = Vec::new();
     let mut dtz = Vec::new();
-    // One file after another, never two files' entries at once: collecting
-    // the next file while this one compressed saved 6-12 s on KRPvKR but
-    // held 0.4 GB more (its entries and the slices read back for them).
     for f in 0..files {
-        let entries = entries_of(f)?;
-        let (w, d) = file_parts(&entries, opts, plies, true, true);
-        wdl.extend(w);
-        dtz.extend(d);
+        let mut wdl_part = FilePart {
+            sides: Vec::new(),
+            maps: None,
+        };
+        // (estimate, part) of the DTZ side estimated smaller so far.
+        let mut dtz_part: Option<(u64, Option<FilePart>)> = None;
+        for side in 0..sides {
+            let entries = entries_of(f, side)?;
+            let both = (true, true);
+            let ranked = rank_kinds(&entries, &cands, opts, plies, (f, side), both, opts.threads);
+            let parts = super::par::map(&ranked, compress_threads(&entries, opts), |r| {
+                best_part(&entries, r, opts)
+            });
+            for (r, part) in ranked.iter().zip(parts) {
+                match &r.cells {
+                    Cells::Wdl => wdl_part.sides.extend(part),
+                    Cells::Dtz(_, maps, _) => {
+                        let est = r.orders.first().map_or(0, |o| o.1);
+                        if dtz_part.as_ref().is_none_or(|b| est < b.0) {
+                            let part = part.map(|p| FilePart {
+                                sides: vec![p],
+                                maps: Some(maps.clone()),
+                            });
+                            dtz_part = Some((est, part));
+                        }
+                    }
+                }
+            }
+        }
+        wdl.push(wdl_part);
+        dtz.extend(dtz_part.and_then(|b| b.1));
     }
     Ok(Written {
         wdl: file::write(&layout(&mat, Kind::Wdl), &wdl),
@@ -303,36 +333,8 @@ fn file_parts(
     }
     // A side's WDL and DTZ are ranked together, sharing samples.
     let ranked: Vec<Ranked> = super::par::map(&sides, opts.threads, |&(file, side)| {
-        let mut all = Vec::new();
-        if dtz {
-            let p = plies[side];
-            all.push((true, Cells::dtz(p, dtz_maps(entries, opts, p, file, side))));
-        }
-        if wdl {
-            all.push((false, Cells::Wdl));
-        }
-        let cell_fns: Vec<_> = all.iter().map(|(_, c)| move |e| c.cell(e)).collect();
-        let kinds: Vec<CellKind> = all
-            .iter()
-            .zip(&cell_fns)
-            .map(|((_, c), cell)| CellKind {
-                cell,
-                fill: c.fill(),
-            })
-            .collect();
-        let orders = ranked(entries, &cands, file, side, &kinds);
-        all.into_iter()
-            .zip(orders)
-            .map(|((is_dtz, cells), orders)| Ranked {
-                job: Job {
-                    dtz: is_dtz,
-                    file,
-                    side,
-                },
-                orders,
-                cells,
-            })
-            .collect::<Vec<_>>()
+        let kinds = (dtz, wdl);
+        rank_kinds(entries, &cands, opts, plies, (file, side), kinds, 1)
     })
     .into_iter()
     .flatten()
@@ -351,24 +353,8 @@ fn file_parts(
         .iter()
         .filter(|r| !r.job.dtz || dtz_side[r.job.file].map(|b| b.0) == Some(r.job.side))
         .collect();
-    // A full compression holds 2 bytes a position beside the entries' 2 a
-    // position of both sides: past 2^28 positions (KNNNvKN peaked at
-    // 16.5 GB this way), one at a time.
-    let largest = entries
-        .values
-        .iter()
-        .flatten()
-        .map(Column::len)
-        .max()
-        .unwrap_or(0);
-    let threads = if largest > 1 << 28 { 1 } else { opts.threads };
-    let parts = super::par::map(&finals, threads, |r| {
-        let orders = finalists(&r.orders, opts);
-        smallest(
-            orders
-                .into_iter()
-                .map(|o| part(entries, r, o, opts.threads)),
-        )
+    let parts = super::par::map(&finals, compress_threads(entries, opts), |r| {
+        best_part(entries, r, opts)
     });
     let mut wdl_files: Vec<FilePart> = (0..files)
         .filter(|&f| !entries.values[f].is_empty())
@@ -394,6 +380,79 @@ fn file_parts(
         wdl_files.clear();
     }
     (wdl_files, dtz_files)
+}
+
+/// The subtables of file and side `at` of the kinds asked, (DTZ, WDL),
+/// DTZ first: candidate orders ranked on samples the kinds share,
+/// estimated on `threads` threads.
+fn rank_kinds(
+    entries: &Entries,
+    cands: &[Order],
+    opts: &Options,
+    plies: &[Plies],
+    (file, side): (usize, usize),
+    (dtz, wdl): (bool, bool),
+    threads: usize,
+) -> Vec<Ranked> {
+    let mut all = Vec::new();
+    if dtz {
+        let p = plies[side];
+        all.push((true, Cells::dtz(p, dtz_maps(entries, opts, p, file, side))));
+    }
+    if wdl {
+        all.push((false, Cells::Wdl));
+    }
+    let cell_fns: Vec<_> = all.iter().map(|(_, c)| move |e| c.cell(e)).collect();
+    let kinds: Vec<CellKind> = all
+        .iter()
+        .zip(&cell_fns)
+        .map(|((_, c), cell)| CellKind {
+            cell,
+            fill: c.fill(),
+        })
+        .collect();
+    let orders = ranked(entries, cands, file, side, &kinds, threads);
+    all.into_iter()
+        .zip(orders)
+        .map(|((is_dtz, cells), orders)| Ranked {
+            job: Job {
+                dtz: is_dtz,
+                file,
+                side,
+            },
+            orders,
+            cells,
+        })
+        .collect()
+}
+
+/// Subtables compressed at once: a full compression holds 2 bytes a
+/// position beside the entries' 2 a position; past 2^28 positions (KNNNvKN
+/// peaked at 16.5 GB this way), one at a time.
+fn compress_threads(entries: &Entries, opts: &Options) -> usize {
+    let largest = entries
+        .values
+        .iter()
+        .flatten()
+        .map(Column::len)
+        .max()
+        .unwrap_or(0);
+    if largest > 1 << 28 {
+        1
+    } else {
+        opts.threads
+    }
+}
+
+/// A ranked subtable compressed in full in its finalist orders: the
+/// smallest.
+fn best_part(entries: &Entries, r: &Ranked, opts: &Options) -> Option<Part> {
+    let orders = finalists(&r.orders, opts);
+    smallest(
+        orders
+            .into_iter()
+            .map(|o| part(entries, r, o, opts.threads)),
+    )
 }
 
 /// The orders to compress in full: the best estimates.
