@@ -11,10 +11,10 @@
 //! distance, once for DTZ50'' and once for mate; [`summary`] reports.
 //!
 //! # Memory, and what 6 and 7 pieces would need
-//! Working set per slice: 5 bytes a position and side to move (quiet-move
-//! count, best zeroing code, value), 10 with mate distances (the mate pass
-//! has its own three arrays), one more in a pawnful slice (its best capture
-//! and pawn move, for the writer). A material of several slices (pawnful)
+//! Working set per slice: 3 bytes a position and side to move (quiet-move
+//! count, value: the best zeroing code until it is settled), 6 with mate
+//! distances (the mate pass has its own two arrays), one more in a
+//! pawnful slice (its best capture and pawn move, for the writer). A material of several slices (pawnful)
 //! adds the finished table, 2 bytes a position (4 with mates), and the
 //! writer's 2 bits ([`free`]); a material of one slice (pawnless) takes its
 //! slice's arrays over instead. Pawnless positions are counted up to all eight symmetries
@@ -327,7 +327,7 @@ fn solve(
         }
         // With mate distances, one slice at a time: its DTZ50'' and mate
         // passes already run side by side, and each slice being solved
-        // holds 11 bytes a position and side (KRPvKR: 368 MB). Without,
+        // holds 7 bytes a position and side (KRPvKR: 234 MB). Without,
         // a slice a thread: one slice on both threads made KQQPvK's
         // generation 72 s against 45 s.
         let per_batch = if opts.dtm { 1 } else { threads };

@@ -14,7 +14,7 @@ use shakmaty::Color;
 
 use super::layout::{Layout, MAX_PIECES};
 use super::moves::{for_each_unmove, Board};
-use super::value::{self, DRAW, MATED, UNKNOWN};
+use super::value::{self, DRAW, INVALID, MATED, UNKNOWN};
 use super::Meter;
 
 fn push(lists: &mut Vec<[Vec<u32>; 2]>, level: usize, s: usize, i: u32) {
@@ -25,13 +25,12 @@ fn push(lists: &mut Vec<[Vec<u32>; 2]>, level: usize, s: usize, i: u32) {
 }
 
 /// The arrays of one side to move that a pass over the other side's
-/// decided positions writes: its predecessors' values, decided bits and
-/// quiet-move counts.
+/// decided positions writes: its predecessors' values (seeds while
+/// undecided), decided bits and quiet-move counts.
 struct Preds<'a> {
     val: &'a mut [i16],
     done: &'a mut [u64],
     quiet: &'a mut [u8],
-    zero: &'a [i16],
 }
 
 /// What one level's pass over a side found for the other side: the
@@ -51,15 +50,19 @@ fn mark(d: &mut [u64], i: usize) {
     d[i >> 6] |= 1 << (i & 63);
 }
 
-/// Fills `val` (both sides of one slice) from the quiet-move counts and the
-/// best zeroing codes; undecided positions end as draws. With `parallel`,
-/// the two sides of a level go to two threads: a pass over one side's
-/// decided positions writes only the other side's arrays.
+/// Settles `val` (both sides of one slice) from the quiet-move counts.
+/// On entry `val` holds INVALID and MATED where the forward pass decided,
+/// and elsewhere each position's best zeroing code (UNKNOWN if none): an
+/// undecided position keeps its seed there, read when its last quiet move
+/// is refuted, and the `done` bits alone say what is decided (a second
+/// array of seeds took 2 bytes a position and side more). Undecided
+/// positions end as draws. With `parallel`, the two sides of a level go to
+/// two threads: a pass over one side's decided positions writes only the
+/// other side's arrays.
 pub fn retro(
     l: &Layout,
     slice: usize,
     quiet: &mut [Vec<u8>; 2],
-    zero: &[Vec<i16>; 2],
     val: &mut [Vec<i16>; 2],
     parallel: bool,
     meter: &Meter,
@@ -79,17 +82,14 @@ pub fn retro(
     let mut cur: [[Vec<u32>; 2]; 2] = Default::default();
     for s in 0..2 {
         for i in 0..val[s].len() {
-            let v = val[s][i];
-            if v != UNKNOWN {
+            let z = val[s][i];
+            if z == INVALID || z == MATED {
                 mark(&mut done[s], i);
-            }
-            if v == MATED {
-                cur[s][0].push(i as u32);
-            }
-            if v != UNKNOWN {
+                if z == MATED {
+                    cur[s][0].push(i as u32);
+                }
                 continue;
             }
-            let z = zero[s][i];
             if z == UNKNOWN {
                 continue;
             }
@@ -98,8 +98,7 @@ pub fn retro(
             } else if quiet[s][i] == 0 {
                 if z < 0 {
                     push(&mut pend_loss, usize::from(value::distance(z)), s, i as u32);
-                } else if z == DRAW {
-                    val[s][i] = DRAW;
+                } else {
                     mark(&mut done[s], i);
                 }
             }
@@ -121,10 +120,10 @@ pub fn retro(
                     continue;
                 };
                 for i in std::mem::take(&mut level[s]) {
-                    let v = &mut val[s][i as usize];
-                    if *v == UNKNOWN {
-                        mark(&mut done[s], i as usize);
-                        *v = if win {
+                    let d = &mut done[s];
+                    if d[i as usize >> 6] & (1 << (i & 63)) == 0 {
+                        mark(d, i as usize);
+                        val[s][i as usize] = if win {
                             value::win(n as u16)
                         } else {
                             value::loss(n as u16)
@@ -153,13 +152,11 @@ pub fn retro(
             val: &mut v1[0],
             done: &mut d1[0],
             quiet: &mut q1[0],
-            zero: &zero[1],
         };
         let of_black = Preds {
             val: &mut v0[0],
             done: &mut d0[0],
             quiet: &mut q0[0],
-            zero: &zero[0],
         };
         let (a, b) = if parallel && size >= PARALLEL_LEVEL {
             std::thread::scope(|scope| {
@@ -186,9 +183,11 @@ pub fn retro(
         n += 1;
     }
     meter.add(units - reported);
-    for v in val.iter_mut().flat_map(|v| v.iter_mut()) {
-        if *v == UNKNOWN {
-            *v = DRAW;
+    for (v, d) in val.iter_mut().zip(&done) {
+        for (i, v) in v.iter_mut().enumerate() {
+            if d[i >> 6] & (1 << (i & 63)) == 0 {
+                *v = DRAW;
+            }
         }
     }
 }
@@ -205,12 +204,7 @@ impl Walk<'_> {
     /// positions decided at distance `n`, `cur` = [lost, won].
     fn level(&self, s: usize, n: usize, cur: &[Vec<u32>; 2], p: Preds) -> Found {
         let Walk { l, slice, simple } = *self;
-        let Preds {
-            val,
-            done,
-            quiet,
-            zero,
-        } = p;
+        let Preds { val, done, quiet } = p;
         let mut found = Found::default();
         let mut b = Board {
             layout: l,
@@ -263,7 +257,7 @@ impl Walk<'_> {
                     if *left != 0 {
                         return;
                     }
-                    let z = zero[p];
+                    let z = val[p];
                     if z > 0 || z == DRAW {
                         return;
                     }

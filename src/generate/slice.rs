@@ -20,16 +20,13 @@ use super::Meter;
 pub struct Work {
     /// Quiet (non-zeroing) legal moves not yet known to lose.
     pub quiet: [Vec<u8>; 2],
-    /// Best DTZ50'' code among zeroing moves (UNKNOWN if none).
-    pub zero_dtz: [Vec<i16>; 2],
-    /// Best mate code among zeroing moves (UNKNOWN if none).
-    pub zero_dtm: [Vec<i16>; 2],
-    /// Final DTZ50'' codes; mated and stalemated positions are set by the
-    /// forward pass.
+    /// DTZ50'' codes: after the forward pass INVALID, MATED, or the best
+    /// code among zeroing moves (UNKNOWN if none), the seeds [`retro`]
+    /// settles in place; final once solved.
     pub dtz: [Vec<i16>; 2],
     /// The mate pass's own quiet-move counts.
     pub mate_quiet: [Vec<u8>; 2],
-    /// Final mate codes (with mate distances only).
+    /// Mate codes, seeded and settled like `dtz` (with mate distances only).
     pub dtm: [Vec<i16>; 2],
     /// Of a pawnful slice: each position's best capture and pawn move
     /// ([`Best`] bits), then once solved its writer's [`free::Flags`] (bit
@@ -45,7 +42,7 @@ fn fit<T: Copy + Default>(v: &mut Vec<T>, n: usize) {
 
 impl Work {
     /// Arrays for slices of `size` positions a side. Without mate
-    /// distances, the mate arrays are freed: 6 bytes a position otherwise
+    /// distances, the mate arrays are freed: 3 bytes a position otherwise
     /// wasted.
     fn fit(&mut self, size: usize, dtm: bool, pawnful: bool) {
         for s in 0..2 {
@@ -55,14 +52,11 @@ impl Work {
                 self.best[s] = Vec::new();
             }
             fit(&mut self.quiet[s], size);
-            fit(&mut self.zero_dtz[s], size);
             fit(&mut self.dtz[s], size);
             if dtm {
-                fit(&mut self.zero_dtm[s], size);
                 fit(&mut self.mate_quiet[s], size);
                 fit(&mut self.dtm[s], size);
             } else {
-                self.zero_dtm[s] = Vec::new();
                 self.mate_quiet[s] = Vec::new();
                 self.dtm[s] = Vec::new();
             }
@@ -179,9 +173,8 @@ pub fn init_range(
     turn: Color,
     start: usize,
     quiet: &mut [u8],
-    zero_dtz: &mut [i16],
-    zero_dtm: &mut [i16],
     dtz: &mut [i16],
+    mate: &mut [i16],
     best: &mut [u8],
     dtm: bool,
     meter: &Meter,
@@ -198,16 +191,14 @@ pub fn init_range(
         }
         l.squares(slice, start + k, &mut b.sq);
         quiet[k] = 0;
-        zero_dtz[k] = UNKNOWN;
         let mut found = Best::NONE;
-        if dtm {
-            zero_dtm[k] = UNKNOWN;
-        }
         if !l.well_formed(&b.sq) || !b.legal(turn) {
             dtz[k] = INVALID;
+            if dtm {
+                mate[k] = INVALID;
+            }
             continue;
         }
-        dtz[k] = UNKNOWN;
         let (mut any, mut zd, mut zm) = (false, UNKNOWN, UNKNOWN);
         let count = count_quiet_moves(&b, turn, |m| {
             any = true;
@@ -246,15 +237,17 @@ pub fn init_range(
         }
         any |= count > 0;
         if !any {
-            dtz[k] = if b.in_check(turn) { MATED } else { DRAW };
+            // No move at all: no seed either.
+            let end = if b.in_check(turn) { MATED } else { DRAW };
+            (zd, zm) = (end, end);
         }
         quiet[k] = count.min(255) as u8;
-        zero_dtz[k] = zd;
+        dtz[k] = zd;
         if let Some(b) = best.get_mut(k) {
             *b = found.bits();
         }
         if dtm {
-            zero_dtm[k] = zm;
+            mate[k] = zm;
         }
     }
     meter.add((quiet.len() % 65_536) as u64);
@@ -293,64 +286,56 @@ pub fn solve(t: &Tables, slice: usize, dtm: bool, threads: usize, meter: &Meter,
         let s = side(turn);
         let chunk = size.div_ceil(threads).max(1);
         if threads == 1 {
-            let (q, zd, zm, d, bs) = (
+            let (q, d, m, bs) = (
                 &mut w.quiet[s][..],
-                &mut w.zero_dtz[s][..],
-                &mut w.zero_dtm[s][..],
                 &mut w.dtz[s][..],
+                &mut w.dtm[s][..],
                 &mut w.best[s][..],
             );
-            init_range(t, slice, turn, 0, q, zd, zm, d, bs, dtm, meter);
+            init_range(t, slice, turn, 0, q, d, m, bs, dtm, meter);
             continue;
         }
         std::thread::scope(|scope| {
             let parts = w.quiet[s]
                 .chunks_mut(chunk)
-                .zip(w.zero_dtz[s].chunks_mut(chunk))
-                .zip(optional_chunks(&mut w.zero_dtm[s], chunk))
                 .zip(w.dtz[s].chunks_mut(chunk))
+                .zip(optional_chunks(&mut w.dtm[s], chunk))
                 .zip(optional_chunks(&mut w.best[s], chunk))
                 .enumerate();
-            for (i, ((((q, zd), zm), d), bs)) in parts {
-                scope.spawn(move || {
-                    init_range(t, slice, turn, i * chunk, q, zd, zm, d, bs, dtm, meter)
-                });
+            for (i, (((q, d), m), bs)) in parts {
+                scope.spawn(move || init_range(t, slice, turn, i * chunk, q, d, m, bs, dtm, meter));
             }
         });
     }
     let l = &t.this.layout;
     let Work {
         quiet,
-        zero_dtz,
-        zero_dtm,
         dtz,
         mate_quiet,
         dtm: mate,
         best,
     } = w;
     if !dtm {
-        retro(l, slice, quiet, zero_dtz, dtz, threads > 1, meter);
+        retro(l, slice, quiet, dtz, threads > 1, meter);
         for s in 0..2 {
             flags(&dtz[s], &mut best[s]);
         }
         return;
     }
-    // The mate pass needs its own copies of the counts and the seeds; it
-    // shares nothing else with the DTZ50'' pass, so a second thread runs it
-    // alongside.
+    // The mate pass needs its own copy of the counts; it shares nothing
+    // else with the DTZ50'' pass, so a second thread runs it alongside.
     for s in 0..2 {
         mate_quiet[s].copy_from_slice(&quiet[s]);
-        mate[s].copy_from_slice(&dtz[s]);
     }
-    let mut mate_pass = || retro(l, slice, mate_quiet, zero_dtm, mate, false, meter);
+    let mut mate_pass = || retro(l, slice, mate_quiet, mate, false, meter);
     if threads > 1 {
         std::thread::scope(|scope| {
             scope.spawn(mate_pass);
-            retro(l, slice, quiet, zero_dtz, dtz, false, meter);
+            retro(l, slice, quiet, dtz, false, meter);
         });
     } else {
         mate_pass();
-        retro(l, slice, quiet, zero_dtz, dtz, false, meter);
+        retro(l, slice, quiet, dtz, false, meter);
     }
     for s in 0..2 {
         flags(&dtz[s], &mut best[s]);
