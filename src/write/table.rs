@@ -237,10 +237,10 @@ pub fn write_dtz(entries: &Entries, opts: &Options) -> Vec<u8> {
 /// Both files, written a leading-pawn file and a side to move at a time:
 /// `entries_of(f, s)` holds the values of file `f` with side `s` to move
 /// (see [`Entries::collect_side_parallel`]), and only one side's entries
-/// are held at once (KRPvKR: 172 MB, not 344). Each side's DTZ is
+/// are held at once (KRPvKR: 172 MB, not 344). The first side's DTZ is
 /// compressed beside its WDL, on the core that would otherwise wait, and
-/// the one estimated smaller is kept, as [`file_parts`] chooses it, so the
-/// bytes are those of [`write_files`]. `plies` is what [`plies_of`] makes
+/// the second's only if estimated smaller: the side [`file_parts`]
+/// chooses, so the bytes are those of [`write_files`]. `plies` is what [`plies_of`] makes
 /// of the whole material's DTZ values of 100.
 pub fn write_by_file(
     name: &str,
@@ -264,7 +264,14 @@ pub fn write_by_file(
         for side in 0..sides {
             let entries = entries_of(f, side)?;
             let both = (true, true);
-            let ranked = rank_kinds(&entries, &cands, opts, plies, (f, side), both, opts.threads);
+            let mut ranked =
+                rank_kinds(&entries, &cands, opts, plies, (f, side), both, opts.threads);
+            // A DTZ side estimated no smaller than one already compressed
+            // is not compressed.
+            ranked.retain(|r| {
+                let est = r.orders.first().map_or(0, |o| o.1);
+                !r.job.dtz || dtz_part.as_ref().is_none_or(|b| est < b.0)
+            });
             let parts = super::par::map(&ranked, compress_threads(&entries, opts), |r| {
                 best_part(&entries, r, opts)
             });
@@ -273,13 +280,11 @@ pub fn write_by_file(
                     Cells::Wdl => wdl_part.sides.extend(part),
                     Cells::Dtz(_, maps, _) => {
                         let est = r.orders.first().map_or(0, |o| o.1);
-                        if dtz_part.as_ref().is_none_or(|b| est < b.0) {
-                            let part = part.map(|p| FilePart {
-                                sides: vec![p],
-                                maps: Some(maps.clone()),
-                            });
-                            dtz_part = Some((est, part));
-                        }
+                        let part = part.map(|p| FilePart {
+                            sides: vec![p],
+                            maps: Some(maps.clone()),
+                        });
+                        dtz_part = Some((est, part));
                     }
                 }
             }
