@@ -577,10 +577,13 @@ fn spilled_tables_equal_tables_held() {
         ) {
             self.flags.insert((side, slice), flags);
             self.tally.add(l, slice, side, &dtz, dtm.as_deref());
-            for (at, b) in values_file::slice_parts(l, slice, side, &dtz, dtm.as_deref()) {
+            let bytes = &mut self.bytes;
+            let mut put = |at: u64, b: &[u8]| {
                 let at = at as usize;
-                self.bytes[at..at + b.len()].copy_from_slice(&b);
-            }
+                bytes[at..at + b.len()].copy_from_slice(b);
+                Ok(())
+            };
+            values_file::put_slice(l, slice, side, &dtz, dtm.as_deref(), &mut put).unwrap();
             self.spilled += 1;
         }
     }

@@ -74,26 +74,32 @@ pub fn slice_offset(layout: &Layout, mates: bool, side: usize, slice: usize) -> 
     (header_len(layout) + 2 * at) as u64
 }
 
-/// Half a slice's codes (`side` to move) as (offset in the file, bytes),
-/// DTZ50'' then mate codes: what a table written slice by slice puts
-/// where.
-pub fn slice_parts(
+/// Half a slice's codes (`side` to move), DTZ50'' then mate codes, handed
+/// to `put` as (offset in the file, bytes) a buffer at a time: what a
+/// table written slice by slice puts where, without a second copy of the
+/// half (KRPvKR: 67 MB) in memory.
+pub fn put_slice(
     layout: &Layout,
     slice: usize,
     side: usize,
     dtz: &[i16],
     dtm: Option<&[i16]>,
-) -> Vec<(u64, Vec<u8>)> {
-    let mut out = Vec::new();
+    put: &mut dyn FnMut(u64, &[u8]) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut buf = vec![0u8; BUF];
     for (mates, codes) in [(false, Some(dtz)), (true, dtm)] {
-        if let Some(codes) = codes {
-            let mut bytes = Vec::with_capacity(2 * codes.len());
-            // Writing to a vector cannot fail.
-            let _ = write_codes(&mut bytes, codes);
-            out.push((slice_offset(layout, mates, side, slice), bytes));
+        let Some(codes) = codes else { continue };
+        let mut at = slice_offset(layout, mates, side, slice);
+        for chunk in codes.chunks(BUF / 2) {
+            let bytes = &mut buf[..chunk.len() * 2];
+            for (b, c) in bytes.chunks_exact_mut(2).zip(chunk) {
+                b.copy_from_slice(&c.to_le_bytes());
+            }
+            put(at, bytes)?;
+            at += bytes.len() as u64;
         }
     }
-    out
+    Ok(())
 }
 
 /// Writes a table; the bytes depend only on its values.

@@ -33,6 +33,21 @@ pub fn map<T: Sync, R: Send>(jobs: &[T], threads: usize, f: impl Fn(&T) -> R + S
         .collect()
 }
 
+/// [`map`] over jobs that `f` takes by value (arrays it consumes).
+pub fn map_owned<T: Send, R: Send>(
+    jobs: Vec<T>,
+    threads: usize,
+    f: impl Fn(T) -> R + Sync,
+) -> Vec<R> {
+    let cells: Vec<Mutex<Option<T>>> = jobs.into_iter().map(|j| Mutex::new(Some(j))).collect();
+    map(&cells, threads, |c| {
+        c.lock().ok().and_then(|mut j| j.take()).map(&f)
+    })
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -42,6 +57,11 @@ mod tests {
             assert_eq!(
                 super::map(&jobs, threads, |x| x * 2),
                 (0..100).map(|x| x * 2).collect::<Vec<_>>()
+            );
+            let owned: Vec<Vec<u32>> = jobs.iter().map(|&x| vec![x]).collect();
+            assert_eq!(
+                super::map_owned(owned, threads, |v| v[0] * 2),
+                super::map(&jobs, 1, |x| x * 2)
             );
         }
     }

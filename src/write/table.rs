@@ -272,9 +272,26 @@ pub fn write_by_file(
                 let est = r.orders.first().map_or(0, |o| o.1);
                 !r.job.dtz || dtz_part.as_ref().is_none_or(|b| est < b.0)
             });
-            let parts = super::par::map(&ranked, compress_threads(&entries, opts), |r| {
-                best_part(&entries, r, opts)
+            // Every finalist's cells first, then the entries go: the
+            // compressions, the longest step, run beside cells only
+            // (KRPvKR: 172 MB less at the writer's peak).
+            let threads = compress_threads(&entries, opts);
+            let mut jobs = Vec::new();
+            for (i, r) in ranked.iter().enumerate() {
+                for order in finalists(&r.orders, opts) {
+                    let cells = cells_in(&entries, r, &order, opts.threads);
+                    jobs.push((i, order, cells));
+                }
+            }
+            drop(entries);
+            let packed = super::par::map_owned(jobs, threads, |(i, order, cells)| {
+                (i, pack(&ranked[i], order, cells))
             });
+            let mut of_job: Vec<Vec<Part>> = ranked.iter().map(|_| Vec::new()).collect();
+            for (i, p) in packed {
+                of_job[i].push(p);
+            }
+            let parts = of_job.into_iter().map(|p| smallest(p.into_iter()));
             for (r, part) in ranked.iter().zip(parts) {
                 match &r.cells {
                     Cells::Wdl => wdl_part.sides.extend(part),
@@ -471,17 +488,20 @@ fn finalists(ranked: &[(Order, u64)], opts: &Options) -> Vec<Order> {
 
 /// A subtable compressed in full in `order`.
 fn part(entries: &Entries, r: &Ranked, order: Order, threads: usize) -> Part {
-    let (file, side) = (r.job.file, r.job.side);
+    let values = cells_in(entries, r, &order, threads);
+    pack(r, order, values)
+}
+
+/// A subtable's cells in `order`, don't-cares filled.
+fn cells_in(entries: &Entries, r: &Ranked, order: &Order, threads: usize) -> Vec<u16> {
     let cells = &r.cells;
-    let values = full(
-        entries,
-        &order,
-        file,
-        side,
-        &|e| cells.cell(e),
-        cells.fill(),
-        threads,
-    );
+    let cell = |e| cells.cell(e);
+    let (file, side) = (r.job.file, r.job.side);
+    full(entries, order, file, side, &cell, cells.fill(), threads)
+}
+
+/// A subtable compressed from its cells in `order`.
+fn pack(r: &Ranked, order: Order, values: Vec<u16>) -> Part {
     match &r.cells {
         Cells::Wdl => Part {
             order,
@@ -491,7 +511,7 @@ fn part(entries: &Entries, r: &Ranked, order: Order, threads: usize) -> Part {
         Cells::Dtz(p, maps, _) => {
             let zero_only = maps.maps.iter().all(|m| m.iter().all(|&v| v == 0));
             let data = compress(values, zero_only, 10);
-            let mut flags = (side as u8 * DTZ_STM)
+            let mut flags = (r.job.side as u8 * DTZ_STM)
                 | (u8::from(p.win) * DTZ_WIN_PLIES)
                 | (u8::from(p.loss) * DTZ_LOSS_PLIES);
             if matches!(data, Compressed::Huffman(_)) {
