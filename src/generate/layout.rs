@@ -351,17 +351,16 @@ impl Layout {
         (slice != u32::MAX).then_some(slice as usize)
     }
 
-    /// The last slice (in solving order) whose pawn moves can reach
-    /// `slice` with `turn` to move: after it, no slice left reads that
-    /// half of this one. None when no pawn move reaches it. Only the
-    /// other side's pawns lead there, so a material with White's pawns
-    /// alone (KRPvKR) never reads a slice with White to move.
-    /// Conservative: a double push is counted even if another pawn
-    /// blocks it.
-    pub fn last_reader(&self, slice: usize, turn: Color) -> Option<usize> {
+    /// The slices whose pawn moves can reach `slice` with `turn` to move
+    /// (they read that half of it), in index order, without repeats. Only
+    /// the other side's pawns lead there, so a material with White's
+    /// pawns alone (KRPvKR) never reads a slice with White to move.
+    /// Conservative: a double push is counted even if another pawn blocks
+    /// it.
+    pub fn readers(&self, slice: usize, turn: Color) -> Vec<usize> {
         let p = self.pieces() - self.first_pawn;
         let pawns = &self.slices[slice][..p];
-        let mut last = None;
+        let mut out = Vec::new();
         for (j, &(c, _)) in self.slots[self.first_pawn..].iter().enumerate() {
             if c == turn {
                 continue;
@@ -380,12 +379,61 @@ impl Layout {
                 let mut before = [0u8; MAX_PIECES];
                 before[..p].copy_from_slice(pawns);
                 before[j] = from as u8;
-                if let Some(r) = self.pawn_slice(&before[..p]) {
-                    last = last.max(Some(r));
+                out.extend(self.pawn_slice(&before[..p]));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// An order to solve the slices in one at a time that holds few of
+    /// them for their readers: the slices with a pawn about to promote
+    /// first (the promotions valued ahead go with them), then each of the
+    /// others right after the slices it reads, depth first from the least
+    /// advanced. KRPvKR then finishes a pawn's file before starting the
+    /// next, holding at most 5 halves for pawn pushes, not 8.
+    pub fn lean_order(&self) -> Vec<usize> {
+        let count = self.slices.len();
+        // The slices each slice reads (its pawn moves' children).
+        let mut reads = vec![Vec::new(); count];
+        for s in 0..count {
+            for turn in [Color::White, Color::Black] {
+                for r in self.readers(s, turn) {
+                    reads[r].push(s);
                 }
             }
         }
-        last
+        let mut placed = vec![false; count];
+        let mut entered = vec![false; count];
+        let mut order = Vec::with_capacity(count);
+        let promoting = (0..count).filter(|&s| self.slice_promotes(s));
+        for root in promoting.chain((0..count).rev()) {
+            // Depth first, iteratively: a slice is placed once every slice
+            // it reads is.
+            let mut stack = vec![(root, 0usize)];
+            while let Some((s, next)) = stack.pop() {
+                if placed[s] {
+                    continue;
+                }
+                entered[s] = true;
+                match reads[s].get(next) {
+                    Some(&c) => {
+                        stack.push((s, next + 1));
+                        // (Pushes only advance pawns: `entered` would
+                        // end a cycle if there were one.)
+                        if !entered[c] {
+                            stack.push((c, 0));
+                        }
+                    }
+                    None => {
+                        placed[s] = true;
+                        order.push(s);
+                    }
+                }
+            }
+        }
+        order
     }
 
     /// The slice's pawns are their own mirror image: its positions and
@@ -661,6 +709,45 @@ mod tests {
         assert!(l.slices.len() > 48 * 47 / 4 && l.slices.len() < 48 * 47 / 2);
         assert!(parse_material("KKvK").is_err());
         assert!(parse_material("KQRBNPvKQ").is_err());
+    }
+
+    /// The lean order solves every slice once, each after the slices it
+    /// reads, the promoting ones first; KRPvKR holds at most 5 halves for
+    /// pawn pushes at once (8 in index order).
+    #[test]
+    fn lean_order_is_a_solving_order() {
+        for m in ["KRPvKR", "KPvKP", "KPPvK", "KPPvKP", "KQvKR"] {
+            let l = Layout::new(parse_material(m).unwrap());
+            let order = l.lean_order();
+            let mut at = vec![usize::MAX; l.slices.len()];
+            for (i, &s) in order.iter().enumerate() {
+                assert_eq!(at[s], usize::MAX, "{m}: slice {s} twice");
+                at[s] = i;
+            }
+            assert!(at.iter().all(|&i| i != usize::MAX), "{m}: a slice left out");
+            let promoting = order.iter().take_while(|&&s| l.slice_promotes(s)).count();
+            assert!(order[promoting..].iter().all(|&s| !l.slice_promotes(s)), "{m}");
+            // (first solved after, last reader) of each half read.
+            let mut spans = Vec::new();
+            for s in 0..l.slices.len() {
+                for turn in [Color::White, Color::Black] {
+                    let readers = l.readers(s, turn);
+                    for &r in &readers {
+                        assert!(at[s] < at[r], "{m}: slice {r} before {s}, which it reads");
+                    }
+                    if let Some(last) = readers.iter().map(|&r| at[r]).max() {
+                        spans.push((at[s] + 1, last));
+                    }
+                }
+            }
+            let held_most = (0..order.len())
+                .map(|i| spans.iter().filter(|&&(a, b)| a <= i && i <= b).count())
+                .max()
+                .unwrap_or(0);
+            if m == "KRPvKR" {
+                assert_eq!(held_most, 5, "{m}");
+            }
+        }
     }
 
     #[test]

@@ -253,14 +253,11 @@ impl Subtables<'_, '_> {
         }
     }
 
-    /// Slices `from..` are left: drops the promotion sub-tables if none
-    /// of them promotes.
-    fn release_unreached(&mut self, layout: &Layout, from: usize) {
+    /// No slice left promotes: drops the promotion sub-tables it may.
+    fn release_promotions(&mut self) {
         if let Subtables::Owned(lib, keys, _) = self {
-            if !keys.is_empty() && !(from..layout.slices.len()).any(|s| layout.slice_promotes(s)) {
-                for k in keys.drain(..) {
-                    lib.remove(&k);
-                }
+            for k in keys.drain(..) {
+                lib.remove(&k);
             }
         }
     }
@@ -304,103 +301,125 @@ fn solve(
         solved.dtm = None;
         solved.packed = true;
     }
-    // The halves held for readers that can go once slice `r` is solved.
-    let mut freed_after: Vec<Vec<(usize, usize)>> = vec![Vec::new(); count];
+    // With mate distances, one slice at a time, in an order that holds
+    // few halves for pawn pushes: its DTZ50'' and mate passes already run
+    // side by side, and each slice being solved holds 7 bytes a position
+    // and side (KRPvKR: 234 MB). Without, slices of equal advancement
+    // (which depend only on finished ones) a thread each: one slice on
+    // both threads made KQQPvK's generation 72 s against 45 s.
+    let batches: Vec<Vec<usize>> = if opts.dtm {
+        solved
+            .layout
+            .lean_order()
+            .into_iter()
+            .map(|s| vec![s])
+            .collect()
+    } else {
+        let mut batches: Vec<Vec<usize>> = Vec::new();
+        for s in 0..count {
+            let adv = solved.layout.slice_advancement(s);
+            match batches.last_mut() {
+                Some(b) if b.len() < threads && solved.layout.slice_advancement(b[0]) == adv => {
+                    b.push(s)
+                }
+                _ => batches.push(vec![s]),
+            }
+        }
+        batches
+    };
+    let mut batch_of = vec![0; count];
+    for (i, b) in batches.iter().enumerate() {
+        for &s in b {
+            batch_of[s] = i;
+        }
+    }
+    // The halves held for readers that can go once batch `r` is solved.
+    let mut freed_after: Vec<Vec<(usize, usize)>> = vec![Vec::new(); batches.len()];
     let mut held = vec![[false; 2]; count];
     if spill.is_some() {
         for (s, held) in held.iter_mut().enumerate() {
             for turn in [shakmaty::Color::White, shakmaty::Color::Black] {
-                if let Some(r) = solved.layout.last_reader(s, turn).filter(|&r| r > s) {
+                let readers = solved.layout.readers(s, turn);
+                let last = readers.iter().map(|&r| batch_of[r]).max();
+                if let Some(r) = last.filter(|&r| r > batch_of[s]) {
                     freed_after[r].push((s, solved::side(turn)));
                     held[solved::side(turn)] = true;
                 }
             }
         }
     }
-    let mut start = 0;
-    while start < count {
-        // Slices of equal advancement depend only on finished ones.
-        let adv = solved.layout.slice_advancement(start);
-        let mut end = start + 1;
-        while end < count && solved.layout.slice_advancement(end) == adv {
-            end += 1;
-        }
-        // With mate distances, one slice at a time: its DTZ50'' and mate
-        // passes already run side by side, and each slice being solved
-        // holds 7 bytes a position and side (KRPvKR: 234 MB). Without,
-        // a slice a thread: one slice on both threads made KQQPvK's
-        // generation 72 s against 45 s.
-        let per_batch = if opts.dtm { 1 } else { threads };
-        for batch in (start..end).collect::<Vec<_>>().chunks(per_batch) {
-            let tables = Tables {
-                this: &solved,
-                library: subtables.library(),
-                ahead: &ahead,
-            };
-            let inner = (threads / batch.len()).max(1);
-            if batch.len() == 1 {
-                slice::solve(&tables, batch[0], opts.dtm, inner, &meter, &mut works[0]);
-            } else {
-                std::thread::scope(|scope| {
-                    let handles: Vec<_> = batch
-                        .iter()
-                        .zip(works.iter_mut())
-                        .map(|(&s, w)| {
-                            let (tables, meter) = (&tables, &meter);
-                            scope.spawn(move || slice::solve(tables, s, opts.dtm, 1, meter, w))
-                        })
-                        .collect();
-                    // A panicking slice is a bug; re-raise it here.
-                    for h in handles {
-                        if let Err(e) = h.join() {
-                            std::panic::resume_unwind(e);
-                        }
+    // After the last batch with a pawn about to promote, the promotion
+    // sub-tables may go.
+    let promoting = |b: &Vec<usize>| b.iter().any(|&s| solved.layout.slice_promotes(s));
+    let last_promoting = batches.iter().rposition(promoting);
+    for (at, batch) in batches.iter().enumerate() {
+        let tables = Tables {
+            this: &solved,
+            library: subtables.library(),
+            ahead: &ahead,
+        };
+        let inner = (threads / batch.len()).max(1);
+        if batch.len() == 1 {
+            slice::solve(&tables, batch[0], opts.dtm, inner, &meter, &mut works[0]);
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = batch
+                    .iter()
+                    .zip(works.iter_mut())
+                    .map(|(&s, w)| {
+                        let (tables, meter) = (&tables, &meter);
+                        scope.spawn(move || slice::solve(tables, s, opts.dtm, 1, meter, w))
+                    })
+                    .collect();
+                // A panicking slice is a bug; re-raise it here.
+                for h in handles {
+                    if let Err(e) = h.join() {
+                        std::panic::resume_unwind(e);
                     }
-                });
+                }
+            });
+        }
+        // Slices of one advancement never read each other: each goes
+        // into the table as soon as it is solved.
+        for (&s, w) in batch.iter().zip(works.iter_mut()) {
+            ahead.free(s);
+            if whole {
+                solved.dtz = w.dtz.each_mut().map(|v| Codes::whole(std::mem::take(v)));
+                solved.dtm = opts
+                    .dtm
+                    .then(|| w.dtm.each_mut().map(|v| Codes::whole(std::mem::take(v))));
+                continue;
             }
-            // Slices of one advancement never read each other: each goes
-            // into the table as soon as it is solved.
-            for (&s, w) in batch.iter().zip(works.iter_mut()) {
-                ahead.free(s);
-                if whole {
-                    solved.dtz = w.dtz.each_mut().map(|v| Codes::whole(std::mem::take(v)));
-                    solved.dtm = opts
-                        .dtm
-                        .then(|| w.dtm.each_mut().map(|v| Codes::whole(std::mem::take(v))));
+            for side in 0..2 {
+                let dtz = w.dtz[side].clone();
+                let dtm = opts.dtm.then(|| w.dtm[side].clone());
+                let Some(spill) = spill.as_deref_mut() else {
+                    if let Some(all) = solved.free.as_mut() {
+                        all[side].put(s, &w.best[side]);
+                    }
+                    solved.dtz[side].set(s, dtz);
+                    if let (Some(all), Some(dtm)) = (solved.dtm.as_mut(), dtm) {
+                        all[side].set(s, dtm);
+                    }
                     continue;
-                }
-                for side in 0..2 {
-                    let dtz = w.dtz[side].clone();
-                    let dtm = opts.dtm.then(|| w.dtm[side].clone());
-                    let Some(spill) = spill.as_deref_mut() else {
-                        if let Some(all) = solved.free.as_mut() {
-                            all[side].put(s, &w.best[side]);
-                        }
-                        solved.dtz[side].set(s, dtz);
-                        if let (Some(all), Some(dtm)) = (solved.dtm.as_mut(), dtm) {
-                            all[side].set(s, dtm);
-                        }
-                        continue;
-                    };
-                    if held[s][side] {
-                        let mut codes = dtz.clone();
-                        if let Some(mates) = dtm.as_deref().filter(|_| pack) {
-                            solved::pack_into(&mut codes, mates);
-                        }
-                        solved.dtz[side].set(s, codes);
+                };
+                if held[s][side] {
+                    let mut codes = dtz.clone();
+                    if let Some(mates) = dtm.as_deref().filter(|_| pack) {
+                        solved::pack_into(&mut codes, mates);
                     }
-                    let flags = free::FlagArray::pack(&w.best[side]);
-                    spill.spill(&solved.layout, s, side, dtz, dtm, flags);
+                    solved.dtz[side].set(s, codes);
                 }
-            }
-            for &r in batch {
-                for &(s, side) in &freed_after[r] {
-                    solved.dtz[side].clear(s);
-                }
+                let flags = free::FlagArray::pack(&w.best[side]);
+                spill.spill(&solved.layout, s, side, dtz, dtm, flags);
             }
         }
-        start = end;
-        subtables.release_unreached(&solved.layout, start);
+        for &(s, side) in &freed_after[at] {
+            solved.dtz[side].clear(s);
+        }
+        if last_promoting.is_none_or(|l| at >= l) {
+            subtables.release_promotions();
+        }
     }
     // A spilled table holds no codes, packed or not.
     solved.packed = false;
