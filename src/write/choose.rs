@@ -47,27 +47,24 @@ fn rank_len(positions: u64) -> u64 {
     (positions / part).clamp(32 * 1024, 1 << 23)
 }
 
-/// Cells of indices `range` of a subtable in `order`, through `cell`,
-/// appended to `out`.
+/// Cells of indices `start..` of a subtable in `order`, through `cell`,
+/// into `out` (one a cell).
 pub fn cells_into(
     entries: &Entries,
     order: &Order,
-    file: usize,
-    side: usize,
-    range: std::ops::Range<u64>,
+    (file, side): (usize, usize),
+    start: u64,
     cell: &dyn Fn(Entry) -> u16,
-    out: &mut Vec<u16>,
+    out: &mut [u16],
 ) {
     let geo: Geometry = entries.geo;
     let Ok(enc) = order.encoding(file, geo) else {
         return;
     };
     let mut view = entries.view(&enc, file, side);
-    out.extend(
-        range
-            .filter(|&i| i < enc.positions)
-            .map(|i| cell(view.get(i))),
-    );
+    for (i, c) in (start..).zip(out.iter_mut()) {
+        *c = cell(view.get(i));
+    }
 }
 
 /// How one file kind makes cells of entries: the cell of an entry, and

@@ -136,13 +136,12 @@ fn layout(mat: &Material, kind: Kind) -> Layout {
 }
 
 /// Indices a thread decodes at a time while a whole subtable's cells are
-/// built, and such runs in flight at once per thread.
-const FULL_RUN: u64 = 1 << 20;
-const FULL_BATCH: usize = 4;
+/// built.
+const FULL_RUN: usize = 1 << 20;
 
-/// Cells of a whole subtable in `order`, built on `threads` threads (the
-/// last subtable of a file is otherwise built alone while the other core
-/// waits), don't-cares filled by `fill`.
+/// Cells of a whole subtable in `order`, built in place on `threads`
+/// threads (the last subtable of a file is otherwise built alone while
+/// the other core waits), don't-cares filled by `fill`.
 #[allow(clippy::too_many_arguments)]
 fn full(
     entries: &Entries,
@@ -153,22 +152,16 @@ fn full(
     fill: fn(&mut [u16]),
     threads: usize,
 ) -> Vec<u16> {
-    let positions = entries.reference[file].1.positions;
-    let runs: Vec<std::ops::Range<u64>> = (0..positions)
-        .step_by(FULL_RUN as usize)
-        .map(|s| s..(s + FULL_RUN).min(positions))
+    let positions = entries.reference[file].1.positions as usize;
+    let mut v = vec![0u16; positions];
+    let runs: Vec<(u64, &mut [u16])> = v
+        .chunks_mut(FULL_RUN)
+        .enumerate()
+        .map(|(k, run)| ((k * FULL_RUN) as u64, run))
         .collect();
-    let mut v = Vec::with_capacity(positions as usize);
-    for batch in runs.chunks(threads.max(1) * FULL_BATCH) {
-        let cells = super::par::map(batch, threads, |r| {
-            let mut c = Vec::with_capacity((r.end - r.start) as usize);
-            cells_into(entries, order, file, side, r.clone(), cell, &mut c);
-            c
-        });
-        for c in cells {
-            v.extend(c);
-        }
-    }
+    super::par::map_owned(runs, threads, |(start, run)| {
+        cells_into(entries, order, (file, side), start, cell, run)
+    });
     fill(&mut v);
     v
 }

@@ -100,7 +100,10 @@ pub fn build(mut data: Vec<u16>, leaves: &[u16], min_freq: u32, max_symbols: usi
             counts.add(w[0], w[1]);
         }
     }
-    let mut pair_of: Vec<u16> = vec![u16::MAX; stride * stride];
+    // This pass's new pairs by first symbol: (second, new symbol). A
+    // pass takes at most PAIRS_PER_PASS, so a list is short, where a
+    // table of every pair took 32 MB a compression.
+    let mut chosen_by_first: Vec<Vec<(u16, u16)>> = vec![Vec::new(); stride];
     let mut starts_chosen = vec![false; stride];
     while symbols.len() < max_symbols && data.len() > 1 {
         let n = symbols.len();
@@ -136,7 +139,7 @@ pub fn build(mut data: Vec<u16>, leaves: &[u16], min_freq: u32, max_symbols: usi
         }
         for &(a, b) in &chosen {
             let s = symbols.len() as u16;
-            pair_of[usize::from(a) * stride + usize::from(b)] = s;
+            chosen_by_first[usize::from(a)].push((b, s));
             starts_chosen[usize::from(a)] = true;
             symbols.push(Symbol::Pair(a, b));
             runs.push(runs[usize::from(a)] + runs[usize::from(b)]);
@@ -144,7 +147,11 @@ pub fn build(mut data: Vec<u16>, leaves: &[u16], min_freq: u32, max_symbols: usi
         }
         let pair = |d: &[u16], i: usize| -> u16 {
             if i + 1 < d.len() && starts_chosen[usize::from(d[i])] {
-                pair_of[usize::from(d[i]) * stride + usize::from(d[i + 1])]
+                let second = d[i + 1];
+                chosen_by_first[usize::from(d[i])]
+                    .iter()
+                    .find(|p| p.0 == second)
+                    .map_or(u16::MAX, |p| p.1)
             } else {
                 u16::MAX
             }
@@ -189,8 +196,8 @@ pub fn build(mut data: Vec<u16>, leaves: &[u16], min_freq: u32, max_symbols: usi
                 }
             }
         }
-        for &(a, b) in &chosen {
-            pair_of[usize::from(a) * stride + usize::from(b)] = u16::MAX;
+        for &(a, _) in &chosen {
+            chosen_by_first[usize::from(a)].clear();
             starts_chosen[usize::from(a)] = false;
         }
     }
