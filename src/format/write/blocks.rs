@@ -86,7 +86,7 @@ pub fn pack(g: &Grammar, code: &Code, size: u64, max_log2: u8) -> Blocks {
         }
     }
     let (_, log2, per_block) = best;
-    let data = write_blocks(g, code, log2);
+    let data = write_blocks(g, code, log2, per_block.len());
     let span = span_log2(size, per_block.len() as u64);
     let (lengths, sparse, extra) = index(&per_block, size, span);
     Blocks {
@@ -128,11 +128,13 @@ fn index(per_block: &[u32], size: u64, span_log2: u8) -> (Vec<u16>, Vec<u8>, u8)
     (lengths, sparse, extra)
 }
 
-/// The Huffman codes of the stream, MSB first, each block zero-padded.
-fn write_blocks(g: &Grammar, code: &Code, log2: u8) -> Vec<u8> {
+/// The Huffman codes of the stream, MSB first, each of its `blocks`
+/// zero-padded (reserved at once: grown by doubling, a subtable's data
+/// kept up to twice its size until the file was written).
+fn write_blocks(g: &Grammar, code: &Code, log2: u8, blocks: usize) -> Vec<u8> {
     let block_bytes = 1usize << log2;
     let max_bits = 8u64 << log2;
-    let mut out: Vec<u8> = Vec::new();
+    let mut out: Vec<u8> = Vec::with_capacity(blocks * block_bytes);
     let mut acc = 0u64; // pending bits, left-aligned count in `pending`
     let mut pending = 0u32;
     let mut block_start = 0usize;

@@ -183,6 +183,11 @@ pub fn build(mut data: Vec<u16>, leaves: &[u16], min_freq: u32, max_symbols: usi
             out += 1;
         }
         data.truncate(out);
+        // A pass may shrink the stream several times over: its memory goes
+        // back as it does (a 5-piece subtable starts at 172 MB).
+        if data.len() < data.capacity() / 2 {
+            data.shrink_to_fit();
+        }
         let new_symbol = n as u16;
         let mut added = None;
         for o in 0..data.len() {
