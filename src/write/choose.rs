@@ -49,13 +49,13 @@ fn rank_len(positions: u64) -> u64 {
 
 /// Cells of indices `start..` of a subtable in `order`, through `cell`,
 /// into `out` (one a cell).
-pub fn cells_into(
+pub fn cells_into<T>(
     entries: &Entries,
     order: &Order,
     (file, side): (usize, usize),
     start: u64,
-    cell: &dyn Fn(Entry) -> u16,
-    out: &mut [u16],
+    cell: &dyn Fn(Entry) -> T,
+    out: &mut [T],
 ) {
     let geo: Geometry = entries.geo;
     let Ok(enc) = order.encoding(file, geo) else {
