@@ -354,6 +354,10 @@ type Slice = (usize, usize, Vec<i16>, Option<Vec<i16>>, Vec<u8>);
 /// meanwhile (KRPvKR: 24 slices of 134 MB).
 struct ToValuesFile {
     send: Option<std::sync::mpsc::SyncSender<Slice>>,
+    /// A word from the writer each time it has written a half.
+    written: std::sync::mpsc::Receiver<()>,
+    /// A half was handed over and not yet written.
+    in_flight: bool,
     writer: Option<std::thread::JoinHandle<(Tally, io::Result<()>)>>,
 }
 
@@ -364,10 +368,11 @@ impl ToValuesFile {
         let file = fs::File::create(values_path(dir, &layout.name).with_extension("swv.part"))?;
         file.write_all_at(&values_file::header(layout, dtm), 0)?;
         let flags_file = fs::File::create(flags_path(dir, &layout.name))?;
-        // A half is handed over only when the last one is written: the
-        // generator's copy and the one being written, 2 x 71 MB at most
-        // (a half takes 0.1 s to write, a slice seconds to solve).
-        let (send, slices) = std::sync::mpsc::sync_channel::<Slice>(0);
+        // A half is copied for the writer only once the last one is
+        // written: one copy at a time, 71 MB (a half takes a tenth of a
+        // second to write, a slice seconds to solve).
+        let (send, slices) = std::sync::mpsc::sync_channel::<Slice>(1);
+        let (done, halves_written) = std::sync::mpsc::channel::<()>();
         let l = layout.clone();
         let writer = std::thread::spawn(move || {
             let mut tally = Tally::new(&l);
@@ -382,11 +387,15 @@ impl ToValuesFile {
                                 flags_file.write_all_at(&flags, flags_offset(&l, slice, side))
                             });
                 }
+                drop((dtz, dtm, flags));
+                let _ = done.send(());
             }
             (tally, written)
         });
         Ok(ToValuesFile {
             send: Some(send),
+            written: halves_written,
+            in_flight: false,
             writer: Some(writer),
         })
     }
@@ -414,13 +423,17 @@ impl generate::Spill for ToValuesFile {
         _: &Layout,
         slice: usize,
         side: usize,
-        dtz: Vec<i16>,
-        dtm: Option<Vec<i16>>,
+        dtz: &[i16],
+        dtm: Option<&[i16]>,
         flags: Vec<u8>,
     ) {
         // A writer that stopped says why when finished.
+        if std::mem::take(&mut self.in_flight) && self.written.recv().is_err() {
+            return;
+        }
         if let Some(send) = &self.send {
-            let _ = send.send((slice, side, dtz, dtm, flags));
+            let half = (slice, side, dtz.to_vec(), dtm.map(<[i16]>::to_vec), flags);
+            self.in_flight = send.send(half).is_ok();
         }
     }
 }

@@ -571,19 +571,19 @@ fn spilled_tables_equal_tables_held() {
             l: &Layout,
             slice: usize,
             side: usize,
-            dtz: Vec<i16>,
-            dtm: Option<Vec<i16>>,
+            dtz: &[i16],
+            dtm: Option<&[i16]>,
             flags: Vec<u8>,
         ) {
             self.flags.insert((side, slice), flags);
-            self.tally.add(l, slice, side, &dtz, dtm.as_deref());
+            self.tally.add(l, slice, side, dtz, dtm);
             let bytes = &mut self.bytes;
             let mut put = |at: u64, b: &[u8]| {
                 let at = at as usize;
                 bytes[at..at + b.len()].copy_from_slice(b);
                 Ok(())
             };
-            values_file::put_slice(l, slice, side, &dtz, dtm.as_deref(), &mut put).unwrap();
+            values_file::put_slice(l, slice, side, dtz, dtm, &mut put).unwrap();
             self.spilled += 1;
         }
     }

@@ -726,7 +726,10 @@ mod tests {
             }
             assert!(at.iter().all(|&i| i != usize::MAX), "{m}: a slice left out");
             let promoting = order.iter().take_while(|&&s| l.slice_promotes(s)).count();
-            assert!(order[promoting..].iter().all(|&s| !l.slice_promotes(s)), "{m}");
+            assert!(
+                order[promoting..].iter().all(|&s| !l.slice_promotes(s)),
+                "{m}"
+            );
             // (first solved after, last reader) of each half read.
             let mut spans = Vec::new();
             for s in 0..l.slices.len() {

@@ -174,14 +174,16 @@ fn blank(key: [u8; 12], opts: Options) -> Solved {
 pub trait Spill {
     /// `slice` is final with `side` to move (0 White, 1 Black): its
     /// DTZ50'' codes, with mate distances its mate codes, and the
-    /// writer's flags ([`free::FlagArray::pack`]ed).
+    /// writer's flags ([`free::FlagArray::pack`]ed). The codes are the
+    /// generator's working arrays, lent: a sink that keeps them copies
+    /// them, when it is ready to (KRPvKR: 67 MB a half).
     fn spill(
         &mut self,
         layout: &Layout,
         slice: usize,
         side: usize,
-        dtz: Vec<i16>,
-        dtm: Option<Vec<i16>>,
+        dtz: &[i16],
+        dtm: Option<&[i16]>,
         flags: Vec<u8>,
     );
 }
@@ -391,27 +393,26 @@ fn solve(
                 continue;
             }
             for side in 0..2 {
-                let dtz = w.dtz[side].clone();
-                let dtm = opts.dtm.then(|| w.dtm[side].clone());
+                let (dtz, dtm) = (&w.dtz[side], opts.dtm.then_some(&w.dtm[side]));
                 let Some(spill) = spill.as_deref_mut() else {
                     if let Some(all) = solved.free.as_mut() {
                         all[side].put(s, &w.best[side]);
                     }
-                    solved.dtz[side].set(s, dtz);
+                    solved.dtz[side].set(s, dtz.clone());
                     if let (Some(all), Some(dtm)) = (solved.dtm.as_mut(), dtm) {
-                        all[side].set(s, dtm);
+                        all[side].set(s, dtm.clone());
                     }
                     continue;
                 };
                 if held[s][side] {
                     let mut codes = dtz.clone();
-                    if let Some(mates) = dtm.as_deref().filter(|_| pack) {
+                    if let Some(mates) = dtm.filter(|_| pack) {
                         solved::pack_into(&mut codes, mates);
                     }
                     solved.dtz[side].set(s, codes);
                 }
                 let flags = free::FlagArray::pack(&w.best[side]);
-                spill.spill(&solved.layout, s, side, dtz, dtm, flags);
+                spill.spill(&solved.layout, s, side, dtz, dtm.map(|v| &v[..]), flags);
             }
         }
         for &(s, side) in &freed_after[at] {
