@@ -33,15 +33,18 @@
 //! tables), each half of a slice is written out as soon as it is solved,
 //! with the writer's flags (to a scratch file), and only what later
 //! slices' pawn moves read is held (packed like a sub-table), until the
-//! last of them is solved; the writer reads one leading-pawn file's
+//! last of them is solved (with mates, slices go in [`Layout::lean_order`],
+//! which finishes a pawn's file before the next: KRPvKR holds at most 5
+//! halves for pushes, not 8); the writer reads one leading-pawn file's
 //! slices and flags back at a time, a side to move at a time. KRPvKR with
-//! mates (one slice solved at a time) peaks at 0.87 GB while generated
-//! (working arrays, 368 MB; its best promotions, 0.2 GB, through the
-//! seventh rank; halves held for pushes) and 1.02 GB while written (a
-//! file's entries, 2 bytes an index, beside two subtables compressed at
-//! once, 2 bytes a position each). The C generator's 631 MB (1 byte a
-//! position of one file, no mates) would take working arrays of a byte
-//! and compression symbols of a byte.
+//! mates (one slice solved at a time) peaks at 0.57 GB while generated
+//! (working arrays, 234 MB, and its best promotions, 0.2 GB, through the
+//! seventh rank; then halves held for pushes and one half on its way to
+//! the values file) and 0.56 GB while written (a side's entries, 2 bytes
+//! an index, beside its DTZ cells and its WDL cells in a byte; then the
+//! two subtables compressed at once, 2 bytes a position each, returned
+//! as the pair compression shrinks them): 0.59 GB in all, under the C
+//! generator's 631 MB.
 //! - 6 pieces: 64x more positions per table, except where identical pieces
 //!   share a digit: KNNNNvK (462 x 635,376 x 2 = 587 M positions) and
 //!   KNNNvKN (462 x 41,664 x 64 x 2 = 2.46 G; 12.9 GB in its forward pass)

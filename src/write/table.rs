@@ -267,8 +267,8 @@ pub fn write_dtz(entries: &Entries, opts: &Options) -> Vec<u8> {
 /// are held at once (KRPvKR: 172 MB, not 344). The first side's DTZ is
 /// compressed beside its WDL, on the core that would otherwise wait, and
 /// the second's only if estimated smaller: the side [`file_parts`]
-/// chooses, so the bytes are those of [`write_files`]. `plies` is what [`plies_of`] makes
-/// of the whole material's DTZ values of 100.
+/// chooses, so the bytes are those of [`write_files`]. `plies` is what
+/// [`plies_of`] makes of the whole material's DTZ values of 100.
 pub fn write_by_file(
     name: &str,
     plies: &[Plies],
@@ -299,29 +299,7 @@ pub fn write_by_file(
                 let est = r.orders.first().map_or(0, |o| o.1);
                 !r.job.dtz || dtz_part.as_ref().is_none_or(|b| est < b.0)
             });
-            // Every finalist's cells first, then the entries go: the
-            // compressions, the longest step, run beside cells only
-            // (KRPvKR: 172 MB less at the writer's peak).
-            let threads = compress_threads(&entries, opts);
-            let mut built = Vec::new();
-            for (i, r) in ranked.iter().enumerate() {
-                for order in finalists(&r.orders, opts) {
-                    built.push((i, built_in(&entries, r, &order, opts.threads), order));
-                }
-            }
-            drop(entries);
-            let jobs: Vec<_> = built
-                .into_iter()
-                .map(|(i, b, order)| (i, order, b.filled(ranked[i].cells.fill())))
-                .collect();
-            let packed = super::par::map_owned(jobs, threads, |(i, order, cells)| {
-                (i, pack(&ranked[i], order, cells))
-            });
-            let mut of_job: Vec<Vec<Part>> = ranked.iter().map(|_| Vec::new()).collect();
-            for (i, p) in packed {
-                of_job[i].push(p);
-            }
-            let parts = of_job.into_iter().map(|p| smallest(p.into_iter()));
+            let parts = compressed(entries, &ranked, opts);
             for (r, part) in ranked.iter().zip(parts) {
                 match &r.cells {
                     Cells::Wdl => wdl_part.sides.extend(part),
@@ -343,6 +321,36 @@ pub fn write_by_file(
         wdl: file::write(&layout(&mat, Kind::Wdl), &wdl),
         dtz: file::write(&layout(&mat, Kind::Dtz), &dtz),
     })
+}
+
+/// Each of `ranked` (subtables of one side) compressed in full in its
+/// finalist orders, the smallest kept. Every finalist's cells are built
+/// first and the entries dropped: the compressions, the longest step, run
+/// beside cells only (KRPvKR: 172 MB less at the writer's peak).
+fn compressed(entries: Entries, ranked: &[Ranked], opts: &Options) -> Vec<Option<Part>> {
+    let threads = compress_threads(&entries, opts);
+    let mut built = Vec::new();
+    for (i, r) in ranked.iter().enumerate() {
+        for order in finalists(&r.orders, opts) {
+            built.push((i, built_in(&entries, r, &order, opts.threads), order));
+        }
+    }
+    drop(entries);
+    let jobs: Vec<_> = built
+        .into_iter()
+        .map(|(i, b, order)| (i, order, b.filled(ranked[i].cells.fill())))
+        .collect();
+    let packed = super::par::map_owned(jobs, threads, |(i, order, cells)| {
+        (i, pack(&ranked[i], order, cells))
+    });
+    let mut of_job: Vec<Vec<Part>> = ranked.iter().map(|_| Vec::new()).collect();
+    for (i, p) in packed {
+        of_job[i].push(p);
+    }
+    of_job
+        .into_iter()
+        .map(|p| smallest(p.into_iter()))
+        .collect()
 }
 
 fn write_kinds(entries: &Entries, opts: &Options, wdl: bool, dtz: bool) -> (Vec<u8>, Vec<u8>) {
@@ -518,13 +526,8 @@ fn finalists(ranked: &[(Order, u64)], opts: &Options) -> Vec<Order> {
 
 /// A subtable compressed in full in `order`.
 fn part(entries: &Entries, r: &Ranked, order: Order, threads: usize) -> Part {
-    let values = cells_in(entries, r, &order, threads);
+    let values = built_in(entries, r, &order, threads).filled(r.cells.fill());
     pack(r, order, values)
-}
-
-/// A subtable's cells in `order`, don't-cares filled.
-fn cells_in(entries: &Entries, r: &Ranked, order: &Order, threads: usize) -> Vec<u16> {
-    built_in(entries, r, order, threads).filled(r.cells.fill())
 }
 
 /// A subtable's cells in `order`, WDL ones in a byte.
