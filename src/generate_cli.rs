@@ -279,11 +279,12 @@ fn write_big(
     // A file's entries one side to move at a time: only that side's
     // slices read back (KRPvKR: 200 MB, not 400), and only its entries held.
     let sides = if mat.symmetric { 1 } else { 2 };
+    // One bar for the whole writing: a (file, side) is an eighth of it.
+    let label = format!("{name} (writing)");
+    let mut done = fraction(&bar, &label);
     let mut entries_of = |file: usize, side: usize| {
         let slices = crate::generate_write::file_slices(&t.layout, file);
         let source_error = |why: String| crate::write::WriteError::Source(why);
-        let label = format!("{name} (writing file {} of 4)", file + 1);
-        let mut done = fraction(&bar, &label);
         if spilled {
             fs::File::open(values_path(dir, &name))
                 .and_then(|f| {
@@ -295,7 +296,8 @@ fn write_big(
         }
         let source = crate::generate_write::Generated::new(&t, lib)
             .ok_or_else(|| source_error("material has no Syzygy layout".into()))?;
-        let mut progress = |f: f64| done((side as f64 + f) / sides as f64);
+        let parts = (4 * sides) as f64;
+        let mut progress = |f: f64| done(((file * sides + side) as f64 + f) / parts);
         let entries = crate::write::Entries::collect_side_parallel(
             &mat,
             &source,
