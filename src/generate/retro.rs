@@ -50,6 +50,10 @@ fn mark(d: &mut [u64], i: usize) {
     d[i >> 6] |= 1 << (i & 63);
 }
 
+fn decided(d: &[u64], i: usize) -> bool {
+    d[i >> 6] & (1 << (i & 63)) != 0
+}
+
 /// Settles `val` (both sides of one slice) from the quiet-move counts.
 /// On entry `val` holds INVALID and MATED where the forward pass decided,
 /// and elsewhere each position's best zeroing code (UNKNOWN if none): an
@@ -120,9 +124,8 @@ pub fn retro(
                     continue;
                 };
                 for i in std::mem::take(&mut level[s]) {
-                    let d = &mut done[s];
-                    if d[i as usize >> 6] & (1 << (i & 63)) == 0 {
-                        mark(d, i as usize);
+                    if !decided(&done[s], i as usize) {
+                        mark(&mut done[s], i as usize);
                         val[s][i as usize] = if win {
                             value::win(n as u16)
                         } else {
@@ -185,7 +188,7 @@ pub fn retro(
     meter.add(units - reported);
     for (v, d) in val.iter_mut().zip(&done) {
         for (i, v) in v.iter_mut().enumerate() {
-            if d[i >> 6] & (1 << (i & 63)) == 0 {
+            if !decided(d, i) {
                 *v = DRAW;
             }
         }
@@ -231,7 +234,7 @@ impl Walk<'_> {
                         l.canonicalize_after(&mut sq[..n_pieces], slot);
                         l.local_index(&sq)
                     };
-                    if done[p >> 6] & (1 << (p & 63)) != 0 {
+                    if decided(done, p) {
                         return;
                     }
                     if lost {
