@@ -8,6 +8,8 @@
 #[path = "generate/answers.rs"]
 mod answers;
 mod common;
+#[path = "generate/stored.rs"]
+mod stored;
 
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -449,6 +451,39 @@ fn four_piece_every_position() {
     all.finish();
 }
 
+/// Every index of every official 3-4 piece file with two sides to move,
+/// against the generated values (see stored.rs).
+#[test]
+fn four_piece_stored_indices() {
+    if !have_official() {
+        return;
+    }
+    let lib = library();
+    let mut all = stored::Compared::default();
+    for name in names_of(4).into_iter().chain(names_of(5)) {
+        let mat = syzygy_web::material::Material::from_name(&name).expect("material");
+        if mat.symmetric {
+            continue;
+        }
+        let key = generate::layout::parse_material(&name).expect("material");
+        let t = lib.get(&key).expect("generated");
+        let c = stored::compare(&syzygy_path(), t, lib).expect("compared");
+        eprintln!(
+            "{name}: wdl {} (lower {}), dtz {}",
+            c.wdl, c.wdl_lower, c.dtz
+        );
+        all.wdl += c.wdl;
+        all.wdl_lower += c.wdl_lower;
+        all.dtz += c.dtz;
+        all.bad.extend(c.bad);
+    }
+    eprintln!(
+        "compared: wdl {} (official lower where a capture decides: {}), dtz {}",
+        all.wdl, all.wdl_lower, all.dtz
+    );
+    assert!(all.bad.is_empty(), "{}", all.bad.join("\n"));
+}
+
 #[test]
 fn five_piece_samples() {
     if !have_official() {
@@ -473,6 +508,7 @@ fn five_piece_samples() {
         .collect();
     let theirs = theirs();
     let mut tally = Tally::default();
+    let mut stored_all = stored::Compared::default();
     // All 22 take about 10 GB of values: with "1", the 5-piece files this
     // run generates go once no later table needs them (a list keeps its
     // files for the next run).
@@ -491,20 +527,20 @@ fn five_piece_samples() {
         let file = std::fs::File::open(&path).expect("values file");
         let t = generate::values_file::read(&mut std::io::BufReader::new(file)).expect("read");
         let mut lib = Library::default();
-        lib.insert(t);
-        let before = tally.stats;
         if every_five() {
-            every_position(&lib, name, &mut tally);
+            every_index(&dir, &t, &mut lib, &mut stored_all);
         } else {
+            let before = tally.stats;
+            lib.insert(t);
             for pos in sample(name, 20_000, 5) {
                 tally.check(&lib, &theirs, name, &pos);
             }
+            eprintln!(
+                "{name}: compared {} (rounded: ours one more {})",
+                tally.stats[0] - before[0],
+                tally.stats[1] - before[1]
+            );
         }
-        eprintln!(
-            "{name}: compared {} (rounded: ours one more {})",
-            tally.stats[0] - before[0],
-            tally.stats[1] - before[1]
-        );
         if which == "1" {
             let needed = five_piece_closure(&names[i + 1..]);
             for stem in values_files(&dir).difference(&kept) {
@@ -515,51 +551,47 @@ fn five_piece_samples() {
         }
     }
     tally.finish();
+    assert!(stored_all.bad.is_empty(), "{}", stored_all.bad.join("\n"));
 }
 
-/// SYZYGY_GENERATE_5_EXHAUSTIVE=1: every position of each 5-piece table
-/// (up to the board's symmetries, both sides to move) instead of samples.
-/// Hundreds of millions a table: at the 4-piece run's 75,000 a second on
-/// 2 cores, about an hour for KBBBvK.
+/// SYZYGY_GENERATE_5_EXHAUSTIVE=1: every index of each 5-piece table's
+/// official files (see stored.rs) instead of samples.
 fn every_five() -> bool {
     std::env::var_os("SYZYGY_GENERATE_5_EXHAUSTIVE").is_some()
 }
 
-/// Every position of `name` checked against the official table, a part
-/// of the positions a core.
-fn every_position(lib: &Library, name: &str, tally: &mut Tally) {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+/// Every index of the official files of `t` against its generated values
+/// (see stored.rs), its sub-tables read from `dir` into `lib`.
+fn every_index(
+    dir: &std::path::Path,
+    t: &generate::solved::Solved,
+    lib: &mut Library,
+    all: &mut stored::Compared,
+) {
     let started = Instant::now();
-    let parts: Vec<Tally> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|k| {
-                scope.spawn(move || {
-                    let theirs = theirs();
-                    let mut part = Tally::default();
-                    positions_up_to_symmetry_part(name, (k, threads), |pos| {
-                        part.check(lib, &theirs, name, pos)
-                    });
-                    part
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("worker"))
-            .collect()
-    });
-    let before = tally.stats[0];
-    for p in parts {
-        for (a, b) in tally.stats.iter_mut().zip(p.stats) {
-            *a += b;
-        }
-        tally.bad.extend(p.bad);
+    let name = &t.layout.name;
+    let key = generate::layout::parse_material(name).expect("material");
+    for c in plan::children(&key).iter().filter(|c| !plan::trivial(c)) {
+        let path = dir.join(format!("{}.swv", generate::layout::name_of(c).0));
+        let f = std::fs::File::open(&path).expect("a sub-table's values file");
+        let sides = [true, true];
+        let sub = generate::values_file::read_packed_sides(&mut std::io::BufReader::new(f), sides)
+            .expect("sub-table");
+        lib.insert(sub);
     }
+    let c = stored::compare(&syzygy_path(), t, lib).expect("compared");
     eprintln!(
-        "{name}: every position, {} in {:.0} s",
-        tally.stats[0] - before,
+        "{name}: every index, wdl {} (official lower where a capture decides: {}), dtz {}, {} disagree, {:.0} s",
+        c.wdl,
+        c.wdl_lower,
+        c.dtz,
+        c.bad.len(),
         started.elapsed().as_secs_f64()
     );
+    all.wdl += c.wdl;
+    all.wdl_lower += c.wdl_lower;
+    all.dtz += c.dtz;
+    all.bad.extend(c.bad);
 }
 
 /// Names of the values files in `dir`.

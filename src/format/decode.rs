@@ -155,25 +155,7 @@ fn walk(
     from: Resume,
     marks: &mut Vec<Mark>,
 ) -> Result<u16, FormatError> {
-    // The 64 bits from bit `at`, zero past the end: at least 56 are the
-    // stream's, and no code is longer than 32.
-    let bits = |at: usize| -> u64 {
-        let byte = at / 8;
-        let word = match block.get(byte..byte + 8) {
-            Some(b) => {
-                let mut w = [0u8; 8];
-                w.copy_from_slice(b);
-                w
-            }
-            None => {
-                let mut w = [0u8; 8];
-                let rest = block.get(byte..).unwrap_or(&[]);
-                w[..rest.len().min(8)].copy_from_slice(&rest[..rest.len().min(8)]);
-                w
-            }
-        };
-        u64::from_be_bytes(word) << (at % 8)
-    };
+    let bits = |at: usize| bits_at(block, at);
     let end = block.len() * 8;
     let mut at = from.at.bit as usize;
     let before = u64::from(from.at.values);
@@ -200,18 +182,7 @@ fn walk(
                 marks.push(Mark { bit, values });
             }
         }
-        let prefix = (code >> (64 - START_BITS)) as usize;
-        let mut i = usize::from(h.starts.get(prefix).copied().unwrap_or(0));
-        while i + 1 < h.base.len() && code < h.base[i] {
-            i += 1;
-        }
-        let len = min + i as u32;
-        let sym = u64::from(h.first_symbol[i]) + ((code - h.base[i].min(code)) >> (64 - len));
-        let sym = sym as usize;
-        let Some(&run) = h.run.get(sym) else {
-            return Err(FormatError::Corrupt("Huffman code names a missing symbol"));
-        };
-        let run = u64::from(run) + 1;
+        let (sym, len, run) = symbol(h, code, min)?;
         if lit < run {
             break sym;
         }
@@ -240,4 +211,124 @@ fn walk(
         }
     }
     Ok(h.leaf_value(sym))
+}
+
+/// The 64 bits of `block` from bit `at`, zero past the end: at least 56
+/// are the stream's, and no code is longer than 32.
+fn bits_at(block: &[u8], at: usize) -> u64 {
+    let byte = at / 8;
+    let mut w = [0u8; 8];
+    match block.get(byte..byte + 8) {
+        Some(b) => w.copy_from_slice(b),
+        None => {
+            let rest = block.get(byte..).unwrap_or(&[]);
+            let n = rest.len().min(8);
+            w[..n].copy_from_slice(&rest[..n]);
+        }
+    }
+    u64::from_be_bytes(w) << (at % 8)
+}
+
+/// The symbol whose code tops `code`, the code's length in bits, and how
+/// many values the symbol expands to.
+fn symbol(h: &Huffman, code: u64, min: u32) -> Result<(usize, u32, u64), FormatError> {
+    let prefix = (code >> (64 - START_BITS)) as usize;
+    let mut i = usize::from(h.starts.get(prefix).copied().unwrap_or(0));
+    while i + 1 < h.base.len() && code < h.base[i] {
+        i += 1;
+    }
+    let len = min + i as u32;
+    let (Some(&first), Some(&base)) = (h.first_symbol.get(i), h.base.get(i)) else {
+        return Err(FormatError::Corrupt("Huffman code longer than any length"));
+    };
+    let sym = (u64::from(first) + ((code - base.min(code)) >> (64 - len))) as usize;
+    let Some(&run) = h.run.get(sym) else {
+        return Err(FormatError::Corrupt("Huffman code names a missing symbol"));
+    };
+    Ok((sym, len, u64::from(run) + 1))
+}
+
+/// Every stored value of a subtable of `positions` positions, in index
+/// order, from the whole file's `bytes`: `f` hears them a block at a time.
+/// Checking or converting a whole table walks each block once this way,
+/// where [`value`] per index would walk it once per value.
+pub fn each_block(
+    pairs: &Pairs,
+    positions: u64,
+    bytes: &[u8],
+    f: &mut dyn FnMut(&[u16]),
+) -> Result<(), FormatError> {
+    let h = match &pairs.body {
+        Body::Single(v) => {
+            let run = vec![*v; positions.min(1 << 16) as usize];
+            let mut left = positions;
+            while left > 0 {
+                let n = left.min(run.len() as u64);
+                f(&run[..n as usize]);
+                left -= n;
+            }
+            return Ok(());
+        }
+        Body::Huffman(h) => h,
+    };
+    let corrupt = FormatError::Corrupt;
+    let region = |at: u64, len: u64| {
+        usize::try_from(at)
+            .ok()
+            .zip(usize::try_from(at.saturating_add(len)).ok())
+            .and_then(|(a, b)| bytes.get(a..b))
+            .ok_or(corrupt("table shorter than its header says"))
+    };
+    let lengths = region(h.lengths_offset, h.lengths_bytes())?;
+    let data = region(h.data_offset, h.data_bytes())?;
+    let min = u32::from(h.min_len);
+    let mut left = positions;
+    let mut out = Vec::new();
+    let mut stack = Vec::new();
+    for b in 0..h.real_blocks as usize {
+        if left == 0 {
+            break;
+        }
+        let count = match lengths.get(2 * b..2 * b + 2) {
+            Some(l) => u64::from(u16::from_le_bytes([l[0], l[1]])) + 1,
+            None => return Err(corrupt("block-length table shorter than the data")),
+        };
+        let block = data
+            .get(b << h.block_log2..(b + 1) << h.block_log2)
+            .ok_or(corrupt("block beyond the data"))?;
+        out.clear();
+        let mut at = 0usize;
+        while (out.len() as u64) < count {
+            if at >= block.len() * 8 {
+                return Err(corrupt("block ended before its values"));
+            }
+            let (sym, len, _) = symbol(h, bits_at(block, at), min)?;
+            at += len as usize;
+            // Expand the symbol's pair grammar, left child first. The last
+            // symbol may run past the block's count: expand only that far.
+            stack.clear();
+            stack.push(sym);
+            while let Some(s) = stack.pop() {
+                if out.len() as u64 == count {
+                    break;
+                }
+                match h.run.get(s) {
+                    Some(0) => out.push(h.leaf_value(s)),
+                    Some(_) => {
+                        let (l, r) = h.grammar.get(s).copied().unwrap_or_default();
+                        stack.push(usize::from(r));
+                        stack.push(usize::from(l));
+                    }
+                    None => return Err(corrupt("pair grammar names a missing symbol")),
+                }
+            }
+        }
+        let count = count.min(left);
+        f(&out[..count as usize]);
+        left -= count;
+    }
+    if left > 0 {
+        return Err(corrupt("blocks hold fewer values than the table"));
+    }
+    Ok(())
 }

@@ -6,7 +6,7 @@
 //! format writer.
 
 mod choose;
-mod dtz;
+pub mod dtz;
 pub mod entries;
 mod par;
 pub mod source;

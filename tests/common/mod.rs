@@ -217,17 +217,6 @@ pub fn all_positions(name: &str, f: impl FnMut(&Chess)) -> usize {
 /// (the first piece) only on a1-d1-d4 in pawnless tables and on files a-d
 /// in pawnful ones. Each position the tables distinguish appears at least once.
 pub fn positions_up_to_symmetry(name: &str, f: impl FnMut(&Chess)) -> usize {
-    positions_up_to_symmetry_part(name, (0, 1), f)
-}
-
-/// Part `k` of `parts` of [`positions_up_to_symmetry`]: the positions whose
-/// first piece stands on every `parts`-th of its squares, from the `k`th
-/// (for one thread each).
-pub fn positions_up_to_symmetry_part(
-    name: &str,
-    (k, parts): (u32, u32),
-    f: impl FnMut(&Chess),
-) -> usize {
     let pawnful = name.contains('P');
     let first = move |sq: u32| {
         let (file, rank) = (sq % 8, sq / 8);
@@ -237,17 +226,7 @@ pub fn positions_up_to_symmetry_part(
             file < 4 && rank <= file
         }
     };
-    let firsts: Vec<u32> = (0..64).filter(|&sq| first(sq)).collect();
-    positions_where(
-        name,
-        move |sq| {
-            firsts
-                .iter()
-                .position(|&q| q == sq)
-                .is_some_and(|i| i as u32 % parts == k)
-        },
-        f,
-    )
+    positions_where(name, first, f)
 }
 
 fn positions_where(name: &str, first: impl Fn(u32) -> bool, mut f: impl FnMut(&Chess)) -> usize {
