@@ -24,6 +24,11 @@ struct Figures {
     rounds: Vec<u64>,
     requests: Vec<u64>,
     bytes: Vec<u64>,
+    waves: Vec<u64>,
+    /// Requests and waves were each round's ranges of one file asked in
+    /// one request (multipart/byteranges, where a server offers it).
+    joined: Vec<u64>,
+    joined_waves: Vec<u64>,
     naive_reads: Vec<u64>,
     naive_bytes: Vec<u64>,
 }
@@ -43,6 +48,20 @@ impl Figures {
         self.rounds.push(log.rounds);
         self.requests.push(log.requests);
         self.bytes.push(log.bytes);
+        self.waves.push(log.waves);
+        let files = |round: &Vec<syzygy_web::drivers::Request>| {
+            let mut names: Vec<&str> = round.iter().map(|r| r.name.as_str()).collect();
+            names.sort_unstable();
+            names.dedup();
+            names.len() as u64
+        };
+        self.joined.push(log.per_round.iter().map(files).sum());
+        self.joined_waves.push(
+            log.per_round
+                .iter()
+                .map(|r| files(r).div_ceil(syzygy_web::drivers::BROWSER_CONNECTIONS))
+                .sum(),
+        );
         self.naive_reads.push(reads);
         self.naive_bytes.push(bytes);
     }
@@ -54,8 +73,11 @@ impl Figures {
         let (b, bw) = median_worst(&mut self.bytes);
         let (nr, nrw) = median_worst(&mut self.naive_reads);
         let (nb, nbw) = median_worst(&mut self.naive_bytes);
+        let (w, ww) = median_worst(&mut self.waves);
+        let (j, jw) = median_worst(&mut self.joined);
+        let (jv, jvw) = median_worst(&mut self.joined_waves);
         println!(
-            "{what:<34} n={n:<4} rounds {r}/{rw}  requests {q}/{qw}  KiB {:.1}/{:.1}  | naive rounds {nr}/{nrw}  KiB {:.1}/{:.1}  | at {LATENCY_MS} ms: {} ms vs naive {} ms",
+            "{what:<34} n={n:<4} rounds {r}/{rw}  requests {q}/{qw}  waves {w}/{ww}  KiB {:.1}/{:.1}  | a request a file a round: requests {j}/{jw} waves {jv}/{jvw}  | naive rounds {nr}/{nrw}  KiB {:.1}/{:.1}  | at {LATENCY_MS} ms: {} ms vs naive {} ms",
             b as f64 / 1024.0,
             bw as f64 / 1024.0,
             nb as f64 / 1024.0,

@@ -13,4 +13,4 @@ mod sim;
 
 pub use fs::FsFetcher;
 pub use run::{Fetcher, NetStats, Request, Response, Tablebase};
-pub use sim::{SimFetcher, SimLog};
+pub use sim::{SimFetcher, SimLog, BROWSER_CONNECTIONS};
