@@ -1,6 +1,8 @@
 //! The generator against the official tables: WDL and DTZ50'' of every
-//! 3-piece position and sampled 4-piece positions, read by shakmaty-syzygy;
-//! mate distances checked without an oracle. The answers the prober gives
+//! 3-piece position and sampled 4-piece positions, read by shakmaty-syzygy,
+//! and every index of every 3-4 piece file, the official ones and ours,
+//! decoded whole (generate/stored.rs); mate distances checked without an
+//! oracle. The answers the prober gives
 //! from these tables (`probe::generated`) are checked in generate/answers.rs,
 //! on the same generated tables.
 
