@@ -1,8 +1,8 @@
-//! Every index the official files store, against the generated values:
-//! each official subtable decompressed in index order
+//! Every index a table's files store (the official ones, or ours), against
+//! the generated values: each subtable decompressed in index order
 //! (`format::decode::each_block`), and the generated values gathered as
 //! the writer gathers them (with the facts that make an index a "don't
-//! care") and read in the official piece order (`write::Entries::view`).
+//! care") and read in the file's piece order (`write::Entries::view`).
 //! No shakmaty position or oracle lookup per index: a 5-piece table takes
 //! seconds to minutes, not hours.
 //!
@@ -18,10 +18,11 @@
 use std::path::Path;
 
 use syzygy_web::format::decode::each_block;
+use syzygy_web::format::header::Subtable;
 use syzygy_web::format::header::{
     self, Header, DTZ_LOSS_PLIES, DTZ_MAPPED, DTZ_STM, DTZ_WIN_PLIES,
 };
-use syzygy_web::format::Kind;
+use syzygy_web::format::{FormatError, Kind};
 use syzygy_web::generate::solved::{Library, Solved};
 use syzygy_web::generate_write::Generated;
 use syzygy_web::material::Material;
@@ -34,7 +35,7 @@ use syzygy_web::write::{Entries, Plies};
 pub struct Compared {
     /// Legal WDL indices compared (both sides to move).
     pub wdl: u64,
-    /// Of those, indices a capture decides, where the official value is
+    /// Of those, indices a capture decides, where the file's value is
     /// lower than ours (allowed).
     pub wdl_lower: u64,
     /// DTZ indices compared (the stored side).
@@ -85,13 +86,13 @@ fn read(dir: &Path, name: &str, kind: Kind, mat: &Material) -> Result<(Vec<u8>, 
     Ok((bytes, h))
 }
 
-/// Compares the official `name` files in `official` with the generated
-/// table `t` (its sub-tables in `lib`).
-pub fn compare(official: &Path, t: &Solved, lib: &Library) -> Result<Compared, String> {
+/// Compares the files of `t`'s material in `dir` (the official ones, or
+/// ours) with the generated table `t` (its sub-tables in `lib`).
+pub fn compare(dir: &Path, t: &Solved, lib: &Library) -> Result<Compared, String> {
     let name = t.layout.name.clone();
     let mat = Material::from_name(&name).ok_or("not a table name")?;
-    let (wdl_bytes, wdl) = read(official, &name, Kind::Wdl, &mat)?;
-    let (dtz_bytes, dtz) = read(official, &name, Kind::Dtz, &mat)?;
+    let (wdl_bytes, wdl) = read(dir, &name, Kind::Wdl, &mat)?;
+    let (dtz_bytes, dtz) = read(dir, &name, Kind::Dtz, &mat)?;
     let source = Generated::new(t, lib).ok_or("no layout for the material")?;
     let mut out = Compared::default();
     for file in 0..wdl.files.len() {
@@ -103,22 +104,11 @@ pub fn compare(official: &Path, t: &Solved, lib: &Library) -> Result<Compared, S
             let Some(sub) = wdl.files[file].get(side) else {
                 return Err(format!("{name}: WDL file {file} lacks side {side}"));
             };
-            let mut view = entries.view(&sub.encoding, file, side);
-            let mut i = 0u64;
-            each_block(
-                &sub.pairs,
-                sub.encoding.positions,
-                &wdl_bytes,
-                &mut |values| {
-                    for &v in values {
-                        let e = view.get(i);
-                        if !e.illegal() {
-                            check_wdl(&mut out, e, v, &name, file, side, i);
-                        }
-                        i += 1;
-                    }
-                },
-            )
+            each_index(&entries, sub, file, side, &wdl_bytes, &mut |i, e, v| {
+                if !e.illegal() {
+                    check_wdl(&mut out, e, v, &name, file, side, i);
+                }
+            })
             .map_err(|e| format!("{name}.rtbw: {e}"))?;
             let Some(sub) = dtz.files[file].first() else {
                 return Err(format!("{name}: DTZ file {file} has no subtable"));
@@ -140,38 +130,47 @@ pub fn compare(official: &Path, t: &Solved, lib: &Library) -> Result<Compared, S
                 loss: flags & DTZ_LOSS_PLIES != 0,
             };
             let maps = (flags & DTZ_MAPPED != 0).then(|| &dtz.dtz_maps[file].maps);
-            let mut view = entries.view(&sub.encoding, file, side);
-            let mut i = 0u64;
-            each_block(
-                &sub.pairs,
-                sub.encoding.positions,
-                &dtz_bytes,
-                &mut |values| {
-                    for &raw in values {
-                        let e = view.get(i);
-                        if let Some((c, ours)) = stored(e, plies) {
-                            let theirs = match maps {
-                                Some(m) => m[c].get(usize::from(raw)).copied(),
-                                None => Some(raw),
-                            };
-                            out.dtz += 1;
-                            if theirs != Some(ours) {
-                                out.fail(format!(
-                                    "{name}.rtbz file {file} side {side} index {i}: \
-                                 wdl {} dtz {} stored {ours}, official {theirs:?} (raw {raw})",
-                                    e.wdl(),
-                                    e.dtz()
-                                ));
-                            }
-                        }
-                        i += 1;
+            each_index(&entries, sub, file, side, &dtz_bytes, &mut |i, e, raw| {
+                if let Some((c, ours)) = stored(e, plies) {
+                    let theirs = match maps {
+                        Some(m) => m[c].get(usize::from(raw)).copied(),
+                        None => Some(raw),
+                    };
+                    out.dtz += 1;
+                    if theirs != Some(ours) {
+                        out.fail(format!(
+                            "{name}.rtbz file {file} side {side} index {i}: \
+                             wdl {} dtz {} stored {ours}, the file {theirs:?} (raw {raw})",
+                            e.wdl(),
+                            e.dtz()
+                        ));
                     }
-                },
-            )
+                }
+            })
             .map_err(|e| format!("{name}.rtbz: {e}"))?;
         }
     }
     Ok(out)
+}
+
+/// Each index of subtable `sub` of the file `bytes`, with our entry for
+/// it and the value the file stores.
+fn each_index(
+    entries: &Entries,
+    sub: &Subtable,
+    file: usize,
+    side: usize,
+    bytes: &[u8],
+    f: &mut dyn FnMut(u64, Entry, u16),
+) -> Result<(), FormatError> {
+    let mut view = entries.view(&sub.encoding, file, side);
+    let mut i = 0u64;
+    each_block(&sub.pairs, sub.encoding.positions, bytes, &mut |values| {
+        for &v in values {
+            f(i, view.get(i), v);
+            i += 1;
+        }
+    })
 }
 
 fn check_wdl(out: &mut Compared, e: Entry, v: u16, name: &str, file: usize, side: usize, i: u64) {
@@ -186,7 +185,7 @@ fn check_wdl(out: &mut Compared, e: Entry, v: u16, name: &str, file: usize, side
         return;
     }
     out.fail(format!(
-        "{name}.rtbw file {file} side {side} index {i}: wdl {ours} (capture decides: {}), official {theirs}",
+        "{name}.rtbw file {file} side {side} index {i}: wdl {ours} (capture decides: {}), the file {theirs}",
         e.wdl_free()
     ));
 }
