@@ -482,7 +482,7 @@ fn four_piece_stored_indices() {
             std::fs::write(ours.join(format!("{name}.{ext}")), bytes).expect("written");
         }
         for ((_, dir), total) in dirs.iter().zip(&mut totals) {
-            total.add(stored::compare(dir, t, lib).expect("compared"));
+            total.add(stored::compare(dir, t, lib, Some(&entries)).expect("compared"));
         }
     }
     for ((what, _), total) in dirs.iter().zip(&totals) {
@@ -591,7 +591,7 @@ fn every_index(
             .expect("sub-table");
         lib.insert(sub);
     }
-    let c = stored::compare(&syzygy_path(), t, lib).expect("compared");
+    let c = stored::compare(&syzygy_path(), t, lib, None).expect("compared");
     eprintln!(
         "{name}: every index, {}, {:.0} s",
         c.line(),

@@ -87,8 +87,14 @@ fn read(dir: &Path, name: &str, kind: Kind, mat: &Material) -> Result<(Vec<u8>, 
 }
 
 /// Compares the files of `t`'s material in `dir` (the official ones, or
-/// ours) with the generated table `t` (its sub-tables in `lib`).
-pub fn compare(dir: &Path, t: &Solved, lib: &Library) -> Result<Compared, String> {
+/// ours) with the generated table `t` (its sub-tables in `lib`), through
+/// `whole`, its entries already collected, or else a side's at a time.
+pub fn compare(
+    dir: &Path,
+    t: &Solved,
+    lib: &Library,
+    whole: Option<&Entries>,
+) -> Result<Compared, String> {
     let name = t.layout.name.clone();
     let mat = Material::from_name(&name).ok_or("not a table name")?;
     let (wdl_bytes, wdl) = read(dir, &name, Kind::Wdl, &mat)?;
@@ -99,12 +105,20 @@ pub fn compare(dir: &Path, t: &Solved, lib: &Library) -> Result<Compared, String
         // A symmetric material stores white to move only (the other side
         // is the same table with the colours swapped).
         for side in 0..if mat.symmetric { 1 } else { 2 } {
-            let entries = Entries::collect_side_parallel(&mat, &source, file, side, 2, &mut |_| {})
-                .map_err(|e| e.to_string())?;
+            let held;
+            let entries = match whole {
+                Some(e) => e,
+                None => {
+                    held =
+                        Entries::collect_side_parallel(&mat, &source, file, side, 2, &mut |_| {})
+                            .map_err(|e| e.to_string())?;
+                    &held
+                }
+            };
             let Some(sub) = wdl.files[file].get(side) else {
                 return Err(format!("{name}: WDL file {file} lacks side {side}"));
             };
-            each_index(&entries, sub, file, side, &wdl_bytes, &mut |i, e, v| {
+            each_index(entries, sub, file, side, &wdl_bytes, &mut |i, e, v| {
                 if !e.illegal() {
                     check_wdl(&mut out, e, v, &name, file, side, i);
                 }
@@ -130,7 +144,7 @@ pub fn compare(dir: &Path, t: &Solved, lib: &Library) -> Result<Compared, String
                 loss: flags & DTZ_LOSS_PLIES != 0,
             };
             let maps = (flags & DTZ_MAPPED != 0).then(|| &dtz.dtz_maps[file].maps);
-            each_index(&entries, sub, file, side, &dtz_bytes, &mut |i, e, raw| {
+            each_index(entries, sub, file, side, &dtz_bytes, &mut |i, e, raw| {
                 if let Some((c, ours)) = stored(e, plies) {
                     let theirs = match maps {
                         Some(m) => m[c].get(usize::from(raw)).copied(),
