@@ -627,12 +627,12 @@ pub fn run(a: &Args) -> Result<(), String> {
         // writer looks up every zeroing move, so the promotion sub-tables
         // that generating fetches are held for it (without them, KRPvKR's
         // DTZ file came out 14% larger).
-        let writes_unfacted = !fresh && !a.values_only;
+        let writer_looks_up = !fresh && !a.values_only;
         let mut missing: Vec<[u8; 12]> = plan::children(&key)
             .into_iter()
             .filter(|c| {
                 let wanted = if fetched.contains(c) {
-                    writes_unfacted
+                    writer_looks_up
                 } else {
                     !order.contains(c)
                 };
