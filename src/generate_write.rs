@@ -122,9 +122,8 @@ impl Source for Generated<'_> {
         for (i, &s) in squares.iter().enumerate() {
             b.sq[*self.slot_of.get(i)?] = s;
         }
-        if !b.legal(turn) {
-            return None;
-        }
+        // An illegal position (the side not to move in check) is stored
+        // INVALID, which is not decided: no legality test is needed here.
         let n = layout.pieces();
         let (code, flags) = match self.table.writer_values(b.sq, turn) {
             Ok(found) => found?,

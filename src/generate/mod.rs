@@ -67,6 +67,7 @@
 //!   between levels, so they shard across machines that exchange the
 //!   positions decided at each distance.
 
+mod child;
 pub mod free;
 pub mod layout;
 pub mod moves;

@@ -4,6 +4,7 @@
 
 use shakmaty::{Color, Role};
 
+use super::child::Children;
 use super::free::{self, Best};
 use super::layout::{Layout, MAX_PIECES};
 use super::moves::{count_quiet_moves, en_passant_possible, Board, Move, NONE};
@@ -107,12 +108,17 @@ pub(super) fn after(b: &Board, m: &Move, out: &mut [Piece; MAX_PIECES]) -> usize
 /// (WDL, mate code) of the position after a zeroing move, for the side to
 /// move there, en passant replies to a double push included; None for a
 /// promotion into a table not at hand (valued ahead, see [`Ahead`]).
-fn zeroing_child(t: &Tables, b: &Board, m: &Move, turn: Color, dtm: bool) -> Option<(i8, i16)> {
-    let mut pieces = [(Color::White, Role::King, 0u8); MAX_PIECES];
-    let n = after(b, m, &mut pieces);
+fn zeroing_child(
+    t: &Tables,
+    kids: &Children,
+    b: &Board,
+    m: &Move,
+    turn: Color,
+    dtm: bool,
+) -> Option<(i8, i16)> {
     // Callers generate every sub-material first; any other gap would be a
     // bug in the plan, so it is valued as unknown rather than crash.
-    let (code, mate) = match t.probe(&pieces[..n], !turn) {
+    let (code, mate) = match kids.probe(b, m, turn) {
         Some(found) => found,
         None if m.promotion.is_some() => return None,
         None => (UNKNOWN, UNKNOWN),
@@ -120,6 +126,8 @@ fn zeroing_child(t: &Tables, b: &Board, m: &Move, turn: Color, dtm: bool) -> Opt
     let mut w = value::wdl(code);
     let mut mate = if dtm { mate } else { UNKNOWN };
     if m.double_push {
+        let mut pieces = [(Color::White, Role::King, 0u8); MAX_PIECES];
+        let n = after(b, m, &mut pieces);
         let passed = if turn == Color::White {
             m.to - 8
         } else {
@@ -185,6 +193,7 @@ pub fn init_range(
         sq: [0; MAX_PIECES],
     };
     let ahead = t.ahead.get(slice, side(turn));
+    let kids = Children::new(t);
     for k in 0..quiet.len() {
         if k % 65_536 == 65_535 {
             meter.add(65_536);
@@ -202,7 +211,7 @@ pub fn init_range(
         let (mut any, mut zd, mut zm) = (false, UNKNOWN, UNKNOWN);
         let count = count_quiet_moves(&b, turn, |m| {
             any = true;
-            let Some((w, mate)) = zeroing_child(t, &b, &m, turn, dtm) else {
+            let Some((w, mate)) = zeroing_child(t, &kids, &b, &m, turn, dtm) else {
                 return;
             };
             let capture = m.capture != NONE;

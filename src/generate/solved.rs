@@ -350,7 +350,29 @@ fn trivially_drawn(key: &[u8; 12]) -> bool {
     total == 2 || (total == 3 && minors == 1)
 }
 
+/// Where [`Library::probe`] reads positions of one material.
+#[derive(Debug, Clone, Copy)]
+pub enum Holder<'a> {
+    /// Only kings, or kings and a minor piece: drawn, no table needed.
+    Drawn,
+    /// This table, with the colours exchanged when the flag is set.
+    Table(&'a Solved, bool),
+}
+
 impl Library {
+    /// The holder of the material `key`, as [`Library::probe`] finds it.
+    pub fn find(&self, key: &[u8; 12]) -> Option<Holder<'_>> {
+        let k = packed_key(key);
+        if let Some(t) = self.tables.get(&k) {
+            return Some(Holder::Table(t, false));
+        }
+        if trivially_drawn(key) {
+            return Some(Holder::Drawn);
+        }
+        let t = self.tables.get(&flip_packed(k))?;
+        Some(Holder::Table(t, true))
+    }
+
     pub fn insert(&mut self, s: Solved) {
         self.tables.insert(packed_key(&s.layout.key), s);
     }
