@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use shakmaty::{Color, Role};
 
-use crate::generate::layout::{Layout, MAX_PIECES};
+use crate::generate::layout::{squares_of_word, Layout, MAX_PIECES};
 use crate::generate::moves::{en_passant_possible, for_each_zeroing_move, Board, NONE};
 use crate::generate::solved::{Library, Piece, Solved};
 use crate::generate::value;
@@ -115,13 +115,17 @@ impl Source for Generated<'_> {
         } else {
             Color::Black
         };
-        let mut b = Board {
-            layout,
-            sq: [0u8; MAX_PIECES],
-        };
+        // Gathered in a word: bytes stored one by one and then read as
+        // one array stalled store forwarding (two fifths of this lookup).
+        let mut word = 0u64;
         for (i, &s) in squares.iter().enumerate() {
-            b.sq[*self.slot_of.get(i)?] = s;
+            let slot = *self.slot_of.get(i)?;
+            word |= u64::from(s) << (8 * (slot % 8));
         }
+        let b = Board {
+            layout,
+            sq: squares_of_word(word),
+        };
         // An illegal position (the side not to move in check) is stored
         // INVALID, which is not decided: no legality test is needed here.
         let n = layout.pieces();

@@ -6,7 +6,7 @@
 
 use shakmaty::{Color, Role};
 
-use super::layout::{key_index, MAX_PIECES};
+use super::layout::{key_index, squares_of_word, MAX_PIECES};
 use super::moves::{Board, Move, NONE, PROMOTIONS};
 use super::slice::Tables;
 use super::solved::{Holder, Solved};
@@ -60,13 +60,15 @@ impl<'a> Children<'a> {
             Target::Missing => None,
             Target::Drawn => Some((super::value::DRAW, super::value::DRAW)),
             Target::Table(table, flip, from) => {
-                let mut sq = [0u8; MAX_PIECES];
+                // Gathered in a word (see `squares_of_word`).
                 let mirror = if flip { 56 } else { 0 };
-                for (s, &f) in sq.iter_mut().zip(&from[..table.layout.pieces()]) {
+                let mut word = 0u64;
+                for (j, &f) in from[..table.layout.pieces()].iter().enumerate() {
                     let f = usize::from(f);
-                    *s = if f == m.slot { m.to } else { b.sq[f] } ^ mirror;
+                    let s = if f == m.slot { m.to } else { b.sq[f] } ^ mirror;
+                    word |= u64::from(s) << (8 * j);
                 }
-                table.get_by_slot(sq, if flip { turn } else { !turn })
+                table.get_by_slot(squares_of_word(word), if flip { turn } else { !turn })
             }
         }
     }

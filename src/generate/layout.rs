@@ -144,14 +144,24 @@ pub fn parse_material(s: &str) -> Result<[u8; 12], MaterialError> {
     Ok(if swap { flip_key(&key) } else { key })
 }
 
+/// Squares by slot from a word holding one a byte, lowest slot lowest: a
+/// position assembled in a register, then stored whole, so that reading
+/// it back as an array does not wait on byte stores.
+pub fn squares_of_word(word: u64) -> [u8; MAX_PIECES] {
+    let b = word.to_le_bytes();
+    std::array::from_fn(|i| b[i])
+}
+
 /// Up to eight squares as one number that orders as the squares do,
 /// compared one by one: lookups compared short slices through a `memcmp`
 /// call (3% of writing KRPvKR). Only slices of equal length compare.
 fn lex(s: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    let n = s.len().min(8);
-    b[..n].copy_from_slice(&s[..n]);
-    u64::from_be_bytes(b)
+    // Shifted in registers: bytes copied to a buffer and read back as one
+    // word stalled store forwarding (most of `canonicalize`'s time).
+    s.iter()
+        .take(8)
+        .enumerate()
+        .fold(0, |k, (i, &b)| k | u64::from(b) << (56 - 8 * i))
 }
 
 /// One digit of a slice index: slots `start..start + len`, `radix` values.

@@ -219,18 +219,24 @@ impl Walk<'_> {
             for &i in list {
                 l.squares(slice, i as usize, &mut b.sq);
                 let here = i as usize;
-                let now = b.sq;
                 // With both kings on the diagonal any move may change the
                 // stored form, and a symmetric position counts its moves
                 // in mirror-image pairs (see below).
-                let diag = l.kings_on_diag(&now);
-                let sym = diag && l.diag_symmetric(&now);
+                let diag = l.kings_on_diag(&b.sq);
+                let sym = diag && l.diag_symmetric(&b.sq);
+                let now = &b.sq;
                 for_each_unmove(&b, turn, |prev, slot| {
-                    let mut sq = *prev;
-                    let p = if simple[slot] && !diag {
+                    // Squares are read a byte at a time on the fast path:
+                    // copying the array just after `for_each_unmove` stored
+                    // one byte of it stalled store forwarding, and was
+                    // nearly half of this pass.
+                    let fast = simple[slot] && !diag;
+                    let mut sq = [0u8; MAX_PIECES];
+                    let p = if fast {
                         let w = l.weight[slot];
                         here - usize::from(now[slot]) * w + usize::from(prev[slot]) * w
                     } else {
+                        sq = *prev;
                         l.canonicalize_after(&mut sq[..n_pieces], slot);
                         l.local_index(&sq)
                     };
@@ -249,7 +255,9 @@ impl Walk<'_> {
                     // predecessor that is not symmetric, of a symmetric
                     // position, counted one, found here twice (as itself
                     // and as its mirror image).
-                    let pred_sym = l.diag_symmetric(&sq);
+                    // On the fast path no king moved and the kings are
+                    // not both on the diagonal: not symmetric.
+                    let pred_sym = !fast && l.diag_symmetric(&sq);
                     let moves = match (pred_sym, sym) {
                         (true, false) => 2,
                         (false, true) if !l.below_its_mirror(prev) => return,
