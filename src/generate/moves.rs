@@ -12,10 +12,11 @@ use super::layout::{Layout, MAX_PIECES};
 pub const NONE: usize = usize::MAX;
 
 fn square(s: u8) -> Square {
-    Square::new(u32::from(s))
+    Square::new(u32::from(s & 63))
 }
 
 /// Squares a piece attacks.
+#[inline]
 pub fn attack_set(color: Color, role: Role, from: u8, occ: u64) -> u64 {
     let sq = square(from);
     let occ = Bitboard(occ);
