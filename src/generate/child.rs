@@ -6,10 +6,10 @@
 
 use shakmaty::{Color, Role};
 
-use super::layout::{key_index, squares_of_word, MAX_PIECES};
+use super::layout::{squares_of_word, MAX_PIECES};
 use super::moves::{Board, Move, NONE, PROMOTIONS};
 use super::slice::Tables;
-use super::solved::{Holder, Solved};
+use super::solved::{key_of, Holder, Piece, Solved};
 
 /// The lookups of one kind of move.
 #[derive(Clone, Copy)]
@@ -82,9 +82,9 @@ fn target<'a>(t: &Tables<'a>, capture: usize, promotion: Option<(usize, Role)>) 
     if promotion.is_some_and(|(s, _)| s == capture || s < l.first_pawn) {
         return Target::Missing;
     }
-    // The pieces after the move: (colour, role, the mover's slot).
-    let mut after: Vec<(Color, Role, usize)> = Vec::with_capacity(n);
-    let mut key = [0u8; 12];
+    // The pieces after the move, each with the mover's slot in place of
+    // its square: matched to the target's slots as lookups match squares.
+    let mut after: Vec<Piece> = Vec::with_capacity(n);
     for (s, &(c, r)) in l.slots.iter().enumerate() {
         if s == capture {
             continue;
@@ -93,9 +93,9 @@ fn target<'a>(t: &Tables<'a>, capture: usize, promotion: Option<(usize, Role)>) 
             Some((p, role)) if p == s => role,
             _ => r,
         };
-        after.push((c, r, s));
-        key[key_index(c, r)] += 1;
+        after.push((c, r, s as u8));
     }
+    let key = key_of(&after);
     let holder = if after.len() == n && key == l.key {
         Holder::Table(t.this, false)
     } else {
@@ -107,19 +107,13 @@ fn target<'a>(t: &Tables<'a>, capture: usize, promotion: Option<(usize, Role)>) 
     let Holder::Table(table, flip) = holder else {
         return Target::Drawn;
     };
-    if table.layout.pieces() != after.len() {
+    if flip {
+        for p in after.iter_mut() {
+            p.0 = !p.0;
+        }
+    }
+    let Some(from) = table.slot_squares(&after) else {
         return Target::Missing;
-    }
-    let mut from = [0u8; MAX_PIECES];
-    let mut used = [false; MAX_PIECES];
-    for (j, &(c, r)) in table.layout.slots.iter().enumerate() {
-        let c = if flip { !c } else { c };
-        let Some(k) = (0..after.len()).find(|&k| !used[k] && after[k].0 == c && after[k].1 == r)
-        else {
-            return Target::Missing;
-        };
-        used[k] = true;
-        from[j] = after[k].2 as u8;
-    }
+    };
     Target::Table(table, flip, from)
 }

@@ -304,6 +304,11 @@ fn packed_key_of(pieces: &[Piece]) -> u64 {
         .fold(0, |k, &(c, r, _)| k + (1 << (4 * key_index(c, r))))
 }
 
+/// The piece counts of a packed key.
+fn unpacked_key(k: u64) -> [u8; 12] {
+    std::array::from_fn(|i| ((k >> (4 * i)) & 15) as u8)
+}
+
 /// [`super::layout::flip_key`] of a packed key: the colours' halves swapped.
 fn flip_packed(k: u64) -> u64 {
     (k >> 24) | ((k & 0xff_ffff) << 24)
@@ -360,13 +365,17 @@ pub enum Holder<'a> {
 }
 
 impl Library {
-    /// The holder of the material `key`, as [`Library::probe`] finds it.
+    /// The holder of the material `key`: its table, else a trivial draw,
+    /// else its table with colours exchanged.
     pub fn find(&self, key: &[u8; 12]) -> Option<Holder<'_>> {
-        let k = packed_key(key);
+        self.find_packed(packed_key(key))
+    }
+
+    fn find_packed(&self, k: u64) -> Option<Holder<'_>> {
         if let Some(t) = self.tables.get(&k) {
             return Some(Holder::Table(t, false));
         }
-        if trivially_drawn(key) {
+        if trivially_drawn(&unpacked_key(k)) {
             return Some(Holder::Drawn);
         }
         let t = self.tables.get(&flip_packed(k))?;
@@ -405,14 +414,11 @@ impl Library {
     /// (DTZ50'' code, mate code) of any position whose material is here
     /// (either colour assignment); None when it is not.
     pub fn probe(&self, pieces: &[Piece], turn: Color) -> Option<(i16, i16)> {
-        let key = packed_key_of(pieces);
-        if let Some(t) = self.tables.get(&key) {
-            return t.get(pieces, turn);
+        match self.find_packed(packed_key_of(pieces))? {
+            Holder::Drawn => Some((DRAW, DRAW)),
+            Holder::Table(t, false) => t.get(pieces, turn),
+            Holder::Table(t, true) => t.probe(pieces, turn),
         }
-        if trivially_drawn(&key_of(pieces)) {
-            return Some((DRAW, DRAW));
-        }
-        self.tables.get(&flip_packed(key))?.probe(pieces, turn)
     }
 }
 
