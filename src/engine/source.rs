@@ -298,6 +298,20 @@ impl Source for FileSource<'_, '_> {
         }
     }
 
+    fn peek(&self, offset: u64, len: usize) -> Option<Cow<'_, [u8]>> {
+        let log2 = self.ctx.engine.store.page_log2();
+        let end = offset
+            .checked_add(len as u64)
+            .filter(|&e| e <= self.size && len > 0)?;
+        let (first, last) = (offset >> log2, (end - 1) >> log2);
+        let at = (offset - (first << log2)) as usize;
+        let mut out = Vec::with_capacity(len);
+        for p in first..=last {
+            out.extend_from_slice(self.page(p)?);
+        }
+        out.get(at..at + len).map(|s| Cow::Owned(s.to_vec()))
+    }
+
     fn resume(&self, block: u64, lit: u64) -> Resume {
         self.ctx.engine.marks.borrow().resume(self.id, block, lit)
     }

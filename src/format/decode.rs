@@ -20,6 +20,10 @@ pub trait Source {
     /// Bytes that may be read soon, a guess: a paging source may fetch
     /// them now where that costs no more round trips.
     fn guess(&self, _offset: u64, _len: u64) {}
+    /// Bytes `[offset, offset + len)` if already at hand, naming nothing.
+    fn peek(&self, _offset: u64, _len: usize) -> Option<Cow<'_, [u8]>> {
+        None
+    }
     /// Where to start walking the block at byte `block` for its `lit`-th
     /// value: the last mark at or before it that an earlier walk left (see
     /// [`Self::add_marks`]). A source that keeps none starts at the block's
@@ -83,7 +87,7 @@ pub fn value<S: Source>(pairs: &Pairs, index: u64, src: &S) -> Result<u16, S::Er
         match src.read(h.lengths_offset + 2 * b, 2) {
             Ok(r) => Ok(i64::from(u16::from_le_bytes([r[0], r[1]])) + 1),
             Err(e) => {
-                hint_neighbourhood(h, start_block, start_lit, src);
+                hint_neighbourhood(h, entry, start_block, start_lit, src);
                 Err(e)
             }
         }
@@ -124,8 +128,14 @@ pub fn value<S: Source>(pairs: &Pairs, index: u64, src: &S) -> Result<u16, S::Er
 }
 
 /// When the block lengths are not yet at hand, name the window of lengths
-/// the scan may walk and the data blocks it most likely ends in.
-fn hint_neighbourhood<S: Source>(h: &Huffman, block: u64, lit: i64, src: &S) {
+/// the scan may walk and the data blocks it may end in. The value lies
+/// between the blocks of two neighbouring sparse entries (those of `entry`
+/// and the next one, or the one before where `lit` is negative): where
+/// that entry is at hand and the blocks between span at most
+/// [`MAX_BRACKET`] bytes, they are all named, so that the lookup needs no
+/// further round once the lengths arrive. Otherwise the likeliest blocks
+/// are guessed.
+fn hint_neighbourhood<S: Source>(h: &Huffman, entry: u64, block: u64, lit: i64, src: &S) {
     let blocks = u64::from(h.real_blocks.max(1)) as i64;
     let positions = h.sparse_entries.saturating_mul(1u64 << h.span_log2);
     let avg = (positions / blocks as u64).clamp(1, 1 << 40) as i64;
@@ -136,6 +146,25 @@ fn hint_neighbourhood<S: Source>(h: &Huffman, block: u64, lit: i64, src: &S) {
     let lo = (block as i64 + 2 * delta.min(0) - 2).clamp(0, last_len);
     let hi = (block as i64 + 2 * delta.max(0) + 2).clamp(0, last_len);
     src.hint(h.lengths_offset + 2 * lo as u64, 2 * (hi - lo + 1) as u64);
+    let last_block = (blocks - 1) as u64;
+    let neighbour = if lit < 0 {
+        match entry.checked_sub(1) {
+            Some(e) => sparse_block(h, e, src),
+            None => Some(0),
+        }
+    } else if entry + 1 < h.sparse_entries {
+        sparse_block(h, entry + 1, src)
+    } else {
+        Some(last_block)
+    };
+    if let Some(other) = neighbour {
+        let (b_lo, b_hi) = (block.min(other), block.max(other).min(last_block));
+        let len = (b_hi.saturating_sub(b_lo) + 1) << h.block_log2;
+        if b_lo <= b_hi && len <= MAX_BRACKET {
+            src.hint(h.data_offset + (b_lo << h.block_log2), len);
+            return;
+        }
+    }
     let spread = (delta.abs() / 2 + 1).min((4096 >> h.block_log2).max(1));
     let guess = block as i64 + delta;
     let b_lo = (guess - spread).clamp(0, blocks - 1) as u64;
@@ -144,6 +173,19 @@ fn hint_neighbourhood<S: Source>(h: &Huffman, block: u64, lit: i64, src: &S) {
         h.data_offset + (b_lo << h.block_log2),
         (b_hi - b_lo + 1) << h.block_log2,
     );
+}
+
+/// Most data bytes [`hint_neighbourhood`] names between two sparse
+/// entries. Over the official 5-piece tables a span holds about 1-4 KiB
+/// of WDL blocks and 4-17 KiB of DTZ blocks.
+const MAX_BRACKET: u64 = 32 << 10;
+
+/// The block of sparse entry `entry`, if its bytes are at hand.
+fn sparse_block<S: Source>(h: &Huffman, entry: u64, src: &S) -> Option<u64> {
+    let raw = src.peek(h.sparse_offset + 6 * entry, 4)?;
+    Some(u64::from(u32::from_le_bytes([
+        raw[0], raw[1], raw[2], raw[3],
+    ])))
 }
 
 /// Decodes the `lit`-th value of a block, walking its codes from `from`

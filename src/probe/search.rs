@@ -120,8 +120,17 @@ fn search(
     let table = if all_searched {
         None
     } else {
+        // While a capture is unanswered the table's value may not be
+        // needed (a winning capture decides): its pages are only maybe
+        // wanted, so a driver that attempts again as answers arrive does
+        // not fetch them before it knows.
         let mat = Material::of(&pos.board().material());
-        pending.take(wdl_table(ctx, pos, &mat))?
+        let read = || wdl_table(ctx, pos, &mat);
+        pending.take(if pending.unresolved() {
+            ctx.speculate(read)
+        } else {
+            read()
+        })?
     };
     // An unanswered capture could beat the table's value, or (for DTZ)
     // make the best move a zeroing one: undecided.

@@ -1,8 +1,8 @@
 // The browser driver of syzygy-web. The Rust core (Core) answers a probe
 // attempt from the pages it holds or names the pages it lacks; this file
 // fetches them (IndexedDB first, then HTTP Range requests), supplies them,
-// and tries again. It also de-duplicates requests shared by concurrent
-// probes, remembers each file's identity and where it was found.
+// and tries again as each arrives. It also de-duplicates requests shared by
+// concurrent probes, remembers each file's identity and where it was found.
 //
 // The other concerns live beside it: http.js (Range requests, retries, the
 // concurrency gate, servers that ignore Range), page-db.js (the IndexedDB
@@ -17,8 +17,10 @@ import { PageDb } from './page-db.js';
 import { prefetchFiles } from './prefetch.js';
 import { Trace } from './trace.js';
 
-// Rounds of one probe (a mainline: of one step) before giving up.
+// Rounds of one probe (a mainline: of one step) before giving up, and
+// attempts (one per arrival of what an attempt named).
 const MAX_ROUNDS = 256;
+const MAX_ATTEMPTS = 4096;
 // From a server that ignores Range, never stream further into a file than this.
 const WHOLE_BODY_LIMIT = 32 * 1048576;
 // A table found missing (404) is asked for again by probes starting this much later.
@@ -49,8 +51,10 @@ export class Runtime {
     this.files = new Map();
     // `${file}:${page}` or `open:${file}` -> {promise, prio} of the request bringing it.
     this.inflight = new Map();
-    // What the last probe that used the network experienced (Trace.summary()).
-    this.last = null;
+    // The Trace of the last probe that used the network: stats().last. Its
+    // requests and bytes go on counting requests still out when it
+    // answered; its time stops there.
+    this.lastTrace = null;
     // IndexedDB writes run beside the probe, not between its rounds: url ->
     // the last write queued for it (writes of one URL keep their order),
     // and every write not yet done, which a probe awaits before it answers.
@@ -114,7 +118,7 @@ export class Runtime {
       generateMs: Math.round(this.generated.counters.generateMs),
       memoryBytes: this.core.memoryBytes(),
       indexedDb: this.db.state,
-      last: this.last,
+      last: this.lastTrace && this.lastTrace.summary(),
     };
   }
 
@@ -188,7 +192,7 @@ export class Runtime {
       notify('complete', full);
       return full;
     } finally {
-      if (trace.requests > 0) this.last = trace.summary();
+      if (trace.requests > 0) this.lastTrace = trace.finish();
     }
   }
 
@@ -223,7 +227,7 @@ export class Runtime {
       await this.stored();
       return line;
     } finally {
-      if (trace.requests > 0) this.last = trace.summary();
+      if (trace.requests > 0) this.lastTrace = trace.finish();
     }
   }
 
@@ -245,28 +249,66 @@ export class Runtime {
     }
   }
 
+  /**
+   * Attempts again as each supply arrives, not once a whole round has:
+   * what the new bytes let the probe see further goes out at once, beside
+   * requests still in flight, so connections do not idle while the slowest
+   * request of a round is out. A round is a depth: a request issued after
+   * the answers of round k arrived is in round k + 1.
+   */
   async runTables(kind, fen, ask) {
     const tick = this.core.begin();
     const started = Date.now();
+    // Supplies this probe waits for, by what the core named: key -> promise.
+    const pending = new Map();
+    // Supplies that failed for good: key -> {f (what was named), error}.
+    const failed = new Map();
+    let arrived = 0; // deepest round whose supply has arrived
+    let rounds = 0;
+    const first = kind === 'verdict' || kind === 'outcome';
     try {
-      for (let round = 0; round < MAX_ROUNDS; round++) {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         // The verdict's speculative reads fill only the connections its
-        // rounds leave idle, so that it comes in as few waves as it can.
-        // Other probes name them all: beside a verdict their requests wait
-        // for its requests anyway, and the move list needs most of them.
-        this.core.setConnections(kind === 'verdict' || kind === 'outcome' ? this.http.gate.size : 0);
+        // rounds leave idle, so that it comes in as few waves as it can;
+        // while some of its requests are out, only those riding along
+        // with a needed one. Other probes name them all: beside a verdict
+        // their requests wait for its requests anyway, and the move list
+        // needs most of them. Once a supply has failed, none: whether the
+        // probe fails depends on whether it needs what failed.
+        const connections = failed.size ? 1 : first ? (pending.size ? 1 : this.http.gate.size) : 0;
+        this.core.setConnections(connections);
         // On a slow link the bytes of a sparse index cost more than the round it saves.
         this.core.setSparseInHead(!this.http.link.slow());
+        const t0 = performance.now();
         const r = JSON.parse(this.core.attempt(kind, fen));
+        ask.trace.attempted(performance.now() - t0);
         if (r.done) {
           this.counters.pagesFromMemory += this.core.lastReads();
           return r.done;
         }
         if (r.error && r.code === 'missing-table' && (await this.recheckAbsent(r.error, started, ask))) continue;
         if (r.error) throw fail(r.error, r.code);
-        this.counters.rounds++;
-        if (ask.prio.rank === RANK.moves) ask.trace.rounds++;
-        await this.supplyAll(r.need, ask);
+        for (const { f, error } of failed.values()) {
+          if (r.need.some((g) => g.file === f.file && (f.open || (g.start < f.end && f.start < g.end)))) throw error;
+        }
+        const round = arrived + 1;
+        if (round > MAX_ROUNDS) break;
+        for (const [key, f, supply] of this.supplies(r.need, ask)) {
+          if (pending.has(key)) continue;
+          const settle = (ok) => (error) => {
+            pending.delete(key);
+            if (ok) arrived = Math.max(arrived, round);
+            else failed.set(key, { f, error });
+          };
+          pending.set(key, supply().then(settle(true), settle(false)));
+          if (round > rounds) {
+            rounds = round;
+            this.counters.rounds++;
+            if (ask.prio.rank === RANK.moves) ask.trace.rounds++;
+          }
+        }
+        if (!pending.size) throw fail('internal: a probe named nothing to fetch', 'network');
+        await Promise.race(pending.values());
       }
       throw fail('probe did not converge', 'network');
     } finally {
@@ -274,14 +316,15 @@ export class Runtime {
     }
   }
 
-  async supplyAll(need, ask) {
-    const waits = [];
-    const opens = need.filter((f) => f.open);
-    for (const f of opens) waits.push(this.shared(`open:${f.file}`, (job) => this.open(f, job), ask));
-    for (const f of need.filter((f) => !f.open)) waits.push(this.pages(f, ask));
-    const results = await Promise.allSettled(waits);
-    const bad = results.find((r) => r.status === 'rejected');
-    if (bad) throw bad.reason;
+  /** [key, f, start] per item f of what an attempt named: opens, then ranges of pages. */
+  supplies(need, ask) {
+    const out = [];
+    for (const f of need.filter((f) => f.open)) {
+      const key = `open:${f.file}`;
+      out.push([key, f, () => this.shared(key, (job) => this.open(f, job), ask)]);
+    }
+    for (const f of need.filter((f) => !f.open)) out.push([`${f.file}:${f.start}-${f.end}`, f, () => this.pages(f, ask)]);
+    return out;
   }
 
   /**

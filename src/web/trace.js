@@ -15,6 +15,16 @@ export class Trace {
     this.waves = 0;
     this.outcomeMs = null;
     this.verdictMs = null;
+    this.elapsedMs = null;
+    // Attempts of the core (a synchronous run over the pages at hand) and
+    // the main-thread time they took.
+    this.attempts = 0;
+    this.attemptMs = 0;
+  }
+
+  attempted(ms) {
+    this.attempts++;
+    this.attemptMs += ms;
   }
 
   /** A request passed the gate: its wave, to hand back to `end`. */
@@ -40,6 +50,12 @@ export class Trace {
     if (this.verdictMs === null) this.verdictMs = Math.round(performance.now() - this.started);
   }
 
+  /** The probe has answered (or failed): its time stops; returns itself. */
+  finish() {
+    if (this.elapsedMs === null) this.elapsedMs = Math.round(performance.now() - this.started);
+    return this;
+  }
+
   /** The figures `stats().last` reports. */
   summary() {
     return {
@@ -47,9 +63,11 @@ export class Trace {
       bytes: this.bytes,
       waves: this.waves,
       rounds: this.rounds,
-      elapsedMs: Math.round(performance.now() - this.started),
+      elapsedMs: this.elapsedMs === null ? Math.round(performance.now() - this.started) : this.elapsedMs,
       outcomeMs: this.outcomeMs,
       verdictMs: this.verdictMs,
+      attempts: this.attempts,
+      attemptMs: Math.round(this.attemptMs),
     };
   }
 }

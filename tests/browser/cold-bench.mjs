@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Cold analysis as users feel it (issue 12), not a test: `scripts/bench-cold.sh`
-// (or `node tests/browser/cold-bench.mjs [--per-table N] [--phone-only] [--phone-runs N] [--rows]`).
+// (or `node tests/browser/cold-bench.mjs [--per-table N] [--phone-only] [--phone-runs N] [--promotions] [--rows]`).
 //
 // Servers: the page and the board from one origin (static files compressed
 // as a static host or CDN sends them, tables never); the tables from another,
@@ -27,6 +27,8 @@ const arg = (name, dflt) => {
 };
 const PER_TABLE = arg('--per-table', 1);
 const PHONE_ONLY = process.argv.includes('--phone-only');
+// Only the two promotion positions, over HTTP/1.1 and HTTP/2 (a quick look at the worst case).
+const PROMOTIONS_ONLY = process.argv.includes('--promotions');
 // Loads of the board per phone position (its times vary between runs far more than the others').
 const PHONE_RUNS = Math.max(1, arg('--phone-runs', 1));
 const CLI_ONLY = process.argv.includes('--cli-only');
@@ -91,11 +93,11 @@ async function main() {
       await p.evaluate((u) => (window.tb = new window.Tablebase({ urls: [u] })), bases['HTTP/1.1']);
       const names = fs.readdirSync(TABLES).filter((f) => /^K[A-Z]*vK[A-Z]*\.rtbw$/.test(f) && f.length === 11).map((f) => f.slice(0, 6)).sort();
       const fens = [];
-      for (const n of names) fens.push(...(await legalPositions(p, [n], PER_TABLE, SEED + n.charCodeAt(1) * 7 + n.charCodeAt(4))));
+      for (const n of PROMOTIONS_ONLY ? [] : names) fens.push(...(await legalPositions(p, [n], PER_TABLE, SEED + n.charCodeAt(1) * 7 + n.charCodeAt(4))));
       fens.push(...PROMOTIONS);
       await setup.close();
       const want = cliProbe(fens);
-      say(`${fens.length} positions: ${PER_TABLE} seeded per 5-piece table (${names.length} tables) and the two promotion positions`);
+      say(PROMOTIONS_ONLY ? `${fens.length} positions: the two promotion positions` : `${fens.length} positions: ${PER_TABLE} seeded per 5-piece table (${names.length} tables) and the two promotion positions`);
 
       for (const [proto, base] of CLI_ONLY ? [] : Object.entries(bases)) {
         const rows = [];
@@ -118,6 +120,8 @@ async function main() {
               };
               const result = await tb.probe(fen, { onUpdate });
               const full = performance.now() - t0;
+              // Requests still out when it answered count once in.
+              while (tb.stats().requestsInFlight > 0) await new Promise((r) => setTimeout(r, 5));
               return { result, outcome, verdict, full, last: tb.stats().last };
             },
             { fen: fens[i], base },
@@ -157,7 +161,7 @@ async function main() {
       say('Targets: verdict <= 0.35 s worst; full <= 0.4 s median, <= 1.0 s worst; <= 40 requests, <= 800 KiB worst; HTTP/2 full <= 0.5 s worst; CLI <= 1.0 s worst.');
     }
 
-    if (CLI_ONLY) return;
+    if (CLI_ONLY || PROMOTIONS_ONLY) return;
     say('');
     say('Phone profile: the board (www/dist) with 4x CPU slowdown, 150 ms latency, 1.6 Mbit/s down, 390x844, cold cache; navigation to the result on screen (who wins: the outcome) and to its DTZ (the verdict)');
     // A precompressing host has its encoded files ready: encode them once before timing.
@@ -232,7 +236,7 @@ function report(say, title, rows) {
   say(`  requests ${mw('requests', String)}; bytes ${mw('bytes', kib)}; waves ${mw('waves', String)}; rounds ${mw('rounds', String)}`);
   // --rows: every position, to see where the worst figures come from.
   if (process.argv.includes('--rows')) {
-    for (const r of rows) say(`    ${r.fen.padEnd(40)} outcome ${r.outcome === null ? 'n/a' : s(r.outcome)}, verdict ${r.verdict === null ? 'n/a' : s(r.verdict)}, full ${s(r.full)}, ${r.requests} requests, ${r.waves} waves, ${r.rounds} rounds`);
+    for (const r of rows) say(`    ${r.fen.padEnd(40)} outcome ${r.outcome === null ? 'n/a' : s(r.outcome)}, verdict ${r.verdict === null ? 'n/a' : s(r.verdict)}, full ${s(r.full)}, ${r.requests} requests, ${r.waves} waves, ${r.rounds} rounds${r.attempts ? `, ${r.attempts} attempts in ${r.attemptMs} ms` : ''}`);
   }
   for (const fen of PROMOTIONS) {
     const r = rows.find((x) => x.fen === fen);

@@ -25,6 +25,8 @@ function probeWithUpdates(page, fen) {
       onUpdate: (u) => updates.push({ stage: u.stage, result: u.result, beforeSettled: !settled }),
     });
     settled = true;
+    // Requests still out when it answered count in stats().last once in.
+    while (window.tb.stats().requestsInFlight > 0) await new Promise((r) => setTimeout(r, 5));
     return { updates, result, stats: window.tb.stats() };
   }, fen);
 }
