@@ -91,20 +91,25 @@ export async function createTablebase(page, options) {
   }, options);
 }
 
-/** Probes FENs in the page concurrently: per FEN, the result or {error, code}. */
+/**
+ * Probes FENs in the page concurrently: per FEN, the result or {error,
+ * code}. Returns once no request is in flight either: a probe answers as
+ * soon as it can, and requests it named before it knew it would not need
+ * them may still be out, which the server's counts would otherwise race.
+ */
 export function probeAll(page, fens) {
-  return page.evaluate(
-    (fens) =>
-      Promise.all(
-        fens.map((f) =>
-          window.tb.probe(f).then(
-            (r) => r,
-            (e) => ({ error: String(e && e.message), code: e && e.code }),
-          ),
+  return page.evaluate(async (fens) => {
+    const out = await Promise.all(
+      fens.map((f) =>
+        window.tb.probe(f).then(
+          (r) => r,
+          (e) => ({ error: String(e && e.message), code: e && e.code }),
         ),
       ),
-    fens,
-  );
+    );
+    while (window.tb.stats().requestsInFlight > 0) await new Promise((r) => setTimeout(r, 5));
+    return out;
+  }, fens);
 }
 
 export async function probe(page, fen) {
