@@ -253,6 +253,42 @@ impl<'e> FileSource<'_, 'e> {
         self.last.set(Some((page, bytes)));
         Some(bytes)
     }
+
+    /// Bytes `[offset, end)` (`len` of them, at least one, within the
+    /// file) from the pages held, naming nothing: borrowed from one page,
+    /// copied across several.
+    #[inline]
+    fn held(&self, offset: u64, len: usize, end: u64) -> Result<Cow<'e, [u8]>, Gap> {
+        let store = &self.ctx.engine.store;
+        let log2 = store.page_log2();
+        let (first, last) = (offset >> log2, (end - 1) >> log2);
+        let at = (offset - (first << log2)) as usize;
+        if first == last {
+            return match self.page(first) {
+                Some(p) if p.len() >= at + len => Ok(Cow::Borrowed(&p[at..at + len])),
+                _ => Err(Gap::Missing),
+            };
+        }
+        if (first..=last).any(|p| !store.contains(self.id, p)) {
+            return Err(Gap::Missing);
+        }
+        let mut out = Vec::with_capacity(len);
+        for p in first..=last {
+            out.extend_from_slice(store.get(self.id, p).unwrap_or(&[]));
+        }
+        match out.get(at..at + len) {
+            Some(s) => Ok(Cow::Owned(s.to_vec())),
+            None => Err(Gap::Short),
+        }
+    }
+}
+
+/// Why [`FileSource::held`] has no bytes.
+enum Gap {
+    /// A page is not in the store.
+    Missing,
+    /// The pages held end before the range does.
+    Short,
 }
 
 impl Source for FileSource<'_, '_> {
@@ -271,45 +307,21 @@ impl Source for FileSource<'_, '_> {
         }
         let (n, b) = self.ctx.reads.get();
         self.ctx.reads.set((n + 1, b + len as u64));
-        let store = &self.ctx.engine.store;
-        let log2 = store.page_log2();
-        let (first, last) = (offset >> log2, (end - 1) >> log2);
-        let at = (offset - (first << log2)) as usize;
-        if first == last {
-            return match self.page(first) {
-                Some(p) if p.len() >= at + len => Ok(Cow::Borrowed(&p[at..at + len])),
-                _ => {
-                    self.ctx.want(self.id, offset, len as u64);
-                    Err(ProbeError::Missing)
-                }
-            };
-        }
-        if (first..=last).any(|p| !store.contains(self.id, p)) {
-            self.ctx.want(self.id, offset, len as u64);
-            return Err(ProbeError::Missing);
-        }
-        let mut out = Vec::with_capacity(len);
-        for p in first..=last {
-            out.extend_from_slice(store.get(self.id, p).unwrap_or(&[]));
-        }
-        match out.get(at..at + len) {
-            Some(s) => Ok(Cow::Owned(s.to_vec())),
-            None => Err(ProbeError::CorruptTable(self.name(), "short page".into())),
+        match self.held(offset, len, end) {
+            Ok(bytes) => Ok(bytes),
+            Err(Gap::Missing) => {
+                self.ctx.want(self.id, offset, len as u64);
+                Err(ProbeError::Missing)
+            }
+            Err(Gap::Short) => Err(ProbeError::CorruptTable(self.name(), "short page".into())),
         }
     }
 
     fn peek(&self, offset: u64, len: usize) -> Option<Cow<'_, [u8]>> {
-        let log2 = self.ctx.engine.store.page_log2();
         let end = offset
             .checked_add(len as u64)
             .filter(|&e| e <= self.size && len > 0)?;
-        let (first, last) = (offset >> log2, (end - 1) >> log2);
-        let at = (offset - (first << log2)) as usize;
-        let mut out = Vec::with_capacity(len);
-        for p in first..=last {
-            out.extend_from_slice(self.page(p)?);
-        }
-        out.get(at..at + len).map(|s| Cow::Owned(s.to_vec()))
+        self.held(offset, len, end).ok()
     }
 
     fn resume(&self, block: u64, lit: u64) -> Resume {

@@ -72,7 +72,7 @@ pub fn value<S: Source>(pairs: &Pairs, index: u64, src: &S) -> Result<u16, S::Er
         return Err(FormatError::Corrupt("index beyond the sparse index").into());
     }
     let raw = src.read(h.sparse_offset + 6 * entry, 6)?;
-    let mut block = u64::from(u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]));
+    let mut block = entry_block(&raw);
     let offset_in_block = i64::from(u16::from_le_bytes([raw[4], raw[5]]));
     let within = (index & ((1u64 << span_log2) - 1)) as i64 - (1i64 << (span_log2 - 1));
     let mut lit = within + offset_in_block;
@@ -182,10 +182,12 @@ const MAX_BRACKET: u64 = 32 << 10;
 
 /// The block of sparse entry `entry`, if its bytes are at hand.
 fn sparse_block<S: Source>(h: &Huffman, entry: u64, src: &S) -> Option<u64> {
-    let raw = src.peek(h.sparse_offset + 6 * entry, 4)?;
-    Some(u64::from(u32::from_le_bytes([
-        raw[0], raw[1], raw[2], raw[3],
-    ])))
+    Some(entry_block(&src.peek(h.sparse_offset + 6 * entry, 4)?))
+}
+
+/// The block a sparse entry's bytes (at least 4) name.
+fn entry_block(raw: &[u8]) -> u64 {
+    u64::from(u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]))
 }
 
 /// Decodes the `lit`-th value of a block, walking its codes from `from`

@@ -112,6 +112,29 @@ export function probeAll(page, fens) {
   }, fens);
 }
 
+/**
+ * Requests of a range server's log ({path, range} entries) that ask again
+ * for bytes an earlier request of the same file asked for, as messages;
+ * empty when no byte was fetched twice.
+ */
+export function refetched(log) {
+  const byPath = new Map();
+  for (const e of log) {
+    const m = /^bytes=(\d+)-(\d+)$/.exec(e.range || '');
+    if (!m) continue;
+    if (!byPath.has(e.path)) byPath.set(e.path, []);
+    byPath.get(e.path).push([Number(m[1]), Number(m[2])]);
+  }
+  const out = [];
+  for (const [path, ranges] of byPath) {
+    ranges.sort((a, b) => a[0] - b[0]);
+    for (let i = 1; i < ranges.length; i++) {
+      if (ranges[i][0] <= ranges[i - 1][1]) out.push(`${path}: bytes ${ranges[i - 1].join('-')} and ${ranges[i].join('-')} overlap`);
+    }
+  }
+  return out;
+}
+
 export async function probe(page, fen) {
   return (await probeAll(page, [fen]))[0];
 }
