@@ -5,6 +5,7 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
+use common::floor::Floor;
 use common::*;
 use shakmaty::Chess;
 use syzygy_web::drivers::{FsFetcher, SimFetcher, Tablebase};
@@ -150,6 +151,53 @@ fn main() {
         }
         f.print(&format!("{pieces}-piece root analysis, warm"));
     }
+    floors();
+}
+
+/// Cold root analyses beside their floor (`common::floor`): how few
+/// single-range requests could carry what each reads, within issue 12's
+/// 800 KiB, and how many bytes 40 requests would take.
+fn floors() {
+    println!("\ncold root analysis beside its floor (one range a request, every offset known in advance)");
+    let promotions = [
+        "8/4P2K/8/8/5Q2/q7/6k1/8 w - - 0 1",
+        "8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1",
+    ];
+    let mut set: Vec<(String, Chess)> = promotions
+        .iter()
+        .map(|f| (f.to_string(), parse(f)))
+        .collect();
+    set.extend(positions(5, 2).into_iter().map(|p| (String::new(), p)));
+    let mut within = Vec::new();
+    for (name, p) in &set {
+        let mut t = sim();
+        let _ = t.analyse(p);
+        let log = t.fetcher_mut().take_log();
+        t.engine().log_reads(true);
+        let _ = t.analyse(p);
+        let floor = Floor::of(&t.engine().take_read_log());
+        let fewest = floor.requests_within(800 << 10).unwrap_or(u64::MAX);
+        within.push(fewest);
+        if !name.is_empty() {
+            println!(
+                "  {name}: ours {} requests, {} KiB; reads {} KiB in {} runs of {} files; within 800 KiB at least {fewest} requests; 40 requests at least {} KiB",
+                log.requests,
+                log.bytes >> 10,
+                floor.bytes >> 10,
+                floor.runs,
+                floor.files,
+                floor.bytes_for(40).map_or(0, |b| b >> 10),
+            );
+        }
+    }
+    let (m, w) = median_worst(&mut within);
+    println!("  over {} positions (these and 2 per 5-piece table): fewest requests within 800 KiB, median {m}, worst {w}", set.len());
+}
+
+fn parse(f: &str) -> Chess {
+    use shakmaty::{fen::Fen, CastlingMode};
+    let fen: Fen = f.parse().expect("FEN");
+    fen.into_position(CastlingMode::Standard).expect("legal")
 }
 
 fn material_name(p: &Chess) -> String {

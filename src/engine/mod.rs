@@ -25,6 +25,14 @@ use files::Files;
 /// 82 in 16 at 64 KiB, for 1.5, 2.0, 2.2 and 3.0 MiB.
 pub const BRIDGE_BYTES: u64 = 32 << 10;
 
+/// Bytes `[start, end)` of a file that a probe read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadSpan {
+    pub file: FileId,
+    pub start: u64,
+    pub end: u64,
+}
+
 /// Tunables shared by every driver.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Config {
@@ -71,6 +79,8 @@ pub struct Engine {
     /// Reads (count, bytes) made by the last attempt: what a synchronous
     /// prober without a page store would request one by one.
     last_reads: std::cell::Cell<(u64, u64)>,
+    /// With [`Engine::log_reads`] on, the byte span of every read since.
+    read_log: RefCell<Option<Vec<ReadSpan>>>,
     config: Config,
     store: PageStore,
     /// Where walks of blocks' code streams passed, for the next lookup.
@@ -98,6 +108,7 @@ impl Engine {
         };
         Engine {
             last_reads: std::cell::Cell::new((0, 0)),
+            read_log: RefCell::new(None),
             store: PageStore::new(config.page_log2, config.memory_budget),
             marks: RefCell::new(Marks::default()),
             files: RefCell::new(Files::default()),
@@ -315,6 +326,22 @@ impl Engine {
     /// Reads (count, bytes) of the last attempt.
     pub fn last_reads(&self) -> (u64, u64) {
         self.last_reads.get()
+    }
+
+    /// Starts (or stops) logging the byte span of every read, headers
+    /// included: what the decoder needed, to weigh how few requests could
+    /// have carried it.
+    pub fn log_reads(&self, on: bool) {
+        *self.read_log.borrow_mut() = on.then(Vec::new);
+    }
+
+    /// The spans read since [`Self::log_reads`] or the last call.
+    pub fn take_read_log(&self) -> Vec<ReadSpan> {
+        self.read_log
+            .borrow_mut()
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     pub fn store_stats(&self) -> StoreStats {

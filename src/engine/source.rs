@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::files::State;
 use super::Ctx;
+use super::ReadSpan;
 use crate::error::ProbeError;
 use crate::format::decode::{Mark, Resume, Source};
 use crate::format::header::{self, Header, Shape};
@@ -62,6 +63,20 @@ const PAWNFUL_WDL_SPARSE: u64 = 64 << 10;
 const PAWNFUL_DTZ_SPARSE: u64 = 8 << 10;
 
 impl<'e> Ctx<'e> {
+    /// Counts a read (see [`super::Engine::last_reads`]) and logs its span
+    /// if asked ([`super::Engine::log_reads`]).
+    fn count_read(&self, file: FileId, start: u64, len: u64) {
+        let (n, b) = self.reads.get();
+        self.reads.set((n + 1, b + len));
+        if let Some(log) = self.engine.read_log.borrow_mut().as_mut() {
+            log.push(ReadSpan {
+                file,
+                start,
+                end: start + len,
+            });
+        }
+    }
+
     /// The parsed header of a table file, opening the file if needed.
     pub fn header(
         &self,
@@ -75,8 +90,7 @@ impl<'e> Ctx<'e> {
             .file_id(name, kind, head_len(kind, shape, sparse));
         let file_name = || format!("{name}.{}", kind.extension());
         if let Some(h) = self.engine.files.borrow().header(id) {
-            let (n, b) = self.reads.get();
-            self.reads.set((n + 1, b + h.header_len));
+            self.count_read(id, 0, h.header_len);
             return Ok((id, h));
         }
         let state = self.engine.files.borrow().state(id);
@@ -305,8 +319,7 @@ impl Source for FileSource<'_, '_> {
         if len == 0 {
             return Ok(Cow::Borrowed(&[]));
         }
-        let (n, b) = self.ctx.reads.get();
-        self.ctx.reads.set((n + 1, b + len as u64));
+        self.ctx.count_read(self.id, offset, len as u64);
         match self.held(offset, len, end) {
             Ok(bytes) => Ok(bytes),
             Err(Gap::Missing) => {

@@ -2,6 +2,7 @@
 //! location, position generators and the reference prober.
 #![allow(dead_code)]
 
+pub mod floor;
 pub mod official;
 
 use std::path::PathBuf;
