@@ -174,8 +174,8 @@ fn probe_all(dir: &std::path::Path, positions: &[shakmaty::Chess]) -> (usize, us
 fn corrupted_tables_never_panic_or_hang() {
     let mut summary = Vec::new();
     for (name, kind) in [
-        ("KRvK", Kind::Wdl),
-        ("KPvK", Kind::Dtz),
+        ("KPvK", Kind::Wdl),
+        ("KRvK", Kind::Dtz),
         ("KRPvKR", Kind::Wdl),
         ("KQvKR", Kind::Dtz),
         ("KBBvK", Kind::Wdl),
@@ -241,17 +241,17 @@ fn corrupted_tables_never_panic_or_hang() {
     println!("{}", summary.join("\n"));
 }
 
-/// An inconsistent pair of tables: KRvK.rtbw says every black-to-move
+/// An inconsistent pair of tables: KQBvK.rtbw says every black-to-move
 /// position is a draw (each leaf of its black-side grammar made 2), and
-/// KRvK.rtbz claims to store black to move, so a white-to-move position's
+/// KQBvK.rtbz claims to store black to move, so a white-to-move position's
 /// DTZ comes from the 1-ply search. White still wins by the WDL table, but
 /// no move reaches a loss for Black: a corrupt-table error, never a win
 /// with DTZ -1.
 #[test]
 fn a_win_without_a_winning_move_is_a_corrupt_table() {
-    let dir = scratch("inconsistent-krvk");
-    let mut wdl = std::fs::read(syzygy_path().join("KRvK.rtbw")).expect("KRvK.rtbw");
-    let headers = pairs_headers(&wdl, "KRvK");
+    let dir = scratch("inconsistent-kqbvk");
+    let mut wdl = std::fs::read(syzygy_path().join("KQBvK.rtbw")).expect("KQBvK.rtbw");
+    let headers = pairs_headers(&wdl, "KQBvK");
     assert_eq!(headers.len(), 2, "two sides to move");
     let (_, Some((grammar, symbols))) = headers[1] else {
         panic!("black's side is Huffman-coded");
@@ -266,14 +266,15 @@ fn a_win_without_a_winning_move_is_a_corrupt_table() {
         }
     }
     assert!(leaves > 0);
-    std::fs::write(dir.join("KRvK.rtbw"), &wdl).expect("write");
-    let mut dtz = std::fs::read(syzygy_path().join("KRvK.rtbz")).expect("KRvK.rtbz");
-    let (flags, _) = pairs_headers(&dtz, "KRvK")[0];
+    std::fs::write(dir.join("KQBvK.rtbw"), &wdl).expect("write");
+    let mut dtz = std::fs::read(syzygy_path().join("KQBvK.rtbz")).expect("KQBvK.rtbz");
+    let (flags, _) = pairs_headers(&dtz, "KQBvK")[0];
+    assert_eq!(dtz[flags] & 1, 0, "KQBvK.rtbz stores white to move");
     dtz[flags] |= 1;
-    std::fs::write(dir.join("KRvK.rtbz"), &dtz).expect("write");
+    std::fs::write(dir.join("KQBvK.rtbz"), &dtz).expect("write");
 
     let mut tb = Tablebase::new(FsFetcher::new(vec![dir.clone()]), Config::default());
-    let pos = parse_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1").expect("fen");
+    let pos = parse_fen("8/8/8/4k3/8/8/8/2BQK3 w - - 0 1").expect("fen");
     assert_eq!(
         tb.probe_wdl(&pos),
         Ok(2),
@@ -281,7 +282,7 @@ fn a_win_without_a_winning_move_is_a_corrupt_table() {
     );
     let e = tb.probe_dtz(&pos).expect_err("no move wins");
     assert!(
-        matches!(&e, ProbeError::CorruptTable(name, _) if name == "KRvK.rtbz"),
+        matches!(&e, ProbeError::CorruptTable(name, _) if name == "KQBvK.rtbz"),
         "{e:?}"
     );
     assert!(tb.analyse(&pos).is_err());

@@ -330,7 +330,7 @@ fn cli_url_answers_exactly_as_cli_path() {
     ] {
         assert!(local.contains(code), "no {code} line in\n{local}");
     }
-    assert!(local.contains("KQQQQvK.rtbw") && local.contains("KBNvKN.rtbw"));
+    assert!(local.contains("KQQQQvK.rtbz") && local.contains("KBNvKN.rtbw"));
     let stats = srv.stats();
     println!(
         "{} FENs over HTTP: {} requests, {:.1} MiB",
@@ -368,18 +368,18 @@ fn status_500_is_retried_then_answers() {
 #[test]
 fn persistent_5xx_is_a_network_error_naming_the_file() {
     let srv = server!("persistent_5xx_is_a_network_error_naming_the_file");
-    srv.faults(r#"{"match":"KRvK.rtbw","mode":"status","status":503}"#);
+    srv.faults(r#"{"match":"KPvK.rtbw","mode":"status","status":503}"#);
     let mut t = srv.driver();
-    let p = sample("KRvK", 1, 3).remove(0);
+    let p = sample("KPvK", 1, 3).remove(0);
     match t.probe_wdl(&p) {
         Err(ProbeError::Network(name, why)) => {
-            assert_eq!(name, "KRvK.rtbw");
+            assert_eq!(name, "KPvK.rtbw");
             assert!(why.contains("503"), "{why}");
         }
         other => panic!("expected a network error, got {other:?}"),
     }
     // Retried a bounded number of times.
-    let tries = srv.stats().log_of("KRvK.rtbw").len();
+    let tries = srv.stats().log_of("KPvK.rtbw").len();
     assert!((2..=5).contains(&tries), "{tries} tries");
     // Once the server recovers, the same driver answers.
     srv.reset();
@@ -398,7 +398,7 @@ fn status_404_is_a_missing_table_naming_the_file() {
         .find(|p| p.turn() == shakmaty::Color::White)
         .expect("white to move");
     assert_eq!(ours().probe_wdl(&p), Ok(2), "{}", fen(&p));
-    // WDL needs only the .rtbw file.
+    // WDL needs no file: a rook against a bare king wins by the rules.
     assert_eq!(t.probe_wdl(&p), Ok(2));
     let e = t.probe_dtz(&p).expect_err("no DTZ table");
     assert_eq!(e, ProbeError::MissingTable("KRvK.rtbz".into()));
@@ -599,18 +599,18 @@ fn wrong_content_range_is_never_trusted() {
 #[test]
 fn gzip_on_a_range_is_a_clear_error() {
     let srv = server!("gzip_on_a_range_is_a_clear_error");
-    srv.faults(r#"{"match":"KQvK.rtbw","mode":"gzip"}"#);
+    srv.faults(r#"{"match":"KPvK.rtbw","mode":"gzip"}"#);
     let mut t = srv.driver();
-    let p = sample("KQvK", 1, 9).remove(0);
+    let p = sample("KPvK", 1, 9).remove(0);
     match t.probe_wdl(&p) {
         Err(ProbeError::Network(name, why)) => {
-            assert_eq!(name, "KQvK.rtbw");
+            assert_eq!(name, "KPvK.rtbw");
             assert!(why.contains("gzip"), "{why}");
         }
         other => panic!("expected a network error, got {other:?}"),
     }
     // Not retried: the server will not change its mind.
-    assert_eq!(srv.stats().log_of("KQvK.rtbw").len(), 1);
+    assert_eq!(srv.stats().log_of("KPvK.rtbw").len(), 1);
 }
 
 #[test]

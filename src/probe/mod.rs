@@ -6,6 +6,7 @@
 
 mod category;
 pub mod generated;
+mod lone_king;
 mod mainline;
 mod position;
 mod reach;

@@ -12,6 +12,8 @@ use crate::engine::{dtz_table, wdl_table, Ctx};
 use crate::error::ProbeError;
 use crate::material::Material;
 
+use super::lone_king::majors_against_bare_king;
+
 /// DTZ50'' in plies, signed for the side to move, with the 100 offset for
 /// cursed wins and blessed losses; 0 for draws, -1 when checkmated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,6 +110,9 @@ fn search(
         } else {
             (0, false)
         });
+    }
+    if let Some(decided) = majors_against_bare_king(pos, &moves) {
+        return Ok(decided);
     }
     let mut pending = Pending::default();
     let (best, searched) = best_zeroing(ctx, pos, &moves, zeroing_moves, eager, &mut pending)?;
