@@ -194,12 +194,6 @@ fn floors() {
     println!("  over {} positions (these and 2 per 5-piece table): fewest requests within 800 KiB, median {m}, worst {w}", set.len());
 }
 
-fn parse(f: &str) -> Chess {
-    use shakmaty::{fen::Fen, CastlingMode};
-    let fen: Fen = f.parse().expect("FEN");
-    fen.into_position(CastlingMode::Standard).expect("legal")
-}
-
 fn material_name(p: &Chess) -> String {
     use shakmaty::Position;
     syzygy_web::material::Material::of(&p.board().material()).name

@@ -36,12 +36,6 @@ fn the_floor_joins_the_smallest_gaps_first() {
     assert_eq!(f.requests_within(10), None);
 }
 
-fn parse(f: &str) -> Chess {
-    use shakmaty::{fen::Fen, CastlingMode};
-    let fen: Fen = f.parse().expect("FEN");
-    fen.into_position(CastlingMode::Standard).expect("legal")
-}
-
 /// A cold analysis on the simulated network, then the same analysis warm
 /// with the read log on: the ranges fetched, by file name, and the spans
 /// the warm analysis read, by file name.

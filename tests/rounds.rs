@@ -176,12 +176,6 @@ const PROMOTIONS: [&str; 2] = [
     "8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1",
 ];
 
-fn parse(f: &str) -> Chess {
-    use shakmaty::{fen::Fen, CastlingMode};
-    let fen: Fen = f.parse().expect("FEN");
-    fen.into_position(CastlingMode::Standard).expect("legal")
-}
-
 /// Requests, bytes and waves of cold analyses (every move with WDL and
 /// DTZ): the 5-piece sample plus the promotion positions. The bounds are
 /// this design's measured figures (with [`syzygy_web::engine::BRIDGE_BYTES`]

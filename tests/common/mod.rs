@@ -278,6 +278,12 @@ pub fn dtz_of(d: shakmaty_syzygy::MaybeRounded<shakmaty_syzygy::Dtz>) -> (i32, b
     }
 }
 
+/// A legal position from a FEN written into a test.
+pub fn parse(f: &str) -> Chess {
+    let fen: shakmaty::fen::Fen = f.parse().expect("FEN");
+    fen.into_position(CastlingMode::Standard).expect("legal")
+}
+
 pub fn fen(pos: &Chess) -> String {
     shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
 }
