@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFen, normalizeFen, applyUci, inCheck, materialKey, withTurn, withHalfmove, moveNumber } from '../../www/src/chess.js';
-import { outcomeFile, earlyHeads } from '../../www/src/early.js';
+import { ownFiles, earlyHeads } from '../../www/src/early.js';
 import { describe as describeResult, describeMove, groupMoves, describeError, flipCategory } from '../../www/src/verdict.js';
 
 describe('chess.js', () => {
@@ -348,13 +348,17 @@ describe('distance to mate, when a result carries one (optional dtm field)', () 
 });
 
 describe('early.js', () => {
-  it("names the file the outcome reads first: the position's own WDL table", () => {
-    assert.equal(outcomeFile('1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1'), 'KRPvKR.rtbw');
-    assert.equal(outcomeFile('8/8/8/4k3/8/8/8/R3K3 w - - 0 1'), 'KRvK.rtbw');
+  it("names the position's own tables: its WDL table (unless the rules decide it), then its DTZ table", () => {
+    assert.deepEqual(ownFiles('1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1'), ['KRPvKR.rtbw', 'KRPvKR.rtbz']);
     // The stronger side first, whoever is to move.
-    assert.equal(outcomeFile('8/8/8/8/8/2K5/4p3/2k5 b - - 0 1'), 'KPvK.rtbw');
-    assert.equal(outcomeFile('8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1'), 'KRPvKR.rtbw');
-    assert.throws(() => outcomeFile('not a fen'));
+    assert.deepEqual(ownFiles('8/8/8/8/8/2K5/4p3/2k5 b - - 0 1'), ['KPvK.rtbw', 'KPvK.rtbz']);
+    assert.deepEqual(ownFiles('8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1'), ['KRPvKR.rtbw', 'KRPvKR.rtbz']);
+    // Rooks and queens against a bare king: the rules give the outcome.
+    assert.deepEqual(ownFiles('8/8/8/4k3/8/8/8/R3K3 w - - 0 1'), ['KRvK.rtbz']);
+    assert.deepEqual(ownFiles('8/8/8/4k3/8/8/8/1Q1QK3 b - - 0 1'), ['KQQvK.rtbz']);
+    assert.deepEqual(ownFiles('8/8/8/4k3/8/8/8/RB2K3 w - - 0 1'), ['KRBvK.rtbw', 'KRBvK.rtbz']);
+    assert.deepEqual(ownFiles('8/8/8/4k3/8/8/r7/R3K3 w - - 0 1'), ['KRvKR.rtbw', 'KRvKR.rtbz']);
+    assert.throws(() => ownFiles('not a fen'));
   });
 
   it("asks for the position's WDL head, then its DTZ head", async () => {

@@ -1,4 +1,4 @@
-// The head of the first position's WDL table, asked for as the board starts,
+// The heads of the first position's own tables, asked for as the board starts,
 // while the wasm module still downloads and compiles: on a slow link the
 // module and the head then share the wire instead of taking turns. The
 // package takes this response (the Tablebase option `early`) for the read
@@ -10,17 +10,21 @@ import { canonicalMaterial } from './materials.js';
 const LETTER = { queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P' };
 
 /**
- * The file the position's outcome (who wins, shown first) reads first: its
- * own WDL table. Its DTZ table and the tables its moves reach come after
- * the outcome: on a slow link (a phone) they would share its bandwidth,
- * and on a fast one they cost the verdict a round at most. Captures are
- * left to the probe.
+ * The files the position's own result reads first, in order: the outcome
+ * (who wins, shown first) its WDL table, the verdict its DTZ table. Where
+ * the rules decide the WDL (rooks and queens against a bare king, see
+ * src/probe/lone_king.rs) the outcome reads nothing and only the DTZ
+ * table is named. The tables its moves reach come after the outcome: on a
+ * slow link (a phone) they would share its bandwidth, and on a fast one
+ * they cost the verdict a round at most. Captures are left to the probe.
  */
-export function outcomeFile(fen) {
+export function ownFiles(fen) {
   const { pieces } = parseFen(fen);
   const side = { white: '', black: '' };
   for (const p of pieces.values()) if (p.role !== 'king') side[p.color] += LETTER[p.role];
-  return `${canonicalMaterial(side.white, side.black)}.rtbw`;
+  const name = canonicalMaterial(side.white, side.black);
+  const majorsOnly = /^[QR]+$/.test(side.white + side.black) && !(side.white && side.black);
+  return majorsOnly ? [`${name}.rtbz`] : [`${name}.rtbw`, `${name}.rtbz`];
 }
 
 /**
@@ -40,24 +44,24 @@ function headBytes(file) {
 }
 
 /**
- * Starts the head requests of `fen`'s own tables at the first of `urls`
- * (absolute base URLs ending in "/"): the WDL table's at once, the DTZ
- * table's once that has arrived (so that it does not share the WDL head's
- * bandwidth, and is in before the outcome's pages are asked for). Returns
- * the `early` option of a Tablebase; an empty list for a FEN it cannot read
- * or no URL.
+ * Starts the head requests of `fen`'s own tables (see ownFiles) at the
+ * first of `urls` (absolute base URLs ending in "/"): the first at once,
+ * the second once that has arrived (so that it does not share the first
+ * head's bandwidth, and is in before the outcome's pages are asked for).
+ * Returns the `early` option of a Tablebase; an empty list for a FEN it
+ * cannot read or no URL.
  */
 export function earlyHeads(urls, fen) {
   if (!urls.length || typeof fetch !== 'function') return [];
-  let wdl;
+  let files;
   try {
-    wdl = outcomeFile(fen);
+    files = ownFiles(fen);
   } catch {
     return [];
   }
   const out = [];
   let before = null;
-  for (const file of [wdl, wdl.replace(/\.rtbw$/, '.rtbz')]) {
+  for (const file of files) {
     const end = headBytes(file);
     if (!end) continue;
     const url = urls[0] + file;
