@@ -5,7 +5,7 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use common::floor::Floor;
+use common::floor::{cold_then_warm, Floor};
 use common::*;
 use shakmaty::Chess;
 use syzygy_web::drivers::{FsFetcher, SimFetcher, Tablebase};
@@ -170,12 +170,8 @@ fn floors() {
     set.extend(positions(5, 2).into_iter().map(|p| (String::new(), p)));
     let mut within = Vec::new();
     for (name, p) in &set {
-        let mut t = sim();
-        let _ = t.analyse(p);
-        let log = t.fetcher_mut().take_log();
-        t.engine().log_reads(true);
-        let _ = t.analyse(p);
-        let floor = Floor::of(&t.engine().take_read_log());
+        let (log, spans) = cold_then_warm(&mut sim(), p);
+        let floor = Floor::of(&spans);
         let fewest = floor.requests_within(800 << 10).unwrap_or(u64::MAX);
         within.push(fewest);
         if !name.is_empty() {

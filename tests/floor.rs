@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::floor::Floor;
+use common::floor::{cold_then_warm, Floor};
 use common::*;
 use shakmaty::Chess;
 use syzygy_web::drivers::{FsFetcher, SimFetcher, Tablebase};
@@ -36,21 +36,18 @@ fn the_floor_joins_the_smallest_gaps_first() {
     assert_eq!(f.requests_within(10), None);
 }
 
-/// A cold analysis on the simulated network, then the same analysis warm
-/// with the read log on: the ranges fetched, by file name, and the spans
-/// the warm analysis read, by file name.
+/// [`cold_then_warm`] on the simulated network: the ranges fetched, by
+/// file name, the spans the warm analysis read, by file name, and those
+/// spans.
 type Named = Vec<(String, u64, u64)>;
-fn cold_then_warm(p: &Chess) -> (Named, Named, Vec<ReadSpan>) {
+fn fetched_and_read(p: &Chess) -> (Named, Named, Vec<ReadSpan>) {
     let mut t = Tablebase::new(
         SimFetcher::new(FsFetcher::new(vec![syzygy_path()]), 50),
         Config::default(),
     );
-    t.analyse(p).expect("answer");
-    let fetched = t.fetcher_mut().take_log().per_round.into_iter().flatten();
+    let (log, spans) = cold_then_warm(&mut t, p);
+    let fetched = log.per_round.into_iter().flatten();
     let fetched = fetched.map(|r| (r.name, r.start, r.end)).collect();
-    t.engine().log_reads(true);
-    t.analyse(p).expect("answer");
-    let spans = t.engine().take_read_log();
     let read = spans
         .iter()
         .map(|s| (t.engine().file_name(s.file), s.start, s.end))
@@ -68,7 +65,7 @@ fn warm_reads_lie_within_what_the_cold_analysis_fetched() {
         .collect();
     set.push(parse("8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1"));
     for p in &set {
-        let (fetched, read, spans) = cold_then_warm(p);
+        let (fetched, read, spans) = fetched_and_read(p);
         assert!(!read.is_empty(), "{}: a warm analysis reads", fen(p));
         for (name, start, end) in &read {
             // Fetched ranges of one file, in order: they must cover the span.
@@ -105,7 +102,7 @@ fn warm_reads_lie_within_what_the_cold_analysis_fetched() {
 /// 16 files, 210 runs, 311 KiB, and 951 KiB for 40 requests.)
 #[test]
 fn forty_requests_cannot_carry_the_rook_promotion_in_800_kib() {
-    let (_, _, spans) = cold_then_warm(&parse("8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1"));
+    let (_, _, spans) = fetched_and_read(&parse("8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1"));
     let floor = Floor::of(&spans);
     println!(
         "{} files, {} runs, {} KiB read; 40, 48, 54 requests: {:?} KiB; within 800 KiB: {:?} requests",

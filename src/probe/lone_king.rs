@@ -20,7 +20,8 @@ pub fn majors_against_bare_king(pos: &Chess, moves: &MoveList) -> Option<(i8, bo
     let us = board.by_color(pos.turn());
     let them = board.by_color(!pos.turn());
     let majors = board.rooks() | board.queens();
-    let strong = |side: Bitboard| side.count() > 1 && (side & !board.kings()) == (side & majors);
+    // A king and at least one other piece, every one of them a rook or queen.
+    let strong = |side: Bitboard| side.count() > 1 && (side & !(board.kings() | majors)).is_empty();
     if them.count() == 1 && strong(us) {
         // Only a king to take: no move of ours zeroes.
         return Some((2, false));

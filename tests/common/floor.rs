@@ -11,6 +11,8 @@
 
 use std::collections::BTreeMap;
 
+use shakmaty::Chess;
+use syzygy_web::drivers::{SimFetcher, SimLog, Tablebase};
 use syzygy_web::engine::ReadSpan;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,4 +82,15 @@ impl Floor {
         }
         Some(requests)
     }
+}
+
+/// A cold analysis of `p` by `t` (tables not yet opened), then the same
+/// analysis warm with the read log on: what crossed the network, and the
+/// spans the warm analysis read (what the decoder needs).
+pub fn cold_then_warm(t: &mut Tablebase<SimFetcher>, p: &Chess) -> (SimLog, Vec<ReadSpan>) {
+    t.analyse(p).expect("answer");
+    let log = t.fetcher_mut().take_log();
+    t.engine().log_reads(true);
+    t.analyse(p).expect("answer");
+    (log, t.engine().take_read_log())
 }
