@@ -274,6 +274,43 @@ fn promotion_positions_cost_fewer_requests_and_bytes() {
     }
 }
 
+/// The verdict looks at underpromotions only once their queen promotion is
+/// known not to win: for the rook promotion, whose queen promotion wins,
+/// the three underpromotion tables are never opened, while the move list
+/// (which needs every move) opens them.
+#[test]
+fn a_winning_queen_promotion_spares_the_underpromotion_tables() {
+    let opened = |analyse: bool| {
+        let p = parse(PROMOTIONS[1]);
+        let mut t = sim();
+        if analyse {
+            t.analyse(&p).expect("answer");
+        } else {
+            t.probe_dtz(&p).expect("answer");
+        }
+        let l = log(&mut t);
+        let files: Vec<String> = l
+            .per_round
+            .iter()
+            .flatten()
+            .filter(|r| r.open)
+            .map(|r| r.name.clone())
+            .collect();
+        files
+    };
+    let (verdict, full) = (opened(false), opened(true));
+    for t in ["KRRvKR", "KRBvKR", "KRNvKR"] {
+        assert!(
+            !verdict.iter().any(|f| f.starts_with(t)),
+            "verdict opens {t}: {verdict:?}"
+        );
+        assert!(
+            full.iter().any(|f| f.starts_with(t)),
+            "the move list opens {t}: {full:?}"
+        );
+    }
+}
+
 /// Tables of up to 4 pieces are opened with a shorter head than their
 /// bound: KRvKP.rtbw's header is 19 KiB of its 179 KiB, and the head asked
 /// for it is 24 KiB (it was 100 KiB).
