@@ -6,7 +6,8 @@
 # per position, the CLI with --url, and the phone profile on the board.
 # Prints median and worst verdict time, full analysis time, requests, bytes
 # and waves beside the figures measured before. Options go to the script
-# (--per-table N: seeded positions per 5-piece table, default 1;
+# (--per-table N: seeded positions per 5-piece table, default 1; --runs N:
+# probes per position, each figure their median;
 # --phone-only; --phone-runs N: loads of the board per phone position,
 # default 1). Needs openssl, Chromium and the tables (SYZYGY_PATH).
 set -euo pipefail

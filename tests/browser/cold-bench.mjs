@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Cold analysis as users feel it (issue 12), not a test: `scripts/bench-cold.sh`
-// (or `node tests/browser/cold-bench.mjs [--per-table N] [--phone-only] [--phone-runs N] [--promotions] [--rows]`).
+// (or `node tests/browser/cold-bench.mjs [--per-table N] [--runs N] [--phone-only] [--phone-runs N] [--promotions] [--rows]`).
 //
 // Servers: the page and the board from one origin (static files compressed
 // as a static host or CDN sends them, tables never); the tables from another,
@@ -14,7 +14,10 @@
 // down, 390x844, cold cache, from navigation to the result on screen (who
 // wins) and to its DTZ.
 // Prints median and worst beside the figures the issue measured before
-// (--phone-runs N loads the board N times per phone position).
+// (--runs N probes each position N times, each in a fresh context or
+// process, and takes each figure's median per position before the median
+// and worst over positions: single runs of one position here spread by
+// 0.1-0.25 s; --phone-runs N loads the board N times per phone position).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +35,8 @@ const PROMOTIONS_ONLY = process.argv.includes('--promotions');
 // Loads of the board per phone position (its times vary between runs far more than the others').
 const PHONE_RUNS = Math.max(1, arg('--phone-runs', 1));
 const CLI_ONLY = process.argv.includes('--cli-only');
+// Probes of each position (fresh context or process each); figures are their per-position medians.
+const RUNS = Math.max(1, arg('--runs', 1));
 const LATENCY = 100;
 const SEED = 12;
 
@@ -102,54 +107,62 @@ async function main() {
       for (const [proto, base] of CLI_ONLY ? [] : Object.entries(bases)) {
         const rows = [];
         for (let i = 0; i < fens.length; i++) {
-          const context = await browser.newContext({ ignoreHTTPSErrors: true });
-          const page = await context.newPage();
-          await page.goto(pageUrl);
-          await page.waitForFunction(() => window.ready === true);
-          const r = await page.evaluate(
-            async ({ fen, base }) => {
-              const tb = new window.Tablebase({ urls: [base] });
-              const t0 = performance.now();
-              let outcome = null;
-              let verdict = null;
-              const onUpdate = (u) => {
-                const t = performance.now() - t0;
-                // Who wins: the outcome stage, or the verdict where that came first.
-                if (outcome === null && (u.stage === 'outcome' || u.stage === 'verdict')) outcome = t;
-                if (verdict === null && u.stage === 'verdict') verdict = t;
-              };
-              const result = await tb.probe(fen, { onUpdate });
-              const full = performance.now() - t0;
-              // Requests still out when it answered count once in.
-              while (tb.stats().requestsInFlight > 0) await new Promise((r) => setTimeout(r, 5));
-              return { result, outcome, verdict, full, last: tb.stats().last };
-            },
-            { fen: fens[i], base },
-          );
-          if (JSON.stringify(r.result) !== JSON.stringify(want[i])) throw new Error(`${proto}: ${fens[i]} differs from the CLI`);
-          rows.push({ fen: fens[i], ...r.last, outcome: r.outcome, verdict: r.verdict, full: r.full });
-          await context.close();
+          const runs = [];
+          for (let run = 0; run < RUNS; run++) {
+            const context = await browser.newContext({ ignoreHTTPSErrors: true });
+            const page = await context.newPage();
+            await page.goto(pageUrl);
+            await page.waitForFunction(() => window.ready === true);
+            const r = await page.evaluate(
+              async ({ fen, base }) => {
+                const tb = new window.Tablebase({ urls: [base] });
+                const t0 = performance.now();
+                let outcome = null;
+                let verdict = null;
+                const onUpdate = (u) => {
+                  const t = performance.now() - t0;
+                  // Who wins: the outcome stage, or the verdict where that came first.
+                  if (outcome === null && (u.stage === 'outcome' || u.stage === 'verdict')) outcome = t;
+                  if (verdict === null && u.stage === 'verdict') verdict = t;
+                };
+                const result = await tb.probe(fen, { onUpdate });
+                const full = performance.now() - t0;
+                // Requests still out when it answered count once in.
+                while (tb.stats().requestsInFlight > 0) await new Promise((r) => setTimeout(r, 5));
+                return { result, outcome, verdict, full, last: tb.stats().last };
+              },
+              { fen: fens[i], base },
+            );
+            if (JSON.stringify(r.result) !== JSON.stringify(want[i])) throw new Error(`${proto}: ${fens[i]} differs from the CLI`);
+            runs.push({ fen: fens[i], ...r.last, outcome: r.outcome, verdict: r.verdict, full: r.full });
+            await context.close();
+          }
+          rows.push(medianRow(runs));
         }
         report(say, `Chromium, ${proto}, fresh context per position`, rows);
       }
 
       const rows = [];
       for (const fen of fens) {
-        // Asynchronous: the servers run in this process and must keep answering.
-        const run = await new Promise((resolve) => {
-          const child = spawn(CLI, ['probe', '--json', '--stats', '--url', `http://127.0.0.1:${h1.port}/tables/`, fen]);
-          let stderr = '';
-          child.stdout.resume();
-          child.stderr.on('data', (d) => (stderr += d));
-          child.on('close', (status, signal) => resolve({ status, signal, stderr }));
-        });
-        const line = (run.stderr || '').trim().split('\n').pop();
-        if (run.status !== 0 || !line.startsWith('{')) {
-          say(`  CLI failed on ${fen}: status ${run.status} ${run.signal || ''} ${(run.stderr || '').slice(0, 300)}`);
-          continue;
+        const runs = [];
+        for (let k = 0; k < RUNS; k++) {
+          // Asynchronous: the servers run in this process and must keep answering.
+          const run = await new Promise((resolve) => {
+            const child = spawn(CLI, ['probe', '--json', '--stats', '--url', `http://127.0.0.1:${h1.port}/tables/`, fen]);
+            let stderr = '';
+            child.stdout.resume();
+            child.stderr.on('data', (d) => (stderr += d));
+            child.on('close', (status, signal) => resolve({ status, signal, stderr }));
+          });
+          const line = (run.stderr || '').trim().split('\n').pop();
+          if (run.status !== 0 || !line.startsWith('{')) {
+            say(`  CLI failed on ${fen}: status ${run.status} ${run.signal || ''} ${(run.stderr || '').slice(0, 300)}`);
+            continue;
+          }
+          const st = JSON.parse(line);
+          runs.push({ fen, ...st, outcome: null, verdict: null, full: st.elapsedMs });
         }
-        const st = JSON.parse(line);
-        rows.push({ fen, ...st, outcome: null, verdict: null, full: st.elapsedMs });
+        if (runs.length) rows.push(medianRow(runs));
       }
       report(say, 'CLI --url (HTTP/1.1), a fresh process per position', rows);
       say('Before (issue 12): Chromium HTTP/1.1 median ~0.3 s over 14 positions; 8/4P2K/8/8/5Q2/q7/6k1/8 4.4 s, 171 requests, 1.5 MB, 31 waves;');
@@ -223,6 +236,13 @@ async function phoneLoad(browser, board, fen) {
   return { ms, bytes, dtzMs };
 }
 
+/** One position's runs as one row: each numeric figure's median. */
+function medianRow(runs) {
+  const row = { ...runs[0] };
+  for (const [k, v] of Object.entries(row)) if (typeof v === 'number') row[k] = median(runs.map((r) => r[k]));
+  return row;
+}
+
 function report(say, title, rows) {
   const col = (k) => rows.map((r) => r[k]).filter((v) => v !== null && v !== undefined);
   const mw = (k, f) => {
@@ -231,7 +251,7 @@ function report(say, title, rows) {
   };
   const worstOf = (k) => rows.reduce((a, r) => (r[k] > a[k] ? r : a), rows[0]);
   say('');
-  say(`${title} (median / worst over ${rows.length}):`);
+  say(`${title} (median / worst over ${rows.length}${RUNS > 1 ? `, each the median of ${RUNS} runs` : ''}):`);
   say(`  outcome ${mw('outcome', s)}; verdict ${mw('verdict', s)}; full analysis ${mw('full', s)} (worst: ${worstOf('full').fen})`);
   say(`  requests ${mw('requests', String)}; bytes ${mw('bytes', kib)}; waves ${mw('waves', String)}; rounds ${mw('rounds', String)}`);
   // --rows: every position, to see where the worst figures come from.
