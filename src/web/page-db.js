@@ -34,6 +34,12 @@ export class PageDb {
     this.budget = budget;
     this.pageSize = pageSize;
     this.bytes = 0;
+    // URLs with a recorded identity, read once at opening and kept up to
+    // date by this page: a file it has never stored is opened without an
+    // IndexedDB transaction, which would wait behind the writes of pages
+    // already fetched. Another tab's records of later are missed, costing
+    // a fetch, never a mixed file (`setIdentity` checks in its transaction).
+    this.known = new Set();
     this.state = 'opening';
     this.ready = this.open();
   }
@@ -63,6 +69,8 @@ export class PageDb {
         this.state = 'memory-only';
       };
       this.bytes = await this.total();
+      const keys = await promisify(this.db.transaction('files', 'readonly').objectStore('files').getAllKeys());
+      this.known = new Set(keys);
       this.state = 'ok';
     } catch (e) {
       this.db = null;
@@ -109,6 +117,7 @@ export class PageDb {
 
   identity(url) {
     return this.guard(async (db) => {
+      if (!this.known.has(url)) return null;
       const tx = db.transaction('files', 'readonly');
       return (await promisify(tx.objectStore('files').get(url))) || null;
     }, null);
@@ -135,6 +144,7 @@ export class PageDb {
         files.put({ size, validator }, url);
       }
       await done(tx);
+      this.known.add(url);
       return changed;
     }, false);
   }
@@ -166,6 +176,7 @@ export class PageDb {
       const freed = await this.dropPages(tx, url);
       tx.objectStore('files').delete(url);
       await done(tx);
+      this.known.delete(url);
       this.bytes = Math.max(0, this.bytes - freed);
     }, undefined);
   }
@@ -256,6 +267,7 @@ export class PageDb {
       const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
       for (const s of ['pages', 'lru', 'files']) tx.objectStore(s).clear();
       await done(tx);
+      this.known.clear();
       this.bytes = 0;
     }, undefined);
   }

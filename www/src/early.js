@@ -32,7 +32,8 @@ export function ownFiles(fen) {
  * head_len in src/engine/source.rs: the longest header, at least 32 KiB
  * past 4 pieces, at most 24 KiB up to 4), or 0 for tables it is not worth
  * guessing for. On a fast link the probe also wants the sparse index
- * behind the header and asks for it in the same round.
+ * behind the header (up to 4 pieces: a 64 KiB head, most of such a file)
+ * and asks for the rest in the same round.
  */
 function headBytes(file) {
   const [name, kind] = file.split('.');
