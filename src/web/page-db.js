@@ -68,8 +68,9 @@ export class PageDb {
         this.db = null;
         this.state = 'memory-only';
       };
-      this.bytes = await this.total();
-      const keys = await promisify(this.db.transaction('files', 'readonly').objectStore('files').getAllKeys());
+      const tx = this.db.transaction(['lru', 'files'], 'readonly');
+      const [bytes, keys] = await Promise.all([this.total(tx), promisify(tx.objectStore('files').getAllKeys())]);
+      this.bytes = bytes;
       this.known = new Set(keys);
       this.state = 'ok';
     } catch (e) {
