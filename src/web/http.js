@@ -88,9 +88,14 @@ export class RangeClient {
    * GET bytes [start, end) of a URL with retries. Resolves {size, validator,
    * bytes}, or null when the file is not there (404/410). `ask` ({trace,
    * prio}, optional) is the probe that needs it: its Trace counts the
-   * request, and `prio.rank` (gate.js RANK) orders it at the gate.
+   * request, `prio.rank` (gate.js RANK) orders it at the gate, and `span`
+   * (optional, {start, end}) replaces start and end as they stand when the
+   * request leaves the gate.
    */
   async request(url, start, end, label, ask = {}) {
+    // A span ({start, end}) may still grow while the request waits at the
+    // gate (see Runtime.joinWaiting); it is fixed once the request starts.
+    const span = ask.span;
     const body = this.bodies.get(url);
     // A stream kept from a server that ignored Range serves what it can
     // reach; past its limit it is dropped and the server asked again (it
@@ -108,6 +113,10 @@ export class RangeClient {
         await sleep(100 * 4 ** (attempt - 1));
       }
       await this.gate.enter(ask.prio);
+      if (span && !span.started) {
+        span.started = true;
+        ({ start, end } = span);
+      }
       this.counters.requests++;
       this.counters.requestsInFlight++;
       const wave = ask.trace ? ask.trace.start() : 0;

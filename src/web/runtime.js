@@ -25,6 +25,9 @@ const MAX_ATTEMPTS = 4096;
 const WHOLE_BODY_LIMIT = 32 * 1048576;
 // A table found missing (404) is asked for again by probes starting this much later.
 const ABSENT_TTL_MS = 1000;
+// A range is joined to a request of the same file still waiting at the gate
+// across a gap of at most this many bytes not held (the core's BRIDGE_BYTES).
+const JOIN_GAP = 32 << 10;
 
 export class Runtime {
   constructor(core, options, formatVersion) {
@@ -62,6 +65,8 @@ export class Runtime {
     this.writes = new Set();
     // file id -> {f (its open request), at (ms)}: files every location answered 404 for.
     this.absent = new Map();
+    // url -> Set of page requests still waiting at the gate (see joinWaiting).
+    this.waiting = new Map();
     this.counters = {
       requests: 0,
       bytes: 0,
@@ -437,15 +442,70 @@ export class Runtime {
       if (last && last[1] === p - 1) last[1] = p;
       else runs.push([p, p]);
     }
-    await Promise.all(
-      runs.map(async ([a, b]) => {
-        const start = a * this.pageSize;
-        const end = Math.min((b + 1) * this.pageSize, file.size);
-        const r = await this.http.request(file.url, start, end, file.url, job);
+    await Promise.all(runs.map(([a, b]) => this.joinWaiting(id, file, a, b, job) || this.pageRequest(id, file, a, b, job)));
+  }
+
+  /** One Range request for pages a..=b of a file, open to joins while it waits at the gate. */
+  pageRequest(id, file, a, b, job) {
+    const span = { start: a * this.pageSize, end: Math.min((b + 1) * this.pageSize, file.size), started: false };
+    const waiting = this.waiting.get(file.url) || new Set();
+    this.waiting.set(file.url, waiting);
+    const run = { span, id, prio: job.prio, gap: [] };
+    waiting.add(run);
+    const leave = () => {
+      waiting.delete(run);
+      if (!waiting.size && this.waiting.get(file.url) === waiting) this.waiting.delete(file.url);
+    };
+    run.promise = this.http
+      .request(file.url, span.start, span.end, file.url, { ...job, span })
+      .finally(leave)
+      .then((r) => {
         if (r === null) throw fail(`${file.url} disappeared (404)`, 'missing-table');
-        this.accept(id, file.url, start, r);
-      }),
-    );
+        this.accept(id, file.url, span.start, r);
+      })
+      .finally(() => run.gap.forEach((k) => this.inflight.delete(k)));
+    return run.promise;
+  }
+
+  /**
+   * Pages a..=b joined to a request of the same file still waiting at the
+   * gate, when at most JOIN_GAP bytes lie between them and none of those
+   * pages is held or on its way: a probe that attempts again as each
+   * answer arrives names neighbouring ranges in separate attempts, and
+   * over HTTP/1.1 a request can wait a round or more for a connection.
+   * Resolves once its pages are in; null when nothing can take them.
+   */
+  joinWaiting(id, file, a, b, job) {
+    const waiting = this.waiting.get(file.url);
+    if (!waiting || this.http.bodies.has(file.url)) return null;
+    const ps = this.pageSize;
+    const free = (from, to) => {
+      for (let p = from; p < to; p++) if (this.core.hasPage(id, p) || this.inflight.has(`${id}:${p}`)) return false;
+      return true;
+    };
+    for (const run of waiting) {
+      const { span } = run;
+      if (span.started) continue;
+      const first = span.start / ps;
+      const last = Math.ceil(span.end / ps); // one past
+      let gap;
+      if (a >= last && (a - last) * ps <= JOIN_GAP && free(last, a)) gap = [last, a];
+      else if (b < first && (first - b - 1) * ps <= JOIN_GAP && free(b + 1, first)) gap = [b + 1, first];
+      else continue;
+      span.start = Math.min(span.start, a * ps);
+      span.end = Math.max(span.end, Math.min((b + 1) * ps, file.size));
+      for (let p = gap[0]; p < gap[1]; p++) {
+        const k = `${id}:${p}`;
+        this.inflight.set(k, { prio: run.prio, promise: run.promise });
+        run.gap.push(k);
+      }
+      if (job.prio.rank > run.prio.rank) {
+        run.prio.rank = job.prio.rank;
+        this.http.gate.kick();
+      }
+      return run.promise;
+    }
+    return null;
   }
 
   /**
