@@ -154,6 +154,10 @@ extern "C" {
 extern "C" {
     type PageDb;
 }
+#[wasm_bindgen(module = "/src/web/page-requests.js")]
+extern "C" {
+    type PageRequestsModule;
+}
 #[wasm_bindgen(module = "/src/web/prefetch.js")]
 extern "C" {
     type PrefetchModule;

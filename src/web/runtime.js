@@ -5,8 +5,8 @@
 // concurrent probes, remembers each file's identity and where it was found.
 //
 // The other concerns live beside it: http.js (Range requests, retries, the
-// concurrency gate, servers that ignore Range), page-db.js (the IndexedDB
-// page cache), prefetch.js (whole files for offline use), generated.js
+// concurrency gate, servers that ignore Range), page-requests.js (a range's
+// pages from IndexedDB or the network), page-db.js (the IndexedDB page cache), prefetch.js (whole files for offline use), generated.js
 // (tables generated in a Web Worker, for positions of up to 4 pieces).
 
 import { fail } from './errors.js';
@@ -14,6 +14,7 @@ import { RANK } from './gate.js';
 import { Generated, MAX_GENERATED_PIECES } from './generated.js';
 import { RangeClient } from './http.js';
 import { PageDb } from './page-db.js';
+import { supplyPages } from './page-requests.js';
 import { prefetchFiles } from './prefetch.js';
 import { Trace } from './trace.js';
 
@@ -25,9 +26,6 @@ const MAX_ATTEMPTS = 4096;
 const WHOLE_BODY_LIMIT = 32 * 1048576;
 // A table found missing (404) is asked for again by probes starting this much later.
 const ABSENT_TTL_MS = 1000;
-// A range is joined to a request of the same file still waiting at the gate
-// across a gap of at most this many bytes not held (the core's BRIDGE_BYTES).
-const JOIN_GAP = 32 << 10;
 
 export class Runtime {
   constructor(core, options, formatVersion) {
@@ -65,7 +63,7 @@ export class Runtime {
     this.writes = new Set();
     // file id -> {f (its open request), at (ms)}: files every location answered 404 for.
     this.absent = new Map();
-    // url -> Set of page requests still waiting at the gate (see joinWaiting).
+    // url -> Set of page requests still waiting at the gate (see page-requests.js).
     this.waiting = new Map();
     this.counters = {
       requests: 0,
@@ -405,107 +403,9 @@ export class Runtime {
     this.core.absent(f.file);
   }
 
-  /** Supplies the pages of a range: memory, IndexedDB, then the network. */
-  async pages(f, ask) {
-    const file = this.files.get(f.file);
-    if (!file) throw fail(`internal: ${f.name} used before it was opened`, 'network');
-    const first = Math.floor(f.start / this.pageSize);
-    const last = Math.floor((f.end - 1) / this.pageSize);
-    const waits = [];
-    const wanted = [];
-    for (let p = first; p <= last; p++) {
-      if (this.core.hasPage(f.file, p)) continue;
-      const k = `${f.file}:${p}`;
-      const w = this.inflight.get(k);
-      if (w) waits.push(this.join(w, ask));
-      else wanted.push(p);
-    }
-    if (wanted.length) {
-      const job = { trace: ask.trace, prio: { rank: ask.prio.rank } };
-      const entry = { prio: job.prio, promise: this.fetchPages(f.file, file, wanted, job) };
-      for (const p of wanted) this.inflight.set(`${f.file}:${p}`, entry);
-      entry.promise.finally(() => wanted.forEach((p) => this.inflight.delete(`${f.file}:${p}`))).catch(() => {});
-      waits.push(entry.promise);
-    }
-    await Promise.all(waits);
-  }
-
-  async fetchPages(id, file, wanted, job) {
-    const got = file.idb ? await this.db.get(file.url, wanted) : new Map();
-    for (const [p, bytes] of got) this.core.supply(id, p * this.pageSize, file.size, file.validator, bytes);
-    this.counters.pagesFromIndexedDb += got.size;
-    const missing = wanted.filter((p) => !got.has(p));
-    // Coalesce consecutive pages into one Range request each.
-    const runs = [];
-    for (const p of missing) {
-      const last = runs[runs.length - 1];
-      if (last && last[1] === p - 1) last[1] = p;
-      else runs.push([p, p]);
-    }
-    await Promise.all(runs.map(([a, b]) => this.joinWaiting(id, file, a, b, job) || this.pageRequest(id, file, a, b, job)));
-  }
-
-  /** One Range request for pages a..=b of a file, open to joins while it waits at the gate. */
-  pageRequest(id, file, a, b, job) {
-    const span = { start: a * this.pageSize, end: Math.min((b + 1) * this.pageSize, file.size), started: false };
-    const waiting = this.waiting.get(file.url) || new Set();
-    this.waiting.set(file.url, waiting);
-    const run = { span, id, prio: job.prio, gap: [] };
-    waiting.add(run);
-    const leave = () => {
-      waiting.delete(run);
-      if (!waiting.size && this.waiting.get(file.url) === waiting) this.waiting.delete(file.url);
-    };
-    run.promise = this.http
-      .request(file.url, span.start, span.end, file.url, { ...job, span })
-      .finally(leave)
-      .then((r) => {
-        if (r === null) throw fail(`${file.url} disappeared (404)`, 'missing-table');
-        this.accept(id, file.url, span.start, r);
-      })
-      .finally(() => run.gap.forEach((k) => this.inflight.delete(k)));
-    return run.promise;
-  }
-
-  /**
-   * Pages a..=b joined to a request of the same file still waiting at the
-   * gate, when at most JOIN_GAP bytes lie between them and none of those
-   * pages is held or on its way: a probe that attempts again as each
-   * answer arrives names neighbouring ranges in separate attempts, and
-   * over HTTP/1.1 a request can wait a round or more for a connection.
-   * Resolves once its pages are in; null when nothing can take them.
-   */
-  joinWaiting(id, file, a, b, job) {
-    const waiting = this.waiting.get(file.url);
-    if (!waiting || this.http.bodies.has(file.url)) return null;
-    const ps = this.pageSize;
-    const free = (from, to) => {
-      for (let p = from; p < to; p++) if (this.core.hasPage(id, p) || this.inflight.has(`${id}:${p}`)) return false;
-      return true;
-    };
-    for (const run of waiting) {
-      const { span } = run;
-      if (span.started) continue;
-      const first = span.start / ps;
-      const last = Math.ceil(span.end / ps); // one past
-      let gap;
-      if (a >= last && (a - last) * ps <= JOIN_GAP && free(last, a)) gap = [last, a];
-      else if (b < first && (first - b - 1) * ps <= JOIN_GAP && free(b + 1, first)) gap = [b + 1, first];
-      else continue;
-      span.start = Math.min(span.start, a * ps);
-      span.end = Math.max(span.end, Math.min((b + 1) * ps, file.size));
-      for (let p = gap[0]; p < gap[1]; p++) {
-        const k = `${id}:${p}`;
-        this.inflight.set(k, { prio: run.prio, promise: run.promise });
-        run.gap.push(k);
-      }
-      if (job.prio.rank > run.prio.rank) {
-        run.prio.rank = job.prio.rank;
-        this.http.gate.kick();
-      }
-      return run.promise;
-    }
-    return null;
+  /** Supplies the pages of a range: memory, IndexedDB, then the network (see page-requests.js). */
+  pages(f, ask) {
+    return supplyPages(this, f, ask);
   }
 
   /**
