@@ -88,7 +88,10 @@ function joinWaiting(rt, id, file, a, b, job) {
   };
   for (const run of waiting) {
     const { span } = run;
-    if (span.started) continue;
+    // Only a request of the same rank: pages of another would ride with
+    // (or hold back) the position's own result, which on a slow link
+    // shares their bandwidth.
+    if (span.started || run.prio.rank !== job.prio.rank) continue;
     const first = span.start / ps;
     const last = Math.ceil(span.end / ps); // one past
     let gap;
@@ -101,10 +104,6 @@ function joinWaiting(rt, id, file, a, b, job) {
       const k = `${id}:${p}`;
       rt.inflight.set(k, { prio: run.prio, promise: run.promise });
       run.gap.push(k);
-    }
-    if (job.prio.rank > run.prio.rank) {
-      run.prio.rank = job.prio.rank;
-      rt.http.gate.kick();
     }
     return run.promise;
   }
