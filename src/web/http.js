@@ -46,23 +46,16 @@ export class RangeClient {
   /**
    * Like `request`, for the read that opens a file: answered first from a
    * response the page started early at the same offset, which may hold
-   * more or less than asked; only what it lacks is asked for again. A
-   * failed early response is forgotten, and the network asked as usual.
+   * more or less than asked (a short one opens the file with what it holds:
+   * the caller asks for the rest beside, see Runtime.open). A failed early
+   * response is forgotten, and the network asked as usual.
    */
   async open(url, start, end, label, ask = {}) {
     const early = this.early.get(url);
     if (!early || early.start !== start) return this.request(url, start, end, label, ask);
     this.early.delete(url);
     const r = await this.fromEarly(url, early, ask).catch(() => null);
-    if (!r) return this.request(url, start, end, label, ask);
-    const v = r.value;
-    if (v === null || start + v.bytes.length >= Math.min(end, v.size)) return v;
-    const rest = await this.request(url, start + v.bytes.length, end, label, ask);
-    if (!rest || rest.size !== v.size || rest.validator !== v.validator) return this.request(url, start, end, label, ask);
-    const bytes = new Uint8Array(v.bytes.length + rest.bytes.length);
-    bytes.set(v.bytes);
-    bytes.set(rest.bytes, v.bytes.length);
-    return { size: v.size, validator: v.validator, bytes };
+    return r ? r.value : this.request(url, start, end, label, ask);
   }
 
   /** An early response, checked and read like one of ours; null to ask again. */

@@ -397,6 +397,12 @@ export class Runtime {
       // Pages of a file IndexedDB had no record of are not looked for there.
       this.files.set(f.file, { url, size: r.size, validator: r.validator, idb: !!known });
       this.accept(f.file, url, f.start, r);
+      // A short early response opens the file at once: the header may lie
+      // within it (the board's early heads are sized for a slow link), and
+      // the rest of the head follows as pages, in flight for any probe.
+      const have = f.start + r.bytes.length;
+      const want = Math.min(f.end, r.size);
+      if (have < want) this.pages({ file: f.file, name: f.name, start: have, end: want }, job).catch(() => {});
       return;
     }
     this.absent.set(f.file, { f, at: Date.now() });
