@@ -39,9 +39,17 @@ const WDL_WAVES_SPARSE: u64 = 323;
 const TOTAL_VERDICT_WAVES: u64 = 451;
 
 fn sim() -> Tablebase<SimFetcher> {
+    sim_with(Config::default().sparse_in_head)
+}
+
+/// The simulated network with heads sized for a fast link (`sparse_in_head`) or a slow one.
+fn sim_with(sparse_in_head: bool) -> Tablebase<SimFetcher> {
     Tablebase::new(
         SimFetcher::new(FsFetcher::new(vec![syzygy_path()]), 50),
-        Config::default(),
+        Config {
+            sparse_in_head,
+            ..Config::default()
+        },
     )
 }
 
@@ -77,14 +85,7 @@ fn cold_wdl_probe_fresh_table_at_most_two_or_three_rounds() {
     for (sparse_in_head, rounds, waves) in [(true, 2, WDL_WAVES_SPARSE), (false, 3, 369)] {
         let (mut total, mut worst) = (0, 0);
         for (_, p) in five_piece() {
-            let config = Config {
-                sparse_in_head,
-                ..Config::default()
-            };
-            let mut t = Tablebase::new(
-                SimFetcher::new(FsFetcher::new(vec![syzygy_path()]), 50),
-                config,
-            );
+            let mut t = sim_with(sparse_in_head);
             t.probe_wdl(&p).expect("answer");
             let l = log(&mut t);
             assert!(l.rounds <= rounds, "{}: {} rounds", fen(&p), l.rounds);
@@ -293,15 +294,13 @@ fn a_winning_queen_promotion_spares_the_underpromotion_tables() {
         } else {
             t.probe_dtz(&p).expect("answer");
         }
-        let l = log(&mut t);
-        let files: Vec<String> = l
+        log(&mut t)
             .per_round
             .iter()
             .flatten()
             .filter(|r| r.open)
             .map(|r| r.name.clone())
-            .collect();
-        files
+            .collect::<Vec<String>>()
     };
     let (verdict, full) = (opened(false), opened(true));
     for t in ["KRRvKR", "KRBvKR", "KRNvKR"] {
@@ -324,13 +323,7 @@ fn a_winning_queen_promotion_spares_the_underpromotion_tables() {
 fn small_tables_open_with_a_right_sized_head() {
     let p = parse("8/8/8/8/8/3k4/p7/2R1K3 w - - 0 1");
     for (fast, head) in [(true, 64 << 10), (false, 24 << 10)] {
-        let mut t = Tablebase::new(
-            SimFetcher::new(FsFetcher::new(vec![syzygy_path()]), 50),
-            Config {
-                sparse_in_head: fast,
-                ..Config::default()
-            },
-        );
+        let mut t = sim_with(fast);
         t.probe_wdl(&p).expect("answer");
         let l = log(&mut t);
         let open = l.per_round[0]

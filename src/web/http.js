@@ -87,7 +87,7 @@ export class RangeClient {
    */
   async request(url, start, end, label, ask = {}) {
     // A span ({start, end}) may still grow while the request waits at the
-    // gate (see Runtime.joinWaiting); it is fixed once the request starts.
+    // gate (see joinWaiting in page-requests.js); it is fixed once the request starts.
     const span = ask.span;
     const body = this.bodies.get(url);
     // A stream kept from a server that ignored Range serves what it can

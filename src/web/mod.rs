@@ -266,6 +266,14 @@ impl Core {
         self.engine.set_sparse_in_head(on);
     }
 
+    /// Gap of absent bytes the core fetches rather than pay another request
+    /// for ([`crate::engine::BRIDGE_BYTES`]); the runtime joins waiting
+    /// requests across no more.
+    #[wasm_bindgen(js_name = bridgeBytes)]
+    pub fn bridge_bytes(&self) -> f64 {
+        crate::engine::BRIDGE_BYTES as f64
+    }
+
     #[wasm_bindgen(js_name = pageSize)]
     pub fn page_size(&self) -> f64 {
         self.engine.page_store().page_size() as f64

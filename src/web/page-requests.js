@@ -4,10 +4,6 @@
 
 import { fail } from './errors.js';
 
-// A range is joined to a request of the same file still waiting at the gate
-// across a gap of at most this many bytes not held (the core's BRIDGE_BYTES).
-const JOIN_GAP = 32 << 10;
-
 /** Supplies the pages of a range `f` a probe named: memory, IndexedDB, then the network. */
 export async function supplyPages(rt, f, ask) {
   const file = rt.files.get(f.file);
@@ -72,10 +68,11 @@ function pageRequest(rt, id, file, a, b, job) {
 
 /**
  * Pages a..=b joined to a request of the same file still waiting at the
- * gate, when at most JOIN_GAP bytes lie between them and none of those
- * pages is held or on its way: a probe that attempts again as each
- * answer arrives names neighbouring ranges in separate attempts, and
- * over HTTP/1.1 a request can wait a round or more for a connection.
+ * gate, when at most the core's bridge (`Core.bridgeBytes`) lies between
+ * them and none of those pages is held or on its way: a probe that
+ * attempts again as each answer arrives names neighbouring ranges in
+ * separate attempts, and over HTTP/1.1 a request can wait a round or
+ * more for a connection.
  * Resolves once its pages are in; null when nothing can take them.
  */
 function joinWaiting(rt, id, file, a, b, job) {
@@ -95,8 +92,8 @@ function joinWaiting(rt, id, file, a, b, job) {
     const first = span.start / ps;
     const last = Math.ceil(span.end / ps); // one past
     let gap;
-    if (a >= last && (a - last) * ps <= JOIN_GAP && free(last, a)) gap = [last, a];
-    else if (b < first && (first - b - 1) * ps <= JOIN_GAP && free(b + 1, first)) gap = [b + 1, first];
+    if (a >= last && (a - last) * ps <= rt.bridgeBytes && free(last, a)) gap = [last, a];
+    else if (b < first && (first - b - 1) * ps <= rt.bridgeBytes && free(b + 1, first)) gap = [b + 1, first];
     else continue;
     span.start = Math.min(span.start, a * ps);
     span.end = Math.max(span.end, Math.min((b + 1) * ps, file.size));

@@ -6,8 +6,9 @@
 //
 // The other concerns live beside it: http.js (Range requests, retries, the
 // concurrency gate, servers that ignore Range), page-requests.js (a range's
-// pages from IndexedDB or the network), page-db.js (the IndexedDB page cache), prefetch.js (whole files for offline use), generated.js
-// (tables generated in a Web Worker, for positions of up to 4 pieces).
+// pages from IndexedDB or the network), page-db.js (the IndexedDB page
+// cache), prefetch.js (whole files for offline use), generated.js (tables
+// generated in a Web Worker, for positions of up to 4 pieces).
 
 import { fail } from './errors.js';
 import { RANK } from './gate.js';
@@ -46,6 +47,8 @@ export class Runtime {
     this.manifest = options.manifest || null;
     this.core = core;
     this.pageSize = core.pageSize();
+    // Gap a waiting page request is joined across (see page-requests.js).
+    this.bridgeBytes = core.bridgeBytes();
     this.onProgress = typeof options.onProgress === 'function' ? options.onProgress : null;
     this.db = new PageDb(options.idbBudget === undefined ? 256 * 1048576 : options.idbBudget, this.pageSize);
     // file id -> {url, size, validator} once known in this session.
@@ -326,7 +329,7 @@ export class Runtime {
       const key = `open:${f.file}`;
       out.push([key, f, () => this.shared(key, (job) => this.open(f, job), ask)]);
     }
-    for (const f of need.filter((f) => !f.open)) out.push([`${f.file}:${f.start}-${f.end}`, f, () => this.pages(f, ask)]);
+    for (const f of need.filter((f) => !f.open)) out.push([`${f.file}:${f.start}-${f.end}`, f, () => supplyPages(this, f, ask)]);
     return out;
   }
 
@@ -402,16 +405,11 @@ export class Runtime {
       // the rest of the head follows as pages, in flight for any probe.
       const have = f.start + r.bytes.length;
       const want = Math.min(f.end, r.size);
-      if (have < want) this.pages({ file: f.file, name: f.name, start: have, end: want }, job).catch(() => {});
+      if (have < want) supplyPages(this, { file: f.file, name: f.name, start: have, end: want }, job).catch(() => {});
       return;
     }
     this.absent.set(f.file, { f, at: Date.now() });
     this.core.absent(f.file);
-  }
-
-  /** Supplies the pages of a range: memory, IndexedDB, then the network (see page-requests.js). */
-  pages(f, ask) {
-    return supplyPages(this, f, ask);
   }
 
   /**
