@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // range-server.mjs: the project's own HTTP server for the demo and for tests.
 //
-// Serves Syzygy table files with single-range HTTP Range support, CORS with
+// Serves Syzygy table files with HTTP Range support (one range or several), CORS with
 // exposed headers, request counting and fault injection. Node 20, no npm
 // dependencies. It is a test and demo tool, not a production server.
 //
@@ -29,8 +29,13 @@
 // Range semantics (RFC 9110):
 //   `bytes=a-b`, `bytes=a-`, `bytes=-n` -> 206 + Content-Range `bytes a-b/size`.
 //   Unsatisfiable (start >= size, `bytes=-0`, last < first) -> 416 with
-//   `Content-Range: bytes */size`. Several ranges -> 200 with the whole file
-//   (the RFC lets a server ignore Range). Another unit or malformed syntax ->
+//   `Content-Range: bytes */size`. Several ranges -> 206 multipart/byteranges,
+//   one part per satisfiable range in the order asked, none merged (as nginx
+//   does); a single one satisfiable -> a plain 206; none -> 416; more than
+//   MAX_RANGES -> 200 whole file. The `single-range` fault answers several
+//   ranges with 200 and the whole file, as servers that take only one range
+//   do (the RFC lets a server ignore Range), and `first-range` with a plain
+//   206 for the first range alone. Another unit or malformed syntax ->
 //   ignored (200 whole file). `If-Range` that does not match -> 200 whole
 //   file. `If-None-Match` that matches -> 304.
 //   ETag is strong: "<size hex>-<mtime ms hex>-<generation>"; Last-Modified is
@@ -67,10 +72,14 @@ const LOG_LIMIT = Number(process.env.RANGE_SERVER_LOG_LIMIT) > 0 ? Number(proces
 const CHUNK = 64 * 1024;
 const GZIP_BUFFER_LIMIT = 8 * 1024 * 1024; // larger gzip bodies are streamed chunked
 const CONTROL_BODY_LIMIT = 1024 * 1024;
+// Ranges one request may name before the server ignores them (Apache's default MaxRanges).
+const MAX_RANGES = 200;
 
 /** Fault modes and their parameters (defaults in brackets). */
 export const FAULT_MODES = Object.freeze({
   'ignore-range': 'reply 200 with the whole file, as a server that ignores Range',
+  'single-range': 'reply 200 with the whole file to a request for several ranges, as a server that takes one range only',
+  'first-range': 'reply to a request for several ranges with a plain 206 for the first of them alone',
   status: 'reply with `status` [500]; optional `body`',
   truncate: 'normal headers, send only `bytes` [half the body] then end the connection cleanly',
   reset: 'normal headers, send `bytes` [half the body] then reset the socket',
@@ -216,17 +225,26 @@ async function statOrNull(p) {
 
 /**
  * Parses a Range header against a file size. Returns null (no usable Range:
- * send 200), {multi: true} (several ranges: this server sends 200),
- * {unsatisfiable: true} (416), or {start, end} (inclusive).
+ * send 200), {unsatisfiable: true} (416), {start, end} (inclusive; one
+ * satisfiable range) or {parts: [{start, end}, ...]} (several, in the order
+ * asked: a multipart answer).
  */
 export function parseRange(header, size) {
   if (header == null) return null;
   const m = /^\s*bytes\s*=\s*(.*)$/i.exec(String(header));
   if (!m) return null;
   const specs = m[1].split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (specs.length === 0) return null;
-  if (specs.length > 1) return { multi: true };
-  const r = /^(\d*)\s*-\s*(\d*)$/.exec(specs[0]);
+  if (specs.length === 0 || specs.length > MAX_RANGES) return null;
+  const parsed = specs.map((spec) => oneRange(spec, size));
+  if (parsed.includes(null)) return null;
+  const parts = parsed.filter((r) => !r.unsatisfiable);
+  if (parts.length === 0) return { unsatisfiable: true };
+  return parts.length === 1 ? parts[0] : { parts };
+}
+
+/** One `a-b`, `a-` or `-n` against a size: {start, end}, {unsatisfiable}, or null (malformed). */
+function oneRange(spec, size) {
+  const r = /^(\d*)\s*-\s*(\d*)$/.exec(spec);
   if (!r || (r[1] === '' && r[2] === '')) return null;
   if (r[1] === '') {
     const n = Number(r[2]);
@@ -432,6 +450,7 @@ export async function startServer(options = {}) {
   let specs = [];
   let latencyMs = baseLatency;
   const generations = new Map(); // absolute file path -> generation
+  let partsServed = 0; // multipart answers so far, for unique boundaries
 
   function resetCounters() {
     epoch++;
@@ -747,7 +766,9 @@ export async function startServer(options = {}) {
         ...extra,
       });
     }
-    if (range?.multi) range = null; // documented: several ranges -> 200 whole file
+    if (range?.parts && mode === 'single-range') range = null;
+    if (range?.parts && mode === 'first-range') range = range.parts[0];
+    if (range?.parts) return serveParts(req, res, rec, file, size, range.parts, headers, extra);
 
     let status = range ? 206 : 200;
     const start = range ? range.start : 0;
@@ -803,6 +824,31 @@ export async function startServer(options = {}) {
       return;
     }
     res.end(); // for `truncate`, Connection: close ends the socket after this
+  }
+
+  /** A 206 multipart/byteranges answer: one part per range, each with its Content-Range. */
+  async function serveParts(req, res, rec, file, size, parts, headers, extra) {
+    const boundary = `syzygy-web-${(++partsServed).toString(36)}-${Date.now().toString(36)}`;
+    const type = headers['Content-Type'];
+    const heads = parts.map((p, i) =>
+      Buffer.from(`${i ? '\r\n' : ''}--${boundary}\r\nContent-Type: ${type}\r\nContent-Range: bytes ${p.start}-${p.end}/${size}\r\n\r\n`),
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const length = heads.reduce((n, h, i) => n + h.length + parts[i].end - parts[i].start + 1, tail.length);
+    res.writeHead(206, { ...headers, 'Content-Type': `multipart/byteranges; boundary=${boundary}`, 'Content-Length': length, ...extra });
+    rec.status(206);
+    if (req.method === 'HEAD') return res.end();
+    for (let i = 0; i < parts.length; i++) {
+      if (res.destroyed) return;
+      res.write(heads[i]);
+      rec.addBytes(heads[i].length);
+      if (!(await pump(res, file, parts[i].start, parts[i].end - parts[i].start + 1, rec))) {
+        res.destroy();
+        return;
+      }
+    }
+    res.end(tail);
+    rec.addBytes(tail.length);
   }
 
   /** A whole static file with a content-coding: its own ETag, no ranges, Vary. */

@@ -87,7 +87,10 @@ test('parseRange', () => {
   assert.deepEqual(parseRange('bytes=100-', 100), { unsatisfiable: true });
   assert.deepEqual(parseRange('bytes=-0', 100), { unsatisfiable: true });
   assert.deepEqual(parseRange('bytes=9-3', 100), { unsatisfiable: true });
-  assert.deepEqual(parseRange('bytes=0-1,5-6', 100), { multi: true });
+  assert.deepEqual(parseRange('bytes=0-1,5-6', 100), { parts: [{ start: 0, end: 1 }, { start: 5, end: 6 }] });
+  assert.deepEqual(parseRange('bytes=0-1,500-600', 100), { start: 0, end: 1 }, 'one satisfiable range');
+  assert.deepEqual(parseRange('bytes=200-,500-600', 100), { unsatisfiable: true });
+  assert.equal(parseRange('bytes=0-1,x', 100), null, 'one malformed range voids the header');
   assert.equal(parseRange('items=0-1', 100), null);
   assert.equal(parseRange('bytes=abc', 100), null);
   assert.equal(parseRange(undefined, 100), null);
@@ -126,9 +129,54 @@ test('open, suffix, clamped, whole and multi ranges', async () => {
   assert.equal(r.status, 200);
   assert.equal(r.headers['content-range'], undefined);
   assert.deepEqual(r.body, KQVK);
-  r = await raw('/tables/KQvK.rtbw', range('bytes=0-1,4-5'));
+});
+
+/** The parts of a multipart/byteranges body: [{range, body}]. */
+function parts(r) {
+  const boundary = /boundary=([^;]+)/.exec(r.headers['content-type'])[1];
+  const out = [];
+  let at = r.body.indexOf(`--${boundary}\r\n`);
+  while (at >= 0) {
+    const headEnd = r.body.indexOf('\r\n\r\n', at);
+    const head = r.body.subarray(at, headEnd).toString();
+    const [, a, b] = /Content-Range: bytes (\d+)-(\d+)\//.exec(head);
+    const body = r.body.subarray(headEnd + 4, headEnd + 4 + (+b - +a + 1));
+    out.push({ range: [+a, +b], body });
+    const next = headEnd + 4 + body.length;
+    assert.equal(r.body.subarray(next, next + 2).toString(), '\r\n');
+    at = r.body.indexOf(`--${boundary}\r\n`, next);
+  }
+  assert.ok(r.body.toString('latin1').endsWith(`\r\n--${boundary}--\r\n`));
+  return out;
+}
+
+test('several ranges: multipart/byteranges, in the order asked', async () => {
+  const r = await raw('/tables/KQvK.rtbw', range('bytes=100-199,0-15,10-'));
+  assert.equal(r.status, 206);
+  assert.match(r.headers['content-type'], /^multipart\/byteranges; boundary=/);
+  assert.equal(r.headers['content-range'], undefined);
+  assert.equal(Number(r.headers['content-length']), r.body.length);
+  const got = parts(r);
+  const n = KQVK.length;
+  assert.deepEqual(got.map((p) => p.range), [[100, 199], [0, 15], [10, n - 1]]);
+  assert.deepEqual(got[0].body, KQVK.subarray(100, 200));
+  assert.deepEqual(got[1].body, KQVK.subarray(0, 16));
+  assert.deepEqual(got[2].body, KQVK.subarray(10));
+  const one = await raw('/tables/KQvK.rtbw', range(`bytes=0-15,${n}-`));
+  assert.equal(one.headers['content-range'], `bytes 0-15/${n}`, 'one satisfiable: a plain 206');
+});
+
+test('faults: single-range and first-range', async () => {
+  await faults([{ match: 'KQvK', mode: 'single-range' }, { match: 'KRvK', mode: 'first-range' }]);
+  let r = await raw('/tables/KQvK.rtbw', range('bytes=0-1,4-5'));
   assert.equal(r.status, 200, 'several ranges: whole file');
   assert.deepEqual(r.body, KQVK);
+  r = await raw('/tables/KQvK.rtbw', range('bytes=4-5'));
+  assert.equal(r.status, 206, 'one range still served');
+  r = await raw('/tables/KRvK.rtbw', range('bytes=4-5,0-1'));
+  assert.equal(r.status, 206);
+  assert.match(r.headers['content-range'], /^bytes 4-5\//);
+  assert.equal(r.body.length, 2);
 });
 
 test('416 unsatisfiable', async () => {
