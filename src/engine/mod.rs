@@ -49,6 +49,10 @@ pub struct Config {
     /// `head_len`), for up to 64 KiB more a table. Off on a slow link,
     /// where those bytes cost more time than the round.
     pub sparse_in_head: bool,
+    /// Whether one request carries every range of a file (a server that
+    /// answers several ranges in one multipart body): a round then costs a
+    /// request per file, and no gap between ranges is worth fetching.
+    pub several_ranges: bool,
 }
 
 impl Default for Config {
@@ -58,6 +62,7 @@ impl Default for Config {
             memory_budget: 64 << 20,
             head_bytes: 4 << 10,
             sparse_in_head: true,
+            several_ranges: false,
         }
     }
 }
@@ -125,6 +130,11 @@ impl Engine {
         self.config.sparse_in_head = on;
     }
 
+    /// See [`Config::several_ranges`].
+    pub fn set_several_ranges(&mut self, on: bool) {
+        self.config.several_ranges = on;
+    }
+
     /// Starts a probe; pages it touches are pinned until [`Self::end`].
     pub fn begin(&mut self) -> u64 {
         self.store.begin_probe()
@@ -172,7 +182,8 @@ impl Engine {
     }
 
     /// The range requests that supply `wants`, coalesced, for a driver
-    /// that runs `connections` requests at once. Speculative inputs
+    /// that runs `connections` requests at once (and, with
+    /// [`Config::several_ranges`], asks for a file's ranges in one). Speculative inputs
     /// ([`Wants::maybe`]) are added unit by unit, in the order they were
     /// named, while the round needs no more waves of `connections`
     /// requests than without them: they fill connections that would
@@ -186,7 +197,8 @@ impl Engine {
             ..wants.clone()
         };
         let mut out = self.plan(&need);
-        let cap = (out.len() as u64)
+        let cap = self
+            .requests(&out)
             .div_ceil(connections)
             .max(1)
             .saturating_mul(connections);
@@ -201,11 +213,23 @@ impl Engine {
             let mut tried = need.clone();
             tried.merge(unit);
             let plan = self.plan(&tried);
-            if plan.len() as u64 <= cap {
+            if self.requests(&plan) <= cap {
                 (need, out) = (tried, plan);
             }
         }
         out
+    }
+
+    /// Requests that carry `plan`: one a fetch, or with
+    /// [`Config::several_ranges`] one an open and one a file for the rest.
+    fn requests(&self, plan: &[Fetch]) -> u64 {
+        if !self.config.several_ranges {
+            return plan.len() as u64;
+        }
+        let mut files: Vec<FileId> = plan.iter().filter(|f| !f.open).map(|f| f.file).collect();
+        files.sort_unstable();
+        files.dedup();
+        (files.len() + plan.iter().filter(|f| f.open).count()) as u64
     }
 
     fn plan(&self, wants: &Wants) -> Vec<Fetch> {
@@ -227,9 +251,15 @@ impl Engine {
     /// Joins requests for one file whose gap is at most [`BRIDGE_BYTES`] of
     /// pages not held: a round of many small requests costs waves of
     /// waiting (a browser runs 6 at a time per host), a few KiB more does
-    /// not. Held pages are never fetched again.
+    /// not. Held pages are never fetched again. Ranges one request carries
+    /// together join only where they touch.
     fn bridge(&self, fetches: Vec<Fetch>) -> Vec<Fetch> {
         let log2 = self.config.page_log2;
+        let bridge = if self.config.several_ranges {
+            0
+        } else {
+            BRIDGE_BYTES
+        };
         let mut out: Vec<Fetch> = Vec::with_capacity(fetches.len());
         for f in fetches {
             if let Some(last) = out.last_mut() {
@@ -237,7 +267,7 @@ impl Engine {
                     && !last.open
                     && last.file == f.file
                     && f.start >= last.end
-                    && f.start - last.end <= BRIDGE_BYTES
+                    && f.start - last.end <= bridge
                     && (last.end >> log2..f.start >> log2).all(|p| !self.store.contains(f.file, p));
                 if joinable {
                     last.end = f.end;

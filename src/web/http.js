@@ -1,18 +1,34 @@
-// HTTP Range requests from the browser: one GET per range with bounded
-// retries, a concurrency gate, checks of what the server answered (status,
-// Content-Range, encoding), and whole-file streams for servers that ignore
-// Range.
+// HTTP Range requests from the browser: one GET per range (or per set of
+// ranges of a file, from a server found to answer them in one multipart
+// body) with bounded retries, a concurrency gate, checks of what the server
+// answered (status, Content-Range, encoding), and whole-file streams for
+// servers that ignore Range.
 
 import { fail, fatal } from './errors.js';
 import { Gate } from './gate.js';
 import { Link } from './link.js';
 import { WholeBody, trimBodies } from './whole-body.js';
+import { byteRanges } from './multipart.js';
 
 const RETRIES = 3;
 const HTTP1_CONNECTIONS = 6;
 const MULTIPLEXED = 32;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The origin of an absolute URL ('' when it has none). */
+function originOf(url) {
+  try {
+    return new URL(url).origin;
+  } catch (e) {
+    return '';
+  }
+}
+
+/** The origin of the page (or worker) this runs in. */
+function pageOrigin() {
+  return (globalThis.location && globalThis.location.origin) || null;
+}
 
 /** `bytes a-b/size` to {start, end (inclusive), size}, or null. */
 function contentRange(v) {
@@ -41,6 +57,36 @@ export class RangeClient {
     // url -> {start, end, response, controller}: requests the page started
     // before the module loaded (the Tablebase option `early`), for `open`.
     this.early = new Map();
+    // origin -> whether its server answers several ranges in one multipart
+    // body (true), or not (false); absent while unknown (see `probe`).
+    this.multipart = new Map();
+  }
+
+  /**
+   * Whether one request may ask this URL for several ranges: its server
+   * has answered so, and it is this page's own origin. On another origin a
+   * Range header of several ranges is not CORS-safelisted, so each file
+   * would cost a preflight round first.
+   */
+  severalRanges(url) {
+    return this.multipart.get(originOf(url)) === true;
+  }
+
+  /**
+   * The ranges to ask for [start, end): while the origin's answer to
+   * several ranges is unknown, a file's head asks for its last byte a
+   * second time. A server that answers it in one multipart body will
+   * take a page's scattered ranges in one request; one that merges the
+   * two, or sends the first alone, still sends the whole head; one that
+   * ignores them sends the file from byte 0, read as far as the head.
+   */
+  probe(url, start, end) {
+    const origin = originOf(url);
+    if (start > 0 || end - start < 2 || this.multipart.has(origin) || origin !== pageOrigin()) return [[start, end]];
+    return [
+      [start, end],
+      [end - 1, end],
+    ];
   }
 
   /**
@@ -86,21 +132,25 @@ export class RangeClient {
    * request leaves the gate.
    */
   async request(url, start, end, label, ask = {}) {
-    // A span ({start, end}) may still grow while the request waits at the
-    // gate (see joinWaiting in page-requests.js); it is fixed once the request starts.
+    // A span ({parts: [{start, end}], started}) may still grow while the
+    // request waits at the gate (see joinWaiting in page-requests.js); it
+    // is fixed once the request starts, and the answer is then {size,
+    // validator, parts: [{start, bytes}]}, one per part.
     const span = ask.span;
     const body = this.bodies.get(url);
     // A stream kept from a server that ignored Range serves what it can
     // reach; past its limit it is dropped and the server asked again (it
     // may honour Range now).
     if (body && !body.reaches(end)) body.evict();
-    else if (body) {
+    else if (body && !(span && span.parts.length > 1)) {
       const v = await body.get(start, end);
       trimBodies(this.bodies, body);
-      if (v) return v;
+      if (v) return span ? { ...v, parts: [{ start, bytes: v.bytes }] } : v;
     }
     let lastError = null;
-    for (let attempt = 0; attempt <= RETRIES; attempt++) {
+    let ranges = [[start, end]];
+    let got = null;
+    for (let attempt = 0; attempt <= RETRIES && !got; attempt++) {
       if (attempt > 0) {
         this.counters.retries++;
         await sleep(100 * 4 ** (attempt - 1));
@@ -108,33 +158,111 @@ export class RangeClient {
       await this.gate.enter(ask.prio);
       if (span && !span.started) {
         span.started = true;
-        ({ start, end } = span);
+        ranges = span.parts.map((p) => [p.start, p.end]).sort((a, b) => a[0] - b[0]);
+        if (ranges.length === 1) [[start, end]] = ranges;
       }
+      const asked = ranges.length > 1 ? ranges : this.probe(url, ranges[0][0], ranges[0][1]);
       this.counters.requests++;
       this.counters.requestsInFlight++;
       const wave = ask.trace ? ask.trace.start() : 0;
-      let got = 0;
+      let n = 0;
       this.onActivity();
       try {
-        const r = await this.requestOnce(url, start, end, !!(ask.prio && ask.prio.rank > 0));
+        const high = !!(ask.prio && ask.prio.rank > 0);
+        const r = asked.length > 1 ? await this.requestParts(url, asked, high) : await this.requestOnce(url, start, end, high);
         if (r.retry) {
           lastError = r.retry;
           continue;
         }
-        got = r.value ? r.value.bytes.length : 0;
         if (this.auto) this.learnProtocol(url);
-        return r.value;
+        if (r.value === null) return null;
+        got = asked.length > 1 ? r.value : { ...r.value, parts: [{ start, bytes: r.value.bytes }] };
+        n = r.value.received ?? r.value.bytes.length;
       } catch (e) {
         if (e && ((e.code && e.code !== 'network') || e.fatal)) throw e;
         lastError = e && e.message ? e.message : String(e);
       } finally {
-        if (ask.trace) ask.trace.end(wave, got);
+        if (ask.trace) ask.trace.end(wave, n);
         this.counters.requestsInFlight--;
         this.gate.leave();
         this.onActivity();
       }
     }
-    throw fail(`could not fetch ${label}: ${lastError} (after ${RETRIES} retries)`, 'network');
+    if (!got) throw fail(`could not fetch ${label}: ${lastError} (after ${RETRIES} retries)`, 'network');
+    // Each range from the part that holds it; one the server left out is asked for on its own.
+    const parts = [];
+    for (const [a, b] of ranges) {
+      const want = Math.min(b, got.size);
+      const p = got.parts.find((p) => p.start <= a && p.start + p.bytes.length >= want);
+      if (p) parts.push({ start: a, bytes: p.bytes.subarray(a - p.start, want - p.start) });
+      else {
+        const v = await this.request(url, a, b, label, { trace: ask.trace, prio: ask.prio });
+        if (v === null) return null;
+        parts.push({ start: a, bytes: v.bytes });
+      }
+    }
+    const { size, validator } = got;
+    return span ? { size, validator, parts } : { size, validator, bytes: parts[0].bytes };
+  }
+
+  /**
+   * One request for several ranges of a URL: {value: {size, validator,
+   * parts: [{start, bytes}], received}} with the parts the server sent
+   * (a multipart body, one merged range, or the first range alone), or
+   * {retry}; throws when fatal. Learns whether the origin answers in one
+   * multipart body.
+   */
+  async requestParts(url, ranges, high) {
+    const controller = new AbortController();
+    const origin = originOf(url);
+    let res;
+    try {
+      res = await fetch(url, {
+        headers: { Range: `bytes=${ranges.map(([a, b]) => `${a}-${b - 1}`).join(',')}` },
+        cache: 'no-store',
+        signal: controller.signal,
+        priority: high ? 'high' : 'low',
+      });
+    } catch (e) {
+      return { retry: `the request failed (${e && e.message})` };
+    }
+    const type = res.headers.get('Content-Type') || '';
+    const encoding = res.headers.get('Content-Encoding');
+    const last = Math.max(...ranges.map((r) => r[1]));
+    const length = Number(res.headers.get('Content-Length'));
+    if (res.status === 200 && length > 0 && !(encoding && encoding !== 'identity')) {
+      // Several ranges ignored: the file from byte 0, read as far as the
+      // last range asked for, and no further (unlike a server that ignores
+      // Range altogether, whose stream answers later requests too).
+      this.multipart.set(origin, false);
+      const bytes = await this.read(res, Math.min(last, length), controller);
+      if (bytes === null || bytes.length < Math.min(last, length)) return { retry: 'truncated body' };
+      const validator = res.headers.get('ETag') || res.headers.get('Last-Modified') || '';
+      return { value: { size: length, validator, parts: [{ start: 0, bytes }], received: bytes.length } };
+    }
+    if (res.status !== 206 || !/^multipart\/byteranges/i.test(type)) {
+      // One range: the ranges merged, or the first alone (then the rest are
+      // asked for on their own, and this origin no more for several).
+      const r = await this.answer(url, ranges[0][0], last, res, controller, ranges[0][1]);
+      if (!r.value) return r;
+      const covered = ranges.every(([a, b]) => a >= ranges[0][0] && Math.min(b, r.value.size) <= ranges[0][0] + r.value.bytes.length);
+      if (!covered) this.multipart.set(origin, false);
+      const { size, validator, bytes } = r.value;
+      return { value: { size, validator, parts: [{ start: ranges[0][0], bytes }], received: bytes.length } };
+    }
+    if (encoding && encoding !== 'identity') {
+      controller.abort();
+      throw fatal(`${url}: the server compressed a range response (Content-Encoding: ${encoding}); serve tables without compression`);
+    }
+    // Without a length, as much as the ranges and a generous allowance for part headers.
+    const asked = ranges.reduce((n, [a, b]) => n + b - a, 0);
+    const body = await this.read(res, length > 0 ? length : asked + 4096 * (ranges.length + 1), controller);
+    const parts = body && byteRanges(body, type);
+    if (!parts || !parts.length || parts.some((p) => p.size !== parts[0].size)) return { retry: 'a multipart body that could not be read' };
+    this.multipart.set(origin, true);
+    this.counters.multipartRequests++;
+    const validator = res.headers.get('ETag') || res.headers.get('Last-Modified') || '';
+    return { value: { size: parts[0].size, validator, parts, received: body.length } };
   }
 
   /**
@@ -180,8 +308,12 @@ export class RangeClient {
     return this.answer(url, start, end, res, controller);
   }
 
-  /** Checks and reads a response to `bytes=start-(end - 1)`: {value} or {retry}; throws when fatal. */
-  async answer(url, start, end, res, controller) {
+  /**
+   * Checks and reads a response to `bytes=start-(end - 1)`: {value} or
+   * {retry}; throws when fatal. A 206 may end short of `end` but not of
+   * `need` (for a request of several ranges answered with one).
+   */
+  async answer(url, start, end, res, controller, need = end) {
     const validator = res.headers.get('ETag') || res.headers.get('Last-Modified') || '';
     const encoding = res.headers.get('Content-Encoding');
     if (res.status === 404 || res.status === 410) {
@@ -205,8 +337,8 @@ export class RangeClient {
         controller.abort();
         throw fatal(`${url}: the body of a range response is ${length} bytes for a ${cr.end - cr.start + 1}-byte range, so the server compressed it; serve tables without compression (no Content-Encoding)`);
       }
-      const wantEnd = Math.min(end, cr.size);
-      if (cr.start !== start || cr.end + 1 < wantEnd || cr.end >= cr.size) {
+      const wantEnd = Math.min(end, cr.end + 1, cr.size);
+      if (cr.start !== start || cr.end + 1 < Math.min(need, cr.size) || cr.end >= cr.size) {
         controller.abort();
         return { retry: `Content-Range ${res.headers.get('Content-Range')} does not match bytes=${start}-${end - 1}` };
       }

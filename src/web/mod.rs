@@ -158,6 +158,10 @@ extern "C" {
 extern "C" {
     type PageRequestsModule;
 }
+#[wasm_bindgen(module = "/src/web/multipart.js")]
+extern "C" {
+    type MultipartModule;
+}
 #[wasm_bindgen(module = "/src/web/prefetch.js")]
 extern "C" {
     type PrefetchModule;
@@ -264,6 +268,13 @@ impl Core {
     #[wasm_bindgen(js_name = setSparseInHead)]
     pub fn set_sparse_in_head(&mut self, on: bool) {
         self.engine.set_sparse_in_head(on);
+    }
+
+    /// Whether the server answers several ranges of a file in one request
+    /// (see [`crate::engine::Config::several_ranges`]).
+    #[wasm_bindgen(js_name = setSeveralRanges)]
+    pub fn set_several_ranges(&mut self, on: bool) {
+        self.engine.set_several_ranges(on);
     }
 
     /// Gap of absent bytes the core fetches rather than pay another request

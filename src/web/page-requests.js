@@ -1,8 +1,13 @@
 // The pages of a range a probe named: from memory, IndexedDB, then the
 // network, one Range request a run of missing pages. A request still
-// waiting at the gate takes in neighbouring ranges named after it.
+// waiting at the gate takes in neighbouring ranges named after it, and
+// from a server that answers several ranges in one body, any range of its
+// file.
 
 import { fail } from './errors.js';
+
+// Ranges one request may carry (its Range header stays well under a server's line limits).
+const MAX_PARTS = 32;
 
 /** Supplies the pages of a range `f` a probe named: memory, IndexedDB, then the network. */
 export async function supplyPages(rt, f, ask) {
@@ -46,7 +51,7 @@ async function fetchPages(rt, id, file, wanted, job) {
 
 /** One Range request for pages a..=b of a file, open to joins while it waits at the gate. */
 function pageRequest(rt, id, file, a, b, job) {
-  const span = { start: a * rt.pageSize, end: Math.min((b + 1) * rt.pageSize, file.size), started: false };
+  const span = { parts: [part(rt, file, a, b)], started: false };
   const waiting = rt.waiting.get(file.url) || new Set();
   rt.waiting.set(file.url, waiting);
   const run = { span, prio: job.prio, gap: [] };
@@ -55,29 +60,37 @@ function pageRequest(rt, id, file, a, b, job) {
     waiting.delete(run);
     if (!waiting.size && rt.waiting.get(file.url) === waiting) rt.waiting.delete(file.url);
   };
+  const { start, end } = span.parts[0];
   run.promise = rt.http
-    .request(file.url, span.start, span.end, file.url, { ...job, span })
+    .request(file.url, start, end, file.url, { ...job, span })
     .finally(leave)
     .then((r) => {
       if (r === null) throw fail(`${file.url} disappeared (404)`, 'missing-table');
-      rt.accept(id, file.url, span.start, r);
+      for (const p of r.parts) rt.accept(id, file.url, p.start, { size: r.size, validator: r.validator, bytes: p.bytes });
     })
     .finally(() => run.gap.forEach((k) => rt.inflight.delete(k)));
   return run.promise;
 }
 
+/** Bytes [start, end) of pages a..=b of a file. */
+function part(rt, file, a, b) {
+  return { start: a * rt.pageSize, end: Math.min((b + 1) * rt.pageSize, file.size) };
+}
+
 /**
  * Pages a..=b joined to a request of the same file still waiting at the
- * gate, when at most the core's bridge (`Core.bridgeBytes`) lies between
- * them and none of those pages is held or on its way: a probe that
- * attempts again as each answer arrives names neighbouring ranges in
- * separate attempts, and over HTTP/1.1 a request can wait a round or
- * more for a connection.
+ * gate: as a range of its own when the server answers several in one
+ * body, else when at most the core's bridge (`Core.bridgeBytes`) lies
+ * between them and none of those pages is held or on its way. A probe
+ * that attempts again as each answer arrives names neighbouring ranges in
+ * separate attempts, and over HTTP/1.1 a request can wait a round or more
+ * for a connection.
  * Resolves once its pages are in; null when nothing can take them.
  */
 function joinWaiting(rt, id, file, a, b, job) {
   const waiting = rt.waiting.get(file.url);
   if (!waiting || rt.http.bodies.has(file.url)) return null;
+  const several = rt.http.severalRanges(file.url);
   const ps = rt.pageSize;
   const free = (from, to) => {
     for (let p = from; p < to; p++) if (rt.core.hasPage(id, p) || rt.inflight.has(`${id}:${p}`)) return false;
@@ -89,20 +102,27 @@ function joinWaiting(rt, id, file, a, b, job) {
     // (or hold back) the position's own result, which on a slow link
     // shares their bandwidth.
     if (span.started || run.prio.rank !== job.prio.rank) continue;
-    const first = span.start / ps;
-    const last = Math.ceil(span.end / ps); // one past
-    let gap;
-    if (a >= last && (a - last) * ps <= rt.bridgeBytes && free(last, a)) gap = [last, a];
-    else if (b < first && (first - b - 1) * ps <= rt.bridgeBytes && free(b + 1, first)) gap = [b + 1, first];
-    else continue;
-    span.start = Math.min(span.start, a * ps);
-    span.end = Math.max(span.end, Math.min((b + 1) * ps, file.size));
-    for (let p = gap[0]; p < gap[1]; p++) {
-      const k = `${id}:${p}`;
-      rt.inflight.set(k, { prio: run.prio, promise: run.promise });
-      run.gap.push(k);
+    const bridge = several ? 0 : rt.bridgeBytes;
+    for (const p of span.parts) {
+      const first = p.start / ps;
+      const last = Math.ceil(p.end / ps); // one past
+      let gap;
+      if (a >= last && (a - last) * ps <= bridge && free(last, a)) gap = [last, a];
+      else if (b < first && (first - b - 1) * ps <= bridge && free(b + 1, first)) gap = [b + 1, first];
+      else continue;
+      p.start = Math.min(p.start, a * ps);
+      p.end = Math.max(p.end, Math.min((b + 1) * ps, file.size));
+      for (let q = gap[0]; q < gap[1]; q++) {
+        const k = `${id}:${q}`;
+        rt.inflight.set(k, { prio: run.prio, promise: run.promise });
+        run.gap.push(k);
+      }
+      return run.promise;
     }
-    return run.promise;
+    if (several && span.parts.length < MAX_PARTS) {
+      span.parts.push(part(rt, file, a, b));
+      return run.promise;
+    }
   }
   return null;
 }

@@ -70,6 +70,8 @@ export class Runtime {
     this.waiting = new Map();
     this.counters = {
       requests: 0,
+      // Of those, answered with several ranges in one multipart body.
+      multipartRequests: 0,
       bytes: 0,
       rounds: 0,
       retries: 0,
@@ -285,6 +287,11 @@ export class Runtime {
         this.core.setConnections(connections);
         // On a slow link the bytes of a sparse index cost more than the round it saves.
         this.core.setSparseInHead(!this.http.link.slow());
+        // A request a file a round, once the server has shown it answers
+        // several ranges in one; and once a supply has failed, no gaps
+        // bridged: offline, IndexedDB holds what earlier probes read, which
+        // need not include the gaps a bridge would name.
+        this.core.setSeveralRanges(failed.size > 0 || this.urls.some((u) => this.http.severalRanges(u)));
         const t0 = performance.now();
         const r = JSON.parse(this.core.attempt(kind, fen));
         ask.trace.attempted(performance.now() - t0);

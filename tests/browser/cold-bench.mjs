@@ -6,7 +6,9 @@
 // as a static host or CDN sends them, tables never); the tables from another,
 // every answer delayed by 100 ms, over HTTP/1.1 and over HTTP/2 (TLS with a
 // self-signed certificate made for this run; Chromium's context is told to
-// accept it). Positions: N seeded per 5-piece table in SYZYGY_PATH plus the
+// accept it); and over HTTP/1.1 the page and tables from one origin, where a
+// request may carry several ranges of a file (the server answers them in one
+// multipart body, as nginx, Apache and Caddy do). Positions: N seeded per 5-piece table in SYZYGY_PATH plus the
 // issue's two promotion positions. Each position is probed in a fresh browser
 // context (empty IndexedDB) with tb.probe(fen, { onUpdate }), and by a fresh
 // CLI process with --url --stats. Then the phone profile: the board itself
@@ -77,6 +79,7 @@ async function main() {
   const h1 = await startServer({ port: 0, tables: [TABLES], latencyMs: LATENCY });
   const h2 = await startServer({ port: 0, host: '127.0.0.1', tables: [TABLES], latencyMs: LATENCY, tls: selfSigned() });
   const board = await startServer({ port: 0, tables: [TABLES], static: path.join(REPO, 'www', 'dist') });
+  const same = await startServer({ port: 0, tables: [TABLES], static: REPO, latencyMs: LATENCY });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const lines = [];
   const say = (l = '') => {
@@ -88,7 +91,9 @@ async function main() {
     const bases = {
       'HTTP/1.1': `http://localhost:${h1.port}/tables/`,
       'HTTP/2': `https://localhost:${h2.port}/tables/`,
+      'HTTP/1.1, page and tables from one origin': `${same.url}tables/`,
     };
+    const pageOf = (base) => (base.startsWith(same.url) ? `${same.url}tests/browser/page.html` : pageUrl);
     say(`Cold analysis benchmark (${new Date().toISOString().slice(0, 16)}Z), tables answered after ${LATENCY} ms each`);
     if (!PHONE_ONLY) {
       const setup = await browser.newContext();
@@ -111,7 +116,7 @@ async function main() {
           for (let run = 0; run < RUNS; run++) {
             const context = await browser.newContext({ ignoreHTTPSErrors: true });
             const page = await context.newPage();
-            await page.goto(pageUrl);
+            await page.goto(pageOf(base));
             await page.waitForFunction(() => window.ready === true);
             const r = await page.evaluate(
               async ({ fen, base }) => {
@@ -194,7 +199,7 @@ async function main() {
     say(`  over the ${PHONE.length} positions${PHONE_RUNS > 1 ? ` and ${PHONE_RUNS} loads each` : ''}: result on screen ${over('ms')}; with DTZ ${over('dtzMs')}`);
   } finally {
     await browser.close();
-    await Promise.all([site.close(), h1.close(), h2.close(), board.close()]);
+    await Promise.all([site.close(), h1.close(), h2.close(), board.close(), same.close()]);
   }
 }
 

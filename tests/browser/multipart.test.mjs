@@ -1,0 +1,106 @@
+// Several ranges in one request, where the page and its tables share an
+// origin: the driver learns from a file's head whether the server answers
+// several ranges in one multipart body, and then asks for a file's ranges
+// of a round in one request. From a server that does not (200 and the
+// whole file, or the first range alone) it learns so from the first
+// answer, and asks one range a request from then on. Either way the
+// answers are the CLI's, and what they stored in IndexedDB answers again
+// offline.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { skipReason, launch, TABLES, REPO, probeAll, tbStats, cliProbe, createTablebase } from './helpers.mjs';
+
+const skip = skipReason();
+
+// The issue's rook promotion (13 files) and a KRPvKR position.
+const FENS = ['8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1', '8/8/4k3/8/3r4/3P4/8/3RK3 b - - 12 40'];
+const several = (e) => (e.range || '').includes(',');
+// A file's head, asked for with its last byte a second time: `bytes=0-n,n-n`.
+const headProbe = (e) => {
+  const m = /^bytes=0-(\d+),(\d+)-(\d+)$/.exec(e.range || '');
+  return !!m && m[1] === m[2] && m[2] === m[3];
+};
+
+describe('several ranges a request, page and tables from one origin', { skip }, () => {
+  let browser;
+  let server;
+  let expected;
+  before(async () => {
+    const { startServer } = await import(`${REPO}/tests/server/range-server.mjs`);
+    server = await startServer({ port: 0, tables: [TABLES], static: REPO });
+    browser = await launch();
+    expected = cliProbe(FENS);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** A fresh context probing FENS under `faults`: {stats, log}. */
+  async function run(faults) {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}tests/browser/page.html`);
+      await page.waitForFunction(() => window.ready === true);
+      server.reset();
+      server.setFaults(faults);
+      await createTablebase(page, { urls: [`${server.url}tables/`], generate: 'never' });
+      assert.deepStrictEqual(await probeAll(page, FENS), expected);
+      const stats = await tbStats(page);
+      const log = server.stats().log;
+      // What those answers stored serves a new Tablebase offline.
+      await context.setOffline(true);
+      await createTablebase(page, { urls: [`${server.url}tables/`], generate: 'never' });
+      assert.deepStrictEqual(await probeAll(page, FENS), expected, 'offline, from IndexedDB');
+      return { stats, log };
+    } finally {
+      await context.close();
+    }
+  }
+
+  it('a server that answers several ranges in one body gets them', async () => {
+    const { stats, log } = await run([]);
+    const multi = log.filter(several);
+    assert.ok(multi.length > 6, `${multi.length} requests for several ranges`);
+    assert.ok(multi.every((e) => e.status === 206));
+    assert.ok(stats.multipartRequests >= multi.length - 6, `${stats.multipartRequests} multipart answers read`);
+    // Past the heads' probes, a request names ranges of one file a round:
+    // fewer requests than ranges.
+    const ranges = log.reduce((n, e) => n + (e.range || '').split(',').length, 0);
+    assert.ok(ranges > log.length + 10, `${ranges} ranges in ${log.length} requests`);
+  });
+
+  it('a server that sends 200 and the whole file: learned from the first answer, one range a request after', async () => {
+    const { stats, log } = await run([{ mode: 'single-range' }]);
+    assert.equal(stats.multipartRequests, 0);
+    const multi = log.filter(several);
+    // Only heads that left the gate (6 at a time) before the first answer
+    // came back ask twice for their last byte; the rest ask once.
+    assert.ok(multi.length >= 1 && multi.length <= 6, `${multi.length} requests for several ranges`);
+    assert.ok(multi.every((e) => e.status === 200 && headProbe(e)));
+    assert.ok(log.some((e) => /^bytes=0-\d+$/.test(e.range || '')), 'no head asked for alone');
+  });
+
+  it('a server that sends the first range alone: heads still whole, never scattered ranges', async () => {
+    // Its answer to a head (the range, and its last byte again) is the
+    // head: it cannot show whether the server takes several ranges.
+    const { stats, log } = await run([{ mode: 'first-range' }]);
+    assert.equal(stats.multipartRequests, 0);
+    assert.ok(log.filter(several).every(headProbe), 'scattered ranges asked for');
+    assert.equal(stats.retries, 0);
+  });
+
+  it('a server that stops answering several ranges: the ranges it left out are asked for on their own', async () => {
+    const { stats, log } = await run([{ mode: 'first-range', skip: 8 }]);
+    assert.ok(stats.multipartRequests > 0);
+    const cut = log.filter((e) => several(e) && !headProbe(e) && e.fault === 'first-range');
+    assert.ok(cut.length > 0, 'no request for scattered ranges met the fault');
+    // Each left-out range was asked for again, alone.
+    for (const e of cut) {
+      for (const r of e.range.slice('bytes='.length).split(',').slice(1)) {
+        assert.ok(log.some((x) => x.path === e.path && x.time >= e.time && x.range === `bytes=${r}`), `${e.path} ${r} not asked again`);
+      }
+    }
+  });
+});
