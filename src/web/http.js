@@ -74,18 +74,21 @@ export class RangeClient {
 
   /**
    * The ranges to ask for [start, end): while the origin's answer to
-   * several ranges is unknown, a file's head asks for its last byte a
-   * second time. A server that answers it in one multipart body will
-   * take a page's scattered ranges in one request; one that merges the
-   * two, or sends the first alone, still sends the whole head; one that
-   * ignores them sends the file from byte 0, read as far as the head.
+   * several ranges is unknown, a file's head asks for one byte past its
+   * end as well. A server that answers the two in one multipart body will
+   * take a probe's scattered ranges in one request; one that merges them,
+   * or sends the first alone, still sends the whole head (and a file no
+   * longer than the head has one range to send); one that ignores them
+   * sends the file from byte 0, read as far as the head. The two never
+   * overlap nor add up to more than the file, which some servers (nginx,
+   * Go's) answer with the whole file.
    */
   probe(url, start, end) {
     const origin = originOf(url);
-    if (start > 0 || end - start < 2 || this.multipart.has(origin) || origin !== pageOrigin()) return [[start, end]];
+    if (start > 0 || this.multipart.has(origin) || origin !== pageOrigin()) return [[start, end]];
     return [
       [start, end],
-      [end - 1, end],
+      [end, end + 1],
     ];
   }
 

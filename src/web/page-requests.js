@@ -54,7 +54,7 @@ function pageRequest(rt, id, file, a, b, job) {
   const span = { parts: [part(rt, file, a, b)], started: false };
   const waiting = rt.waiting.get(file.url) || new Set();
   rt.waiting.set(file.url, waiting);
-  const run = { span, prio: job.prio, gap: [] };
+  const run = { span, prio: new JoinedPrio(job.prio), gap: [] };
   waiting.add(run);
   const leave = () => {
     waiting.delete(run);
@@ -62,7 +62,7 @@ function pageRequest(rt, id, file, a, b, job) {
   };
   const { start, end } = span.parts[0];
   run.promise = rt.http
-    .request(file.url, start, end, file.url, { ...job, span })
+    .request(file.url, start, end, file.url, { trace: job.trace, prio: run.prio, span })
     .finally(leave)
     .then((r) => {
       if (r === null) throw fail(`${file.url} disappeared (404)`, 'missing-table');
@@ -70,6 +70,24 @@ function pageRequest(rt, id, file, a, b, job) {
     })
     .finally(() => run.gap.forEach((k) => rt.inflight.delete(k)));
   return run.promise;
+}
+
+/**
+ * The priority of a request that carries the ranges of several supplies:
+ * the highest of theirs, so that a probe of a higher rank that comes to
+ * need any of them (see Runtime.join) promotes the request, which its own
+ * hold on the gate would otherwise keep waiting.
+ */
+class JoinedPrio {
+  constructor(prio) {
+    this.prios = [prio];
+  }
+  get rank() {
+    return Math.max(...this.prios.map((p) => p.rank));
+  }
+  set rank(r) {
+    this.prios[0].rank = Math.max(this.prios[0].rank, r);
+  }
 }
 
 /** Bytes [start, end) of pages a..=b of a file. */
@@ -112,6 +130,7 @@ function joinWaiting(rt, id, file, a, b, job) {
       else continue;
       p.start = Math.min(p.start, a * ps);
       p.end = Math.max(p.end, Math.min((b + 1) * ps, file.size));
+      run.prio.prios.push(job.prio);
       for (let q = gap[0]; q < gap[1]; q++) {
         const k = `${id}:${q}`;
         rt.inflight.set(k, { prio: run.prio, promise: run.promise });
@@ -121,6 +140,7 @@ function joinWaiting(rt, id, file, a, b, job) {
     }
     if (several && span.parts.length < MAX_PARTS) {
       span.parts.push(part(rt, file, a, b));
+      run.prio.prios.push(job.prio);
       return run.promise;
     }
   }

@@ -132,6 +132,33 @@ describe('IndexedDB page cache', { skip }, () => {
     }
   });
 
+  it('heads stored over a slow link open their files offline over a fast one', async () => {
+    // On a slow link 3-4 piece tables open with shorter heads than on a
+    // fast one (engine/source.rs): what a phone stored must still answer
+    // when the page next comes up measuring a fast link, offline.
+    const fen = '8/8/4k3/8/8/8/1p6/R3K3 w - - 0 1'; // KRvKP.rtbw is longer than a slow link's head
+    const [want] = cliProbe([fen]);
+    const servers = await startServers();
+    const context = await launchPersistent();
+    try {
+      const page = await openTablebase(context, servers);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: 1.6e6 / 8, uploadThroughput: 0.75e6 / 8 });
+      // A first probe measures the link; the tables of the second open with slow-link heads.
+      assert.ok(!(await probe(page, FEN)).error);
+      assert.deepStrictEqual(await probe(page, fen), want);
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await servers.tables.close();
+      await reload(page);
+      await createTablebase(page, { urls: [servers.base] });
+      // (Speculative reads the fast link plans may try the network, and fail.)
+      assert.deepStrictEqual(await probe(page, fen), want);
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
   it('idbBudget 0: memory only, still right', async () => {
     const servers = await startServers();
     const context = await browser.newContext();
