@@ -162,6 +162,10 @@ extern "C" {
 extern "C" {
     type MultipartModule;
 }
+#[wasm_bindgen(module = "/src/web/several-ranges.js")]
+extern "C" {
+    type SeveralRangesModule;
+}
 #[wasm_bindgen(module = "/src/web/prefetch.js")]
 extern "C" {
     type PrefetchModule;

@@ -2,6 +2,8 @@
 // server to one request for several ranges of a file.
 
 const CRLFCRLF = [13, 10, 13, 10];
+// Longest header block of a part read (servers send two short lines).
+const MAX_HEAD = 4096;
 
 /**
  * The parts of a multipart/byteranges body, in the order sent:
@@ -21,7 +23,7 @@ export function byteRanges(body, contentType) {
     at += delimiter.length;
     if (body[at] === 45 && body[at + 1] === 45) return parts; // "--": the closing delimiter
     const headEnd = find(body, CRLFCRLF, at);
-    if (headEnd < 0) return null;
+    if (headEnd < 0 || headEnd - at > MAX_HEAD) return null;
     const head = String.fromCharCode(...body.subarray(at, headEnd));
     const cr = /content-range:[ \t]*bytes (\d+)-(\d+)\/(\d+)/i.exec(head);
     if (!cr) return null;

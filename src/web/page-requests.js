@@ -108,7 +108,7 @@ function part(rt, file, a, b) {
 function joinWaiting(rt, id, file, a, b, job) {
   const waiting = rt.waiting.get(file.url);
   if (!waiting || rt.http.bodies.has(file.url)) return null;
-  const several = rt.http.severalRanges(file.url);
+  const several = rt.http.several.allowed(file.url);
   const ps = rt.pageSize;
   const free = (from, to) => {
     for (let p = from; p < to; p++) if (rt.core.hasPage(id, p) || rt.inflight.has(`${id}:${p}`)) return false;

@@ -291,7 +291,7 @@ export class Runtime {
         // several ranges in one; and once a supply has failed, no gaps
         // bridged: offline, IndexedDB holds what earlier probes read, which
         // need not include the gaps a bridge would name.
-        this.core.setSeveralRanges(failed.size > 0 || this.urls.some((u) => this.http.severalRanges(u)));
+        this.core.setSeveralRanges(failed.size > 0 || this.urls.some((u) => this.http.several.allowed(u)));
         const t0 = performance.now();
         const r = JSON.parse(this.core.attempt(kind, fen));
         ask.trace.attempted(performance.now() - t0);

@@ -1,0 +1,122 @@
+// Several ranges of a file in one request, where the page and its tables
+// share an origin: whether the server answers them in one multipart body
+// (learned from the first head a page asks for), and that request.
+
+import { fatal } from './errors.js';
+import { byteRanges } from './multipart.js';
+
+/** The origin of an absolute URL ('' when it has none). */
+function originOf(url) {
+  try {
+    return new URL(url).origin;
+  } catch (e) {
+    return '';
+  }
+}
+
+/** The origin of the page (or worker) this runs in. */
+function pageOrigin() {
+  return (globalThis.location && globalThis.location.origin) || null;
+}
+
+/** What each origin's server does with a request for several ranges. */
+export class SeveralRanges {
+  constructor() {
+    // origin -> true (it answers them in one multipart body) or false (it
+    // does not); absent while unknown (see `probe`).
+    this.known = new Map();
+  }
+
+  /**
+   * Whether one request may ask this URL for several ranges: its server
+   * has answered so, and it is this page's own origin. On another origin a
+   * Range header of several ranges is not CORS-safelisted, so each file
+   * would cost a preflight round first.
+   */
+  allowed(url) {
+    return this.known.get(originOf(url)) === true;
+  }
+
+  learn(url, yes) {
+    this.known.set(originOf(url), yes);
+  }
+
+  /**
+   * The ranges to ask for [start, end): while the origin's answer to
+   * several ranges is unknown, a file's head asks for one byte past its
+   * end as well. A server that answers the two in one multipart body will
+   * take a probe's scattered ranges in one request; one that merges them,
+   * or sends the first alone, still sends the whole head (and a file no
+   * longer than the head has one range to send); one that ignores them
+   * sends the file from byte 0, read as far as the head. The two never
+   * overlap nor add up to more than the file, which some servers (nginx,
+   * Go's) answer with the whole file.
+   */
+  probe(url, start, end) {
+    const origin = originOf(url);
+    if (start > 0 || this.known.has(origin) || origin !== pageOrigin()) return [[start, end]];
+    return [
+      [start, end],
+      [end, end + 1],
+    ];
+  }
+}
+
+/**
+ * One request of a RangeClient (http.js) for several ranges of a URL:
+ * {value: {size, validator, parts: [{start, bytes}], received}} with the
+ * parts the server sent (a multipart body, one merged range, or the first
+ * range alone), or {retry}; throws when fatal. Learns whether the origin
+ * answers in one multipart body.
+ */
+export async function requestParts(client, url, ranges, high) {
+  const controller = new AbortController();
+  let res;
+  try {
+    res = await fetch(url, {
+      headers: { Range: `bytes=${ranges.map(([a, b]) => `${a}-${b - 1}`).join(',')}` },
+      cache: 'no-store',
+      signal: controller.signal,
+      priority: high ? 'high' : 'low',
+    });
+  } catch (e) {
+    return { retry: `the request failed (${e && e.message})` };
+  }
+  const type = res.headers.get('Content-Type') || '';
+  const encoding = res.headers.get('Content-Encoding');
+  const last = Math.max(...ranges.map((r) => r[1]));
+  const length = Number(res.headers.get('Content-Length'));
+  if (res.status === 200 && length > 0 && !(encoding && encoding !== 'identity')) {
+    // Several ranges ignored: the file from byte 0, read as far as the
+    // last range asked for, and no further (unlike a server that ignores
+    // Range altogether, whose stream answers later requests too).
+    client.several.learn(url, false);
+    const bytes = await client.read(res, Math.min(last, length), controller);
+    if (bytes === null || bytes.length < Math.min(last, length)) return { retry: 'truncated body' };
+    const validator = res.headers.get('ETag') || res.headers.get('Last-Modified') || '';
+    return { value: { size: length, validator, parts: [{ start: 0, bytes }], received: bytes.length } };
+  }
+  if (res.status !== 206 || !/^multipart\/byteranges/i.test(type)) {
+    // One range: the ranges merged, or the first alone (then the rest are
+    // asked for on their own, and this origin no more for several).
+    const r = await client.answer(url, ranges[0][0], last, res, controller, ranges[0][1]);
+    if (!r.value) return r;
+    const covered = ranges.every(([a, b]) => a >= ranges[0][0] && Math.min(b, r.value.size) <= ranges[0][0] + r.value.bytes.length);
+    if (!covered) client.several.learn(url, false);
+    const { size, validator, bytes } = r.value;
+    return { value: { size, validator, parts: [{ start: ranges[0][0], bytes }], received: bytes.length } };
+  }
+  if (encoding && encoding !== 'identity') {
+    controller.abort();
+    throw fatal(`${url}: the server compressed a range response (Content-Encoding: ${encoding}); serve tables without compression`);
+  }
+  // Without a length, as much as the ranges and a generous allowance for part headers.
+  const asked = ranges.reduce((n, [a, b]) => n + b - a, 0);
+  const body = await client.read(res, length > 0 ? length : asked + 4096 * (ranges.length + 1), controller);
+  const parts = body && byteRanges(body, type);
+  if (!parts || !parts.length || parts.some((p) => p.size !== parts[0].size)) return { retry: 'a multipart body that could not be read' };
+  client.several.learn(url, true);
+  client.counters.multipartRequests++;
+  const validator = res.headers.get('ETag') || res.headers.get('Last-Modified') || '';
+  return { value: { size: parts[0].size, validator, parts, received: body.length } };
+}
