@@ -86,6 +86,8 @@ export interface MainlineStep { uci: string; san: string; fen: string; wdl: numb
 export interface Mainline { fen: string; wdl: number; dtz: number; precise: boolean; dtm: number | null; moves: MainlineStep[]; }
 export interface Stats {
   requests: number; bytes: number; rounds: number; retries: number;
+  /** Of `requests`, those answered with several ranges in one multipart body (tables on the page's own origin). */
+  multipartRequests: number;
   pagesFromMemory: number; pagesFromIndexedDb: number; pagesFromNetwork: number;
   cacheBytes: number; memoryBytes: number; indexedDb: 'ok' | 'memory-only' | 'opening';
   requestsInFlight: number; identityChanges: number;
