@@ -85,6 +85,7 @@ fn empty_head_costs_one_round_large_head() {
         memory_budget: 128 << 10,
         sparse_in_head: false,
         several_ranges: false,
+        bridge_gaps: true,
     };
     first_round_cut("7r/8/8/4k3/8/8/8/R2RK3 b - - 0 1", config, &[(0, 0)]);
 }
@@ -103,6 +104,7 @@ fn short_head_holding_the_header_costs_one_round() {
         memory_budget: 128 << 10,
         sparse_in_head: false,
         several_ranges: false,
+        bridge_gaps: true,
     };
     first_round_cut(
         "8/8/8/8/3pP3/8/5K2/k7 b - e3 0 1",
@@ -124,6 +126,7 @@ fn unasked_page_of_an_unopened_file_costs_no_round() {
         page_log2: 9,
         sparse_in_head: false,
         several_ranges: false,
+        bridge_gaps: true,
         ..Config::default()
     };
     let (want, clean_rounds) = clean(fen, config);

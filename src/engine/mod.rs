@@ -53,6 +53,10 @@ pub struct Config {
     /// answers several ranges in one multipart body): a round then costs a
     /// request per file, and no gap between ranges is worth fetching.
     pub several_ranges: bool,
+    /// Whether gaps of at most [`BRIDGE_BYTES`] between ranges of a file
+    /// are fetched with them. Off once a fetch failed: offline, what
+    /// IndexedDB holds need not include the gaps.
+    pub bridge_gaps: bool,
 }
 
 impl Default for Config {
@@ -63,6 +67,7 @@ impl Default for Config {
             head_bytes: 4 << 10,
             sparse_in_head: true,
             several_ranges: false,
+            bridge_gaps: true,
         }
     }
 }
@@ -133,6 +138,11 @@ impl Engine {
     /// See [`Config::several_ranges`].
     pub fn set_several_ranges(&mut self, on: bool) {
         self.config.several_ranges = on;
+    }
+
+    /// See [`Config::bridge_gaps`].
+    pub fn set_bridge_gaps(&mut self, on: bool) {
+        self.config.bridge_gaps = on;
     }
 
     /// Starts a probe; pages it touches are pinned until [`Self::end`].
@@ -255,7 +265,7 @@ impl Engine {
     /// together join only where they touch.
     fn bridge(&self, fetches: Vec<Fetch>) -> Vec<Fetch> {
         let log2 = self.config.page_log2;
-        let bridge = if self.config.several_ranges {
+        let bridge = if self.config.several_ranges || !self.config.bridge_gaps {
             0
         } else {
             BRIDGE_BYTES

@@ -93,7 +93,7 @@ export class RangeClient {
     // A span ({parts: [{start, end}], started}) may still grow while the
     // request waits at the gate (see joinWaiting in page-requests.js); it
     // is fixed once the request starts, and the answer is then {size,
-    // validator, parts: [{start, bytes}]}, one per part.
+    // validator, parts: [{start, bytes, size, validator}]}, one per part.
     const span = ask.span;
     const body = this.bodies.get(url);
     // A stream kept from a server that ignored Range serves what it can
@@ -101,9 +101,10 @@ export class RangeClient {
     // may honour Range now).
     if (body && !body.reaches(end)) body.evict();
     else if (body && !(span && span.parts.length > 1)) {
+      if (span) span.started = true; // nothing joins a read of the stream
       const v = await body.get(start, end);
       trimBodies(this.bodies, body);
-      if (v) return span ? { ...v, parts: [{ start, bytes: v.bytes }] } : v;
+      if (v) return span ? { ...v, parts: [{ ...v, start }] } : v;
     }
     let lastError = null;
     let ranges = [[start, end]];
@@ -118,6 +119,13 @@ export class RangeClient {
         span.started = true;
         ranges = span.parts.map((p) => [p.start, p.end]).sort((a, b) => a[0] - b[0]);
         if (ranges.length === 1) [[start, end]] = ranges;
+      }
+      if (ranges.length > 1 && !this.several.allowed(url)) {
+        // The server has shown since they joined that it takes one range
+        // a request: each is asked for on its own below.
+        this.gate.leave();
+        got = { parts: [] };
+        break;
       }
       const asked = ranges.length > 1 ? ranges : this.several.probe(url, ranges[0][0], ranges[0][1]);
       this.counters.requests++;
@@ -147,19 +155,19 @@ export class RangeClient {
       }
     }
     if (!got) throw fail(`could not fetch ${label}: ${lastError} (after ${RETRIES} retries)`, 'network');
-    // Each range from the part that holds it; one the server left out is asked for on its own.
-    const parts = [];
-    for (const [a, b] of ranges) {
-      const want = Math.min(b, got.size);
-      const p = got.parts.find((p) => p.start <= a && p.start + p.bytes.length >= want);
-      if (p) parts.push({ start: a, bytes: p.bytes.subarray(a - p.start, want - p.start) });
-      else {
+    // Each range from the part that holds it; those the server left out
+    // are asked for on their own, together.
+    const parts = await Promise.all(
+      ranges.map(async ([a, b]) => {
+        const want = Math.min(b, got.size);
+        const p = got.parts.find((p) => p.start <= a && p.start + p.bytes.length >= want);
+        if (p) return { start: a, bytes: p.bytes.subarray(a - p.start, want - p.start), size: got.size, validator: got.validator };
         const v = await this.request(url, a, b, label, { trace: ask.trace, prio: ask.prio });
-        if (v === null) return null;
-        parts.push({ start: a, bytes: v.bytes });
-      }
-    }
-    const { size, validator } = got;
+        return v && { start: a, bytes: v.bytes, size: v.size, validator: v.validator };
+      }),
+    );
+    if (parts.includes(null)) return null;
+    const { size, validator } = parts[0];
     return span ? { size, validator, parts } : { size, validator, bytes: parts[0].bytes };
   }
 

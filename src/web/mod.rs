@@ -283,6 +283,13 @@ impl Core {
         self.engine.set_several_ranges(on);
     }
 
+    /// Whether the core fetches small gaps between ranges of a file (see
+    /// [`crate::engine::Config::bridge_gaps`]).
+    #[wasm_bindgen(js_name = setBridgeGaps)]
+    pub fn set_bridge_gaps(&mut self, on: bool) {
+        self.engine.set_bridge_gaps(on);
+    }
+
     /// Gap of absent bytes the core fetches rather than pay another request
     /// for ([`crate::engine::BRIDGE_BYTES`]); the runtime joins waiting
     /// requests across no more.

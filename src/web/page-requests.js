@@ -66,7 +66,7 @@ function pageRequest(rt, id, file, a, b, job) {
     .finally(leave)
     .then((r) => {
       if (r === null) throw fail(`${file.url} disappeared (404)`, 'missing-table');
-      for (const p of r.parts) rt.accept(id, file.url, p.start, { size: r.size, validator: r.validator, bytes: p.bytes });
+      for (const p of r.parts) rt.accept(id, file.url, p.start, p);
     })
     .finally(() => run.gap.forEach((k) => rt.inflight.delete(k)));
   return run.promise;

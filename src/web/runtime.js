@@ -288,10 +288,11 @@ export class Runtime {
         // On a slow link the bytes of a sparse index cost more than the round it saves.
         this.core.setSparseInHead(!this.http.link.slow());
         // A request a file a round, once the server has shown it answers
-        // several ranges in one; and once a supply has failed, no gaps
-        // bridged: offline, IndexedDB holds what earlier probes read, which
-        // need not include the gaps a bridge would name.
-        this.core.setSeveralRanges(failed.size > 0 || this.urls.some((u) => this.http.several.allowed(u)));
+        // several ranges in one.
+        this.core.setSeveralRanges(this.urls.every((u) => this.http.several.allowed(u)));
+        // Once a supply has failed, no gaps bridged: offline, IndexedDB
+        // holds what earlier probes read, which need not include them.
+        this.core.setBridgeGaps(!failed.size);
         const t0 = performance.now();
         const r = JSON.parse(this.core.attempt(kind, fen));
         ask.trace.attempted(performance.now() - t0);

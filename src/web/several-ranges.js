@@ -43,21 +43,22 @@ export class SeveralRanges {
 
   /**
    * The ranges to ask for [start, end): while the origin's answer to
-   * several ranges is unknown, a file's head asks for one byte past its
-   * end as well. A server that answers the two in one multipart body will
-   * take a probe's scattered ranges in one request; one that merges them,
-   * or sends the first alone, still sends the whole head (and a file no
-   * longer than the head has one range to send); one that ignores them
-   * sends the file from byte 0, read as far as the head. The two never
-   * overlap nor add up to more than the file, which some servers (nginx,
-   * Go's) answer with the whole file.
+   * several ranges is unknown, a file's head asks for the byte one past
+   * its end as well. A server that answers the two in one multipart body
+   * will take a probe's scattered ranges in one request; one that sends
+   * the first alone still sends the whole head (and a file no longer than
+   * the head has one range to send); one that ignores them sends the file
+   * from byte 0, read as far as the head. The gap of one byte keeps
+   * servers that merge adjacent ranges (Apache) from merging these, and
+   * the two never overlap nor add up to more than the file, which some
+   * servers (nginx, Go's) answer with the whole file.
    */
   probe(url, start, end) {
     const origin = originOf(url);
     if (start > 0 || this.known.has(origin) || origin !== pageOrigin()) return [[start, end]];
     return [
       [start, end],
-      [end, end + 1],
+      [end + 1, end + 2],
     ];
   }
 }
@@ -86,17 +87,31 @@ export async function requestParts(client, url, ranges, high) {
   const encoding = res.headers.get('Content-Encoding');
   const last = Math.max(...ranges.map((r) => r[1]));
   const length = Number(res.headers.get('Content-Length'));
+  const asked = ranges.reduce((n, [a, b]) => n + b - a, 0);
   if (res.status === 200 && length > 0 && !(encoding && encoding !== 'identity')) {
     // Several ranges ignored: the file from byte 0, read as far as the
     // last range asked for, and no further (unlike a server that ignores
-    // Range altogether, whose stream answers later requests too).
+    // Range altogether, whose stream answers later requests too); where
+    // that is far more than the ranges, not at all: each is asked for on
+    // its own.
     client.several.learn(url, false);
+    const validator = res.headers.get('ETag') || res.headers.get('Last-Modified') || '';
+    if (last > 4 * asked + (256 << 10)) {
+      controller.abort();
+      return { value: { size: length, validator, parts: [], received: 0 } };
+    }
     const bytes = await client.read(res, Math.min(last, length), controller);
     if (bytes === null || bytes.length < Math.min(last, length)) return { retry: 'truncated body' };
-    const validator = res.headers.get('ETag') || res.headers.get('Last-Modified') || '';
     return { value: { size: length, validator, parts: [{ start: 0, bytes }], received: bytes.length } };
   }
-  if (res.status !== 206 || !/^multipart\/byteranges/i.test(type)) {
+  if (res.status === 416) {
+    // A strict server refuses the set for a range past the end of a file
+    // no longer than its head: one range a request from here on.
+    controller.abort();
+    client.several.learn(url, false);
+    return { retry: 'HTTP 416 for several ranges' };
+  }
+  if (res.status !== 206 || !/^multipart\/(x-)?byteranges/i.test(type)) {
     // One range: the ranges merged, or the first alone (then the rest are
     // asked for on their own, and this origin no more for several).
     const r = await client.answer(url, ranges[0][0], last, res, controller, ranges[0][1]);
@@ -111,7 +126,6 @@ export async function requestParts(client, url, ranges, high) {
     throw fatal(`${url}: the server compressed a range response (Content-Encoding: ${encoding}); serve tables without compression`);
   }
   // Without a length, as much as the ranges and a generous allowance for part headers.
-  const asked = ranges.reduce((n, [a, b]) => n + b - a, 0);
   const body = await client.read(res, length > 0 ? length : asked + 4096 * (ranges.length + 1), controller);
   const parts = body && byteRanges(body, type);
   if (!parts || !parts.length || parts.some((p) => p.size !== parts[0].size)) return { retry: 'a multipart body that could not be read' };
