@@ -40,6 +40,8 @@ export class PageDb {
     // already fetched. Another tab's records of later are missed, costing
     // a fetch, never a mixed file (`setIdentity` checks in its transaction).
     this.known = new Set();
+    // url -> {pages, found}: lookups made in this turn (see `get`).
+    this.lookups = new Map();
     this.state = 'opening';
     this.ready = this.open();
   }
@@ -182,8 +184,27 @@ export class PageDb {
     }, undefined);
   }
 
-  /** Pages of a URL present in the database, as Map(page -> Uint8Array). */
+  /**
+   * Pages of a URL present in the database, as Map(page -> Uint8Array).
+   * Lookups of one URL made in one turn (the ranges one attempt names)
+   * share a transaction and come back together, so that the requests for
+   * what they lack go out together too and can join (page-requests.js).
+   */
   get(url, pages) {
+    let batch = this.lookups.get(url);
+    if (!batch) {
+      batch = { pages: new Set() };
+      this.lookups.set(url, batch);
+      batch.found = Promise.resolve().then(() => {
+        this.lookups.delete(url);
+        return this.lookup(url, [...batch.pages]);
+      });
+    }
+    for (const p of pages) batch.pages.add(p);
+    return batch.found.then((found) => new Map(pages.filter((p) => found.has(p)).map((p) => [p, found.get(p)])));
+  }
+
+  lookup(url, pages) {
     return this.guard(async (db) => {
       const tx = db.transaction(['pages', 'lru'], 'readwrite');
       const store = tx.objectStore('pages');
