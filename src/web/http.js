@@ -8,13 +8,18 @@ import { fail, fatal } from './errors.js';
 import { Gate } from './gate.js';
 import { Link } from './link.js';
 import { WholeBody, trimBodies } from './whole-body.js';
-import { SeveralRanges, requestParts } from './several-ranges.js';
+import { SeveralRanges, requestParts, originOf } from './several-ranges.js';
 
 const RETRIES = 3;
 const HTTP1_CONNECTIONS = 6;
 const MULTIPLEXED = 32;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Whether a Resource Timing entry came over HTTP/2 or 3. */
+function multiplexed(entry) {
+  return entry.nextHopProtocol === 'h2' || entry.nextHopProtocol === 'h3';
+}
 
 /** `bytes a-b/size` to {start, end (inclusive), size}, or null. */
 function contentRange(v) {
@@ -185,8 +190,22 @@ export class RangeClient {
       setTimeout(() => this.auto && this.learnProtocol(url, false), 0);
       return;
     }
-    const proto = entries.length ? entries[entries.length - 1].nextHopProtocol : '';
-    if (proto !== 'h2' && proto !== 'h3') return;
+    if (entries.length && multiplexed(entries[entries.length - 1])) this.widen();
+  }
+
+  /**
+   * Widens the gate before any request when the page has reached the
+   * origin of `url` over HTTP/2 or 3 already: its own navigation (tables
+   * beside the page) or an earlier resource (the page's early heads).
+   */
+  learnOrigin(url) {
+    if (!this.auto || typeof performance === 'undefined' || !performance.getEntriesByType) return;
+    const origin = originOf(url);
+    const seen = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
+    if (seen.some((e) => multiplexed(e) && originOf(e.name) === origin)) this.widen();
+  }
+
+  widen() {
     this.auto = false;
     this.gate.widen(MULTIPLEXED - HTTP1_CONNECTIONS);
   }

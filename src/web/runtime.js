@@ -274,6 +274,7 @@ export class Runtime {
     let arrived = 0; // deepest round whose supply has arrived
     let rounds = 0;
     const first = kind === 'verdict' || kind === 'outcome';
+    for (const u of this.urls) this.http.learnOrigin(u);
     try {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         // The verdict's speculative reads fill only the connections its

@@ -6,7 +6,7 @@ import { fatal } from './errors.js';
 import { byteRanges } from './multipart.js';
 
 /** The origin of an absolute URL ('' when it has none). */
-function originOf(url) {
+export function originOf(url) {
   try {
     return new URL(url).origin;
   } catch (e) {

@@ -6,10 +6,11 @@
 // as a static host or CDN sends them, tables never); the tables from another,
 // every answer delayed by 100 ms, over HTTP/1.1 and over HTTP/2 (TLS with a
 // self-signed certificate made for this run; Chromium's context is told to
-// accept it); and over HTTP/1.1 the page and tables from one origin, where a
-// request may carry several ranges of a file (the server answers them in one
-// multipart body, as nginx, Apache and Caddy do). Positions: N seeded per 5-piece table in SYZYGY_PATH plus the
-// issue's two promotion positions. Each position is probed in a fresh browser
+// accept it); and over HTTP/1.1 and HTTP/2 the page and tables from one
+// origin, where a request may carry several ranges of a file (the server
+// answers them in one multipart body, as nginx, Apache and Caddy do).
+// Positions: N seeded per 5-piece table in SYZYGY_PATH plus the issue's two
+// promotion positions. Each position is probed in a fresh browser
 // context (empty IndexedDB) with tb.probe(fen, { onUpdate }), and by a fresh
 // CLI process with --url --stats. Then the phone profile: the board itself
 // (www/dist) in Chromium with 4x CPU slowdown, 150 ms latency, 1.6 Mbit/s
@@ -80,6 +81,8 @@ async function main() {
   const h2 = await startServer({ port: 0, host: '127.0.0.1', tables: [TABLES], latencyMs: LATENCY, tls: selfSigned() });
   const board = await startServer({ port: 0, tables: [TABLES], static: path.join(REPO, 'www', 'dist') });
   const same = await startServer({ port: 0, tables: [TABLES], static: REPO, latencyMs: LATENCY });
+  const same2 = await startServer({ port: 0, host: '127.0.0.1', tables: [TABLES], static: REPO, latencyMs: LATENCY, tls: selfSigned() });
+  const same2Url = `https://localhost:${same2.port}/`;
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const lines = [];
   const say = (l = '') => {
@@ -92,8 +95,12 @@ async function main() {
       'HTTP/1.1': `http://localhost:${h1.port}/tables/`,
       'HTTP/2': `https://localhost:${h2.port}/tables/`,
       'HTTP/1.1, page and tables from one origin': `${same.url}tables/`,
+      'HTTP/2, page and tables from one origin': `${same2Url}tables/`,
     };
-    const pageOf = (base) => (base.startsWith(same.url) ? `${same.url}tests/browser/page.html` : pageUrl);
+    const pageOf = (base) => {
+      for (const origin of [same.url, same2Url]) if (base.startsWith(origin)) return `${origin}tests/browser/page.html`;
+      return pageUrl;
+    };
     say(`Cold analysis benchmark (${new Date().toISOString().slice(0, 16)}Z), tables answered after ${LATENCY} ms each`);
     if (!PHONE_ONLY) {
       const setup = await browser.newContext();
@@ -199,7 +206,7 @@ async function main() {
     say(`  over the ${PHONE.length} positions${PHONE_RUNS > 1 ? ` and ${PHONE_RUNS} loads each` : ''}: result on screen ${over('ms')}; with DTZ ${over('dtzMs')}`);
   } finally {
     await browser.close();
-    await Promise.all([site.close(), h1.close(), h2.close(), board.close(), same.close()]);
+    await Promise.all([site.close(), h1.close(), h2.close(), board.close(), same.close(), same2.close()]);
   }
 }
 
