@@ -124,8 +124,7 @@ export class Generated {
   async toDb(name, bytes) {
     const url = this.url(name);
     const validator = `v${this.version}`;
-    await this.db.setIdentity(url, bytes.length, validator);
-    await this.db.put(url, { size: bytes.length, validator }, new Map([[WHOLE, bytes]]));
+    await this.db.store(url, { size: bytes.length, validator }, new Map([[WHOLE, bytes]]));
   }
 
   startWorker() {

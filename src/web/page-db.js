@@ -38,10 +38,14 @@ export class PageDb {
     // date by this page: a file it has never stored is opened without an
     // IndexedDB transaction, which would wait behind the writes of pages
     // already fetched. Another tab's records of later are missed, costing
-    // a fetch, never a mixed file (`setIdentity` checks in its transaction).
+    // a fetch, never a mixed file (`store` checks in its transaction).
     this.known = new Set();
     // url -> {pages, found}: lookups made in this turn (see `get`).
     this.lookups = new Map();
+    // Writes waiting for the next task, and the promise of their
+    // transaction (see `store`); null while none waits.
+    this.queue = null;
+    this.flushed = null;
     this.state = 'opening';
     this.ready = this.open();
   }
@@ -127,29 +131,56 @@ export class PageDb {
   }
 
   /**
-   * Records a URL's identity; on a change, its old pages go first. One
-   * transaction, so that two probes (or tabs) recording different versions
-   * cannot interleave a read, a purge and a write. Resolves true on a change.
+   * Records a URL's identity ({size, validator}; on a change its old pages
+   * go first) and stores pages of it (Map page -> Uint8Array), so that the
+   * database never mixes two versions of a file. What is stored before
+   * the page's next task runs goes in one transaction: answers arriving
+   * together then cost one write, which runs after the attempts their
+   * arrival started rather than between them.
    */
-  setIdentity(url, size, validator) {
+  store(url, identity, pages) {
+    if (!this.queue) {
+      this.queue = [];
+      this.flushed = new Promise((resolve) => setTimeout(resolve, 0)).then(() => {
+        const queue = this.queue;
+        this.queue = null;
+        return this.write(queue);
+      });
+    }
+    this.queue.push({ url, identity, pages });
+    return this.flushed;
+  }
+
+  /** The writes `store` queued, in order, in one transaction; then eviction to the budget. */
+  write(queue) {
     return this.guard(async (db) => {
       const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
       const files = tx.objectStore('files');
-      const old = (await promisify(files.get(url))) || null;
-      let changed = false;
-      if (old && sameIdentity(old, size, validator)) {
-        if (!old.validator && validator) files.put({ size, validator }, url);
-      } else {
-        if (old) {
-          this.bytes = Math.max(0, this.bytes - (await this.dropPages(tx, url)));
-          changed = true;
+      const store = tx.objectStore('pages');
+      const lru = tx.objectStore('lru');
+      const now = Date.now();
+      let delta = 0;
+      for (const { url, identity, pages } of queue) {
+        const { size, validator } = identity;
+        const old = (await promisify(files.get(url))) || null;
+        if (old && sameIdentity(old, size, validator)) {
+          if (!old.validator && validator) files.put({ size, validator }, url);
+        } else {
+          if (old) delta -= await this.dropPages(tx, url);
+          files.put({ size, validator }, url);
         }
-        files.put({ size, validator }, url);
+        for (const [p, bytes] of pages) {
+          const k = this.key(url, p);
+          store.put(bytes.slice().buffer, k);
+          lru.put({ at: now, size: bytes.byteLength }, k);
+          delta += bytes.byteLength;
+        }
       }
       await done(tx);
-      this.known.add(url);
-      return changed;
-    }, false);
+      for (const { url } of queue) this.known.add(url);
+      this.bytes = Math.max(0, this.bytes + delta);
+      if (this.bytes > this.budget) await this.evict(this.budget * 0.875);
+    }, undefined);
   }
 
   /** Deletes a URL's pages inside `tx` (pages, lru); resolves the bytes freed. */
@@ -224,36 +255,6 @@ export class PageDb {
       await done(tx);
       return found;
     }, new Map());
-  }
-
-  /**
-   * Stores pages (Map page -> Uint8Array) of the file version {size,
-   * validator}, then evicts down to the budget. Pages of a version that is no
-   * longer the recorded one (another response changed it meanwhile) are not
-   * stored: the database never mixes two versions of a file.
-   */
-  put(url, identity, pages) {
-    return this.guard(async (db) => {
-      const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
-      const store = tx.objectStore('pages');
-      const lru = tx.objectStore('lru');
-      const current = await promisify(tx.objectStore('files').get(url));
-      if (!current || !sameIdentity(current, identity.size, identity.validator)) {
-        await done(tx);
-        return;
-      }
-      const now = Date.now();
-      let added = 0;
-      for (const [p, bytes] of pages) {
-        const k = this.key(url, p);
-        store.put(bytes.slice().buffer, k);
-        lru.put({ at: now, size: bytes.byteLength }, k);
-        added += bytes.byteLength;
-      }
-      await done(tx);
-      this.bytes += added;
-      if (this.bytes > this.budget) await this.evict(this.budget * 0.875);
-    }, undefined);
   }
 
   /** Removes least recently used pages until at most `target` bytes remain. */

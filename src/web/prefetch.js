@@ -29,11 +29,10 @@ export async function prefetchFiles(rt, names, onProgress) {
       if (rt.db.state === 'ok' && rt.db.bytes + head.size > rt.db.budget) {
         throw fail(`${name} (${head.size} bytes) does not fit the IndexedDB budget`, 'budget');
       }
-      await rt.db.setIdentity(url, head.size, head.validator);
       const store = async (start, r) => {
         const pages = new Map();
         for (let off = 0; off < r.bytes.length; off += rt.pageSize) pages.set((start + off) / rt.pageSize, r.bytes.subarray(off, off + rt.pageSize));
-        await rt.db.put(url, head, pages);
+        await rt.db.store(url, head, pages);
         bytes += r.bytes.length;
         report(name, head.size);
       };

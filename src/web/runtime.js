@@ -59,10 +59,9 @@ export class Runtime {
     // requests and bytes go on counting requests still out when it
     // answered; its time stops there.
     this.lastTrace = null;
-    // IndexedDB writes run beside the probe, not between its rounds: url ->
-    // the last write queued for it (writes of one URL keep their order),
-    // and every write not yet done, which a probe awaits before it answers.
-    this.writeChains = new Map();
+    // IndexedDB writes run beside the probe, not between its rounds (see
+    // PageDb.store): every write not yet done, which a probe awaits before
+    // it answers.
     this.writes = new Set();
     // file id -> {f (its open request), at (ms)}: files every location answered 404 for.
     this.absent = new Map();
@@ -446,17 +445,10 @@ export class Runtime {
       if (piece.length === this.pageSize || start + off + piece.length === r.size) pages.set((start + off) / this.pageSize, piece);
     }
     this.counters.pagesFromNetwork += pages.size;
-    const identity = { size: r.size, validator: r.validator };
-    const write = (this.writeChains.get(url) || Promise.resolve())
-      .then(() => this.db.setIdentity(url, r.size, r.validator))
-      .then(() => this.db.put(url, identity, pages))
-      .catch(() => {}); // PageDb degrades to memory-only on its own
-    this.writeChains.set(url, write);
+    // PageDb degrades to memory-only on its own.
+    const write = this.db.store(url, { size: r.size, validator: r.validator }, pages).catch(() => {});
     this.writes.add(write);
-    write.then(() => {
-      this.writes.delete(write);
-      if (this.writeChains.get(url) === write) this.writeChains.delete(url);
-    });
+    write.then(() => this.writes.delete(write));
   }
 
   /** Resolves once every IndexedDB write queued so far is done. */
