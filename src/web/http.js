@@ -50,6 +50,8 @@ export class RangeClient {
     this.early = new Map();
     // What each origin's server does with several ranges in one request.
     this.several = new SeveralRanges();
+    // Origins `learnOrigin` has looked up (once each: it scans every entry).
+    this.originsLooked = new Set();
   }
 
   /**
@@ -199,8 +201,9 @@ export class RangeClient {
    * beside the page) or an earlier resource (the page's early heads).
    */
   learnOrigin(url) {
-    if (!this.auto || typeof performance === 'undefined' || !performance.getEntriesByType) return;
     const origin = originOf(url);
+    if (!this.auto || this.originsLooked.has(origin) || typeof performance === 'undefined' || !performance.getEntriesByType) return;
+    this.originsLooked.add(origin);
     const seen = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
     if (seen.some((e) => multiplexed(e) && originOf(e.name) === origin)) this.widen();
   }
@@ -211,16 +214,27 @@ export class RangeClient {
   }
 
   async requestOnce(url, start, end, high = false) {
+    const sent = await this.send(url, [[start, end]], high);
+    return sent.retry ? sent : this.answer(url, start, end, sent.res, sent.controller);
+  }
+
+  /** The version tag of a response: its ETag, else its Last-Modified, else ''. */
+  validatorOf(res) {
+    return res.headers.get('ETag') || res.headers.get('Last-Modified') || '';
+  }
+
+  /** GET with a Range header for `ranges` ([start, end) each): {res, controller}, or {retry}. */
+  async send(url, ranges, high) {
     const controller = new AbortController();
-    let res;
     try {
-      res = await fetch(url, {
-        headers: { Range: `bytes=${start}-${end - 1}` },
+      const res = await fetch(url, {
+        headers: { Range: `bytes=${ranges.map(([a, b]) => `${a}-${b - 1}`).join(',')}` },
         cache: 'no-store',
         signal: controller.signal,
         // The browser's own queue and HTTP/2 streams follow this hint.
         priority: high ? 'high' : 'low',
       });
+      return { res, controller };
     } catch (e) {
       // The browser does not say why (by design): name every likely cause.
       return {
@@ -230,7 +244,6 @@ export class RangeClient {
           `body (Content-Encoding: gzip...), which browsers refuse on a Range request: serve tables uncompressed`,
       };
     }
-    return this.answer(url, start, end, res, controller);
   }
 
   /**
@@ -239,7 +252,7 @@ export class RangeClient {
    * `need` (for a request of several ranges answered with one).
    */
   async answer(url, start, end, res, controller, need = end) {
-    const validator = res.headers.get('ETag') || res.headers.get('Last-Modified') || '';
+    const validator = this.validatorOf(res);
     const encoding = res.headers.get('Content-Encoding');
     if (res.status === 404 || res.status === 410) {
       controller.abort();

@@ -71,18 +71,9 @@ export class SeveralRanges {
  * answers in one multipart body.
  */
 export async function requestParts(client, url, ranges, high) {
-  const controller = new AbortController();
-  let res;
-  try {
-    res = await fetch(url, {
-      headers: { Range: `bytes=${ranges.map(([a, b]) => `${a}-${b - 1}`).join(',')}` },
-      cache: 'no-store',
-      signal: controller.signal,
-      priority: high ? 'high' : 'low',
-    });
-  } catch (e) {
-    return { retry: `the request failed (${e && e.message})` };
-  }
+  const sent = await client.send(url, ranges, high);
+  if (sent.retry) return sent;
+  const { res, controller } = sent;
   const type = res.headers.get('Content-Type') || '';
   const encoding = res.headers.get('Content-Encoding');
   const last = Math.max(...ranges.map((r) => r[1]));
@@ -95,7 +86,7 @@ export async function requestParts(client, url, ranges, high) {
     // that is far more than the ranges, not at all: each is asked for on
     // its own.
     client.several.learn(url, false);
-    const validator = res.headers.get('ETag') || res.headers.get('Last-Modified') || '';
+    const validator = client.validatorOf(res);
     if (last > 4 * asked + (256 << 10)) {
       controller.abort();
       return { value: { size: length, validator, parts: [], received: 0 } };
@@ -131,6 +122,5 @@ export async function requestParts(client, url, ranges, high) {
   if (!parts || !parts.length || parts.some((p) => p.size !== parts[0].size)) return { retry: 'a multipart body that could not be read' };
   client.several.learn(url, true);
   client.counters.multipartRequests++;
-  const validator = res.headers.get('ETag') || res.headers.get('Last-Modified') || '';
-  return { value: { size: parts[0].size, validator, parts, received: body.length } };
+  return { value: { size: parts[0].size, validator: client.validatorOf(res), parts, received: body.length } };
 }
