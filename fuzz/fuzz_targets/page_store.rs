@@ -329,6 +329,7 @@ fuzz_target!(|data: &[u8]| {
         // A small budget makes the second probe evict the first one's pages.
         memory_budget: if b1 & 0x20 != 0 { 128 << 10 } else { 64 << 20 },
         sparse_in_head: b1 & 0x40 != 0,
+        ..Config::default()
     };
     let use_library = b2 & 1 == 0;
     let mut tb = Tablebase::new(
