@@ -83,6 +83,39 @@ describe('results as they arrive', { skip }, () => {
     });
   }
 
+  it('on a slow link the verdict does not wait for the outcome: a promotion asks for its promoted table at once', async () => {
+    // A pawn about to promote has its DTZ in the promoted table; on a phone
+    // its head waited for the outcome's pages before 18c0e20 (the board's
+    // DTZ 0.6 s after the result; BENCHMARKS.md, phone profile).
+    const fen = '8/4P2K/8/8/5Q2/q7/6k1/8 w - - 0 1';
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    // Slow from the page's own download on, which is what the runtime measures first.
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 40, downloadThroughput: 1.6e6 / 8, uploadThroughput: 0.75e6 / 8 });
+    await openTablebase(context, servers, { idbBudget: 0 }, page);
+    const { first, promoted, result } = await page.evaluate(async (fen) => {
+      performance.setResourceTimingBufferSize(1000);
+      const t0 = performance.now();
+      let first = null;
+      const result = await window.tb.probe(fen, {
+        onUpdate: () => {
+          if (first === null) first = performance.now();
+        },
+      });
+      const starts = performance
+        .getEntriesByType('resource')
+        .filter((e) => e.name.endsWith('/KQQvKQ.rtbw') && e.startTime >= t0)
+        .map((e) => e.startTime);
+      return { first, promoted: Math.min(...starts), result };
+    }, fen);
+    assert.deepStrictEqual(result, cliProbe([fen])[0]);
+    assert.ok(Number.isFinite(promoted), 'KQQvKQ.rtbw was fetched');
+    assert.ok(promoted < first, `KQQvKQ.rtbw asked for at ${Math.round(promoted)} ms, the first result at ${Math.round(first)} ms`);
+    await context.close();
+  });
+
   it('a running halfmove clock on a decisive result: no outcome before the DTZ', async () => {
     const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 60 80';
     const page = await openTablebase(await browser.newContext(), servers, { idbBudget: 0 });
