@@ -331,8 +331,9 @@ export class Runtime {
 
   /**
    * Connections the verdict's next requests may take, `pending` of its
-   * supplies being out: all of them at first. Over HTTP/1.1 later, those
-   * its requests in flight leave free: the move list's requests would take
+   * supplies being out (in flight, or waiting at the gate or on IndexedDB):
+   * all of them at first. Over HTTP/1.1 later, those its pending supplies
+   * leave free: the move list's requests would take
    * them otherwise, and a read the verdict then comes to need waits a
    * round for a free one (KBBBvK over HTTP/1.1 at 100 ms a request: its
    * DTZ block waited for the WDL block's answer, verdict 0.38 s; now it
