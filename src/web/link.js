@@ -3,23 +3,70 @@
 // a round trip whatever it carries, so everything goes at once; on a slow
 // one (a phone) bytes cost more than rounds, and the position's outcome
 // should not share the wire with the heads its DTZ needs.
+//
+// Times come from the network stack (Resource Timing), not from when the
+// page read each chunk: a page busy probing reads chunks late, and a table
+// body timed in script read as 1-2 MB/s where it came at 20.
 
-/** Below this many bytes a millisecond (2 MB/s, 16 Mbit/s) the link is slow. */
-const SLOW = 2000;
+/**
+ * Below this many bytes a millisecond (1 MB/s, 8 Mbit/s) the link is slow:
+ * there the 16-64 KiB of a table's sparse index take 16-64 ms or more, a
+ * good part of a round trip. The phone profile of the cold benchmark (1.6
+ * Mbit/s) reads about 0.2.
+ */
+const SLOW = 1000;
 /** Bodies shorter than this say more about latency than about bandwidth. */
 const MEASURED = 16 << 10;
+/** Bodies timed this long ago no longer share the link with a new one. */
+const WINDOW_MS = 2000;
 
 export class Link {
   constructor() {
     // Bytes per millisecond, or null while nothing was measured.
     this.rate = fromPage();
+    // Bodies timed lately: {start, end, bytes}.
+    this.bodies = [];
+    if (typeof PerformanceObserver === 'undefined') return;
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) this.timed(e);
+      }).observe({ type: 'resource' });
+    } catch (e) {
+      // No Resource Timing here: the page's estimate stands.
+    }
   }
 
-  /** A body of `bytes` took `ms` from its first chunk to its last. */
-  observe(bytes, ms) {
-    if (bytes < MEASURED) return;
-    const rate = bytes / Math.max(ms, 1);
-    this.rate = this.rate === null ? rate : (this.rate + rate) / 2;
+  /**
+   * A body the network stack timed (a resource entry; one from another
+   * origin that sends no Timing-Allow-Origin has no times and is skipped).
+   * Bodies arriving together share the link (six connections, or the
+   * streams of one HTTP/2 connection), so each group of overlapping spans
+   * is timed as one: its bytes over its span. The fastest group of the
+   * last WINDOW_MS is the link's rate: a body alone, or one a busy server
+   * sent slowly, understates the link, and no group overstates it.
+   */
+  timed(e) {
+    if (!(e.responseStart > 0) || !(e.responseEnd > e.responseStart) || !(e.encodedBodySize > 0)) return;
+    const body = { start: e.responseStart, end: e.responseEnd, bytes: e.encodedBodySize };
+    this.bodies = this.bodies.filter((b) => b.end > body.start - WINDOW_MS);
+    this.bodies.push(body);
+    this.bodies.sort((a, b) => a.start - b.start);
+    let best = null;
+    let group = null;
+    const close = () => {
+      if (group && group.bytes >= MEASURED) best = Math.max(best || 0, group.bytes / Math.max(group.end - group.start, 1));
+    };
+    for (const b of this.bodies) {
+      if (group && b.start <= group.end) {
+        group.end = Math.max(group.end, b.end);
+        group.bytes += b.bytes;
+      } else {
+        close();
+        group = { start: b.start, end: b.end, bytes: b.bytes };
+      }
+    }
+    close();
+    if (best !== null) this.rate = best;
   }
 
   /** True only when measured slow: an unmeasured link is taken as fast. */

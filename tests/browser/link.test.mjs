@@ -1,0 +1,47 @@
+// The link estimate on its own (plain JS, no browser): bodies timed by the
+// network stack, grouped where they arrived together.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Link } from '../../src/web/link.js';
+
+/** A resource entry as Resource Timing gives it: bytes over [start, end] ms. */
+const entry = (start, end, bytes) => ({ responseStart: start, responseEnd: end, encodedBodySize: bytes });
+
+describe('link estimate', () => {
+  it('times bodies arriving together as one: ten heads of one HTTP/2 round are a fast link', () => {
+    const link = new Link();
+    // Each body alone spans the whole round: 60 KB in 30 ms, 2 KB/ms;
+    // together 600 KB in 30 ms.
+    for (let i = 0; i < 10; i++) link.timed(entry(100 + i, 130, 60000));
+    assert.equal(link.slow(), false);
+    assert.ok(link.rate > 15000, `rate ${link.rate}`);
+  });
+
+  it('takes a phone link (1.6 Mbit/s) for slow, in groups or alone', () => {
+    const link = new Link();
+    link.timed(entry(150, 480, 65536));
+    assert.equal(link.slow(), true);
+    link.timed(entry(500, 1150, 65536));
+    link.timed(entry(520, 1160, 65536));
+    assert.equal(link.slow(), true);
+    assert.ok(link.rate < 300, `rate ${link.rate}`);
+  });
+
+  it('keeps the fastest group of the last two seconds: a body a busy server sent slowly does not make the link slow', () => {
+    const link = new Link();
+    link.timed(entry(100, 120, 200000));
+    link.timed(entry(300, 340, 20000));
+    assert.equal(link.slow(), false);
+    // Once the fast group is out of the window, the slow body decides.
+    link.timed(entry(2500, 2540, 20000));
+    assert.equal(link.slow(), true);
+  });
+
+  it('ignores bodies without times (another origin without Timing-Allow-Origin) and short ones', () => {
+    const link = new Link();
+    link.timed(entry(0, 0, 0));
+    link.timed(entry(100, 200, 4096));
+    assert.equal(link.rate, null);
+    assert.equal(link.slow(), false);
+  });
+});
