@@ -323,10 +323,13 @@ export class RangeClient {
       return all.length >= n ? out : out.subarray(0, all.length);
     }
     const reader = res.body.getReader();
+    // From the first chunk on (see Link.read).
+    let first = null;
     try {
       while (have < n) {
         const { done: end, value } = await reader.read();
         if (end) break;
+        if (first === null) first = { at: performance.now(), bytes: value.length };
         const take = Math.min(value.length, n - have);
         out.set(value.subarray(0, take), have);
         have += take;
@@ -338,6 +341,7 @@ export class RangeClient {
       if (have >= n) controller.abort();
       reader.releaseLock?.();
     }
+    if (first !== null) this.link.read(have - first.bytes, performance.now() - first.at);
     return have >= n ? out : out.subarray(0, have);
   }
 

@@ -6,7 +6,9 @@
 //
 // Times come from the network stack (Resource Timing), not from when the
 // page read each chunk: a page busy probing reads chunks late, and a table
-// body timed in script read as 1-2 MB/s where it came at 20.
+// body timed in script read as 1-2 MB/s where it came at 20. Only where
+// the network stack times no body (tables on another origin that sends no
+// Timing-Allow-Origin) do script times count.
 
 /**
  * Below this many bytes a millisecond (1 MB/s, 8 Mbit/s) the link is slow:
@@ -26,6 +28,8 @@ export class Link {
     this.rate = fromPage();
     // Bodies timed lately: {start, end, bytes}.
     this.bodies = [];
+    // Whether the network stack has timed a body (then script times are ignored).
+    this.networkTimed = false;
     if (typeof PerformanceObserver === 'undefined') return;
     try {
       new PerformanceObserver((list) => {
@@ -48,6 +52,7 @@ export class Link {
   timed(e) {
     if (!(e.responseStart > 0) || !(e.responseEnd > e.responseStart) || !(e.encodedBodySize > 0)) return;
     const body = { start: e.responseStart, end: e.responseEnd, bytes: e.encodedBodySize };
+    this.networkTimed = true;
     this.bodies = this.bodies.filter((b) => b.end > body.start - WINDOW_MS);
     this.bodies.push(body);
     this.bodies.sort((a, b) => a.start - b.start);
@@ -67,6 +72,16 @@ export class Link {
     }
     close();
     if (best !== null) this.rate = best;
+  }
+
+  /**
+   * A table body timed in script: `bytes` from its first chunk to its last
+   * in `ms`. Counted until the network stack times a body.
+   */
+  read(bytes, ms) {
+    if (this.networkTimed || bytes < MEASURED) return;
+    const rate = bytes / Math.max(ms, 1);
+    this.rate = this.rate === null ? rate : (this.rate + rate) / 2;
   }
 
   /** True only when measured slow: an unmeasured link is taken as fast. */
