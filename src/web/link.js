@@ -42,7 +42,8 @@ export class Link {
 
   /**
    * A body the network stack timed (a resource entry; one from another
-   * origin that sends no Timing-Allow-Origin has no times and is skipped).
+   * origin that sends no Timing-Allow-Origin has no times, and one from a
+   * cache transferred less than its body: both are skipped).
    * Bodies arriving together share the link (six connections, or the
    * streams of one HTTP/2 connection), so each group of overlapping spans
    * is timed as one: its bytes over its span. The fastest group of the
@@ -51,6 +52,7 @@ export class Link {
    */
   timed(e) {
     if (!(e.responseStart > 0) || !(e.responseEnd > e.responseStart) || !(e.encodedBodySize > 0)) return;
+    if (!(e.transferSize >= e.encodedBodySize)) return;
     const body = { start: e.responseStart, end: e.responseEnd, bytes: e.encodedBodySize };
     this.networkTimed = true;
     this.bodies = this.bodies.filter((b) => b.end > body.start - WINDOW_MS);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { Link } from '../../src/web/link.js';
 
 /** A resource entry as Resource Timing gives it: bytes over [start, end] ms. */
-const entry = (start, end, bytes) => ({ responseStart: start, responseEnd: end, encodedBodySize: bytes });
+const entry = (start, end, bytes, transferSize = bytes + 300) => ({ responseStart: start, responseEnd: end, encodedBodySize: bytes, transferSize });
 
 describe('link estimate', () => {
   it('times bodies arriving together as one: ten heads of one HTTP/2 round are a fast link', () => {
@@ -37,10 +37,13 @@ describe('link estimate', () => {
     assert.equal(link.slow(), true);
   });
 
-  it('ignores bodies without times (another origin without Timing-Allow-Origin) and short ones', () => {
+  it('ignores bodies without times (another origin without Timing-Allow-Origin), from a cache, and short ones', () => {
     const link = new Link();
-    link.timed(entry(0, 0, 0));
+    link.timed(entry(0, 0, 0, 0));
     link.timed(entry(100, 200, 4096));
+    // A cache hit (nothing transferred) and a revalidation (headers only).
+    link.timed(entry(300, 301, 400000, 0));
+    link.timed(entry(400, 401, 400000, 280));
     assert.equal(link.rate, null);
     assert.equal(link.slow(), false);
   });
