@@ -2,10 +2,10 @@
 //! that the same synchronous core answers from local files, over HTTP Range
 //! requests, or inside a browser.
 //!
-//! Pipeline, one folder per stage: [`format`] (bytes to values),
+//! Pipeline, one folder per stage: [`format`](mod@format) (bytes to values),
 //! [`store`] (pages and what is missing), [`engine`] (tables and attempts),
 //! [`probe`] (search and ranking), [`drivers`] (where bytes come from).
-//! Writing goes the other way: [`write`] turns per-position values into
+//! Writing goes the other way: [`write`](mod@write) turns per-position values into
 //! per-index arrays, which [`format::write`] turns into table files.
 #![forbid(unsafe_code)]
 

@@ -1,5 +1,5 @@
 //! Remote tables over HTTP(S) Range requests (native). Requests of a round
-//! run on a pool of [`PARALLEL`] threads, each taking the next request as
+//! run on a pool of `PARALLEL` threads, each taking the next request as
 //! soon as it is free (a native client is not held to a browser's 6
 //! connections per host); each is retried with backoff on transient
 //! failures; a server that ignores Range is read only as far as needed.

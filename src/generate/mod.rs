@@ -6,7 +6,7 @@
 //! Pipeline per material: [`plan`] orders the sub-materials reached by
 //! captures and promotions; [`layout`] numbers positions (pawns fixed per
 //! slice, solved from the most advanced back); per slice, the forward pass
-//! in [`slice`] counts quiet moves and values zeroing moves from finished
+//! in [`slice`](mod@slice) counts quiet moves and values zeroing moves from finished
 //! tables ([`solved`]); [`retro`] then settles positions distance by
 //! distance, once for DTZ50'' and once for mate; [`summary`] reports.
 //!

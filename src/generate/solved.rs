@@ -97,7 +97,7 @@ pub struct Solved {
     pub dtz: [Codes; 2],
     /// Mate-distance codes, when asked for.
     pub dtm: Option<[Codes; 2]>,
-    /// `dtz` holds [`pack`]ed codes and `dtm` is None: see [`Solved::packed`].
+    /// `dtz` holds `pack`ed codes and `dtm` is None: see [`Solved::packed`].
     pub packed: bool,
     /// What the writer needs of each position's zeroing moves, indexed as
     /// `dtz`: kept by [`super::generate`] for pawnful materials, never

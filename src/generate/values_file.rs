@@ -39,7 +39,7 @@ fn write_codes(w: &mut impl Write, codes: &[i16]) -> io::Result<()> {
     Ok(())
 }
 
-/// The bytes [`write`] produces for `t` (to reserve them at once).
+/// The bytes [`write`](fn@write) produces for `t` (to reserve them at once).
 pub fn encoded_len(t: &Solved) -> usize {
     header_len(&t.layout) + arrays(t.dtm.is_some()) * 2 * t.layout.positions_per_side()
 }
@@ -123,7 +123,7 @@ pub fn write(t: &Solved, w: &mut impl Write) -> io::Result<()> {
 }
 
 /// The DTZ50'' codes of `slices` with `side` to move of a table written
-/// by [`write`] (or slice by slice at [`slice_offset`]) into `t`, which
+/// by [`write`](fn@write) (or slice by slice at [`slice_offset`]) into `t`, which
 /// must be of the same material: a big table's writer loads one
 /// leading-pawn file's slices at a time, one side to move at a time.
 pub fn read_dtz_slices<R: Read + Seek>(
@@ -163,7 +163,7 @@ fn read_codes(r: &mut impl Read, n: usize) -> io::Result<Vec<i16>> {
     Ok(out)
 }
 
-/// Reads a table written by [`write`]. A file of another version, material
+/// Reads a table written by [`write`](fn@write). A file of another version, material
 /// or size is refused with `InvalidData`.
 pub fn read<R: Read>(r: &mut R) -> io::Result<Solved> {
     read_as(r, false, [true; 2], discard)

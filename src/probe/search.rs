@@ -247,7 +247,7 @@ pub fn probe_dtz(ctx: &Ctx<'_>, pos: &Chess) -> Result<(i8, Dtz), ProbeError> {
 
 /// WDL and DTZ50'' of a position in a move list: a 1-ply search for its
 /// DTZ waits for its WDL (a drawn position needs none) and, for a lost
-/// position, probes few children (see [`lost_by_bounds`]). Dozens of
+/// position, probes few children (see `lost_by_bounds`). Dozens of
 /// such searches per move list are what fans out into hundreds of
 /// requests otherwise.
 pub fn child_dtz(ctx: &Ctx<'_>, pos: &Chess) -> Result<(i8, Dtz), ProbeError> {

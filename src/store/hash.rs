@@ -52,7 +52,7 @@ impl Hasher for FastHasher {
     }
 }
 
-/// A `HashMap` with [`FastHasher`].
+/// A `HashMap` with `FastHasher`.
 pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 
 #[cfg(test)]

@@ -266,7 +266,7 @@ pub fn write_dtz(entries: &Entries, opts: &Options) -> Vec<u8> {
 /// (see [`Entries::collect_side_parallel`]), and only one side's entries
 /// are held at once (KRPvKR: 172 MB, not 344). The first side's DTZ is
 /// compressed beside its WDL, on the core that would otherwise wait, and
-/// the second's only if estimated smaller: the side [`file_parts`]
+/// the second's only if estimated smaller: the side `file_parts`
 /// chooses, so the bytes are those of [`write_files`]. `plies` is what
 /// [`plies_of`] makes of the whole material's DTZ values of 100.
 pub fn write_by_file(

@@ -1,0 +1,82 @@
+//! The command's arguments, and the threads they ask for.
+
+use std::path::PathBuf;
+
+use crate::generate;
+
+pub const USAGE: &str =
+    "usage: syzygy-web generate MATERIAL... [--max N] [--out DIR] [--threads N] [--dtm] [--json] [--exact-dtz] [--wide-dtz]
+      Generates tables by retrograde analysis: WDL and DTZ50'' of every
+      position, and with --dtm the distance to mate.
+      MATERIAL         e.g. KRPvKR (sub-materials are generated first, or
+                       read from DIR when an earlier run wrote them)
+      --max N          every material of 3 to N pieces
+      --out DIR        write NAME.swv (generated values) and the Syzygy
+                       files NAME.rtbw and NAME.rtbz per material
+      --exact-dtz      DTZ in plies wherever |DTZ| <= 100 (no rounding)
+      --wide-dtz       16-bit DTZ value maps even where 8 bits suffice
+      --threads N      threads (default: the machine's cores)
+      --dtm            also compute distances to mate
+      --json           one JSON summary per table on standard output";
+
+#[derive(Debug, Clone, Default)]
+pub struct Args {
+    pub materials: Vec<String>,
+    pub max: Option<usize>,
+    pub out: Option<PathBuf>,
+    pub threads: Option<usize>,
+    pub dtm: bool,
+    pub json: bool,
+    pub exact_dtz: bool,
+    pub wide_dtz: bool,
+    /// With `out`: keep only our values files, no Syzygy files (a library
+    /// caller's choice, e.g. a test that checks values, not the writer).
+    pub values_only: bool,
+}
+
+/// Parses the arguments after `generate`.
+pub fn parse(args: &[String]) -> Result<Args, String> {
+    let mut a = Args::default();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match arg.as_str() {
+            "--dtm" => a.dtm = true,
+            "--json" => a.json = true,
+            "--exact-dtz" => a.exact_dtz = true,
+            "--wide-dtz" => a.wide_dtz = true,
+            "--out" => a.out = Some(PathBuf::from(value("--out")?)),
+            "--max" => {
+                let v = value("--max")?;
+                let n: usize = v.parse().map_err(|_| format!("--max {v}: not a number"))?;
+                if !(3..=generate::layout::MAX_PIECES).contains(&n) {
+                    return Err(format!("--max {n}: between 3 and 7"));
+                }
+                a.max = Some(n);
+            }
+            "--threads" => {
+                let v = value("--threads")?;
+                let n: usize = v
+                    .parse()
+                    .map_err(|_| format!("--threads {v}: not a number"))?;
+                a.threads = Some(n.max(1));
+            }
+            s if s.starts_with("--") => return Err(format!("unknown option {s}")),
+            m => a.materials.push(m.to_string()),
+        }
+    }
+    if a.materials.is_empty() && a.max.is_none() {
+        return Err("name at least one material, or --max N".into());
+    }
+    Ok(a)
+}
+
+/// Threads asked for, or as many as the machine has.
+pub(super) fn threads(a: &Args) -> usize {
+    a.threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}

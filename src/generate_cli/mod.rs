@@ -1,0 +1,249 @@
+//! `syzygy-web generate`: the generator's command-line face. Plans the
+//! materials, reads finished sub-materials from the output directory, shows
+//! progress, writes our values files and prints a summary per table.
+
+mod args;
+mod progress;
+mod spill;
+mod syzygy_files;
+mod values_dir;
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::io::{self, Write};
+use std::time::Instant;
+
+use crate::generate::layout::{name_of, parse_material, Layout};
+use crate::generate::solved::Library;
+use crate::generate::summary::summarize;
+use crate::generate::{self, plan, values_file, Options};
+use args::threads;
+pub use args::{parse, Args, USAGE};
+use progress::Bar;
+use spill::ToValuesFile;
+use syzygy_files::{write_big, write_syzygy};
+use values_dir::{
+    flags_path, load, load_all, load_exact, load_sub, only_read, save, sides_read, values_path,
+};
+
+/// Tables with more positions a side than this are freed as soon as the
+/// writer has its entries (4 bytes a position): the two are never held
+/// together during compression.
+const FREED_FOR_WRITING: usize = 1 << 28;
+
+/// Pawnful tables with more positions a side than this go to their values
+/// file a slice at a time as they are generated ([`ToValuesFile`]) and are
+/// written a leading-pawn file at a time from slices read back.
+const SPILLED: usize = 1 << 26;
+
+/// Sub-tables with more positions a side than this, read by later
+/// materials through promotions only, are not held for them: each is
+/// fetched from its values file while a material's promotions are valued
+/// (see [`generate::promote`]), one at a time.
+const FETCHED: usize = 1 << 24;
+
+pub fn run(a: &Args) -> Result<(), String> {
+    let mut targets = Vec::new();
+    for m in &a.materials {
+        targets.push(parse_material(m).map_err(|e| e.0)?);
+    }
+    if let Some(n) = a.max {
+        targets.extend(plan::all_up_to(n));
+    }
+    let target_set: HashSet<[u8; 12]> = targets.iter().map(|&k| plan::normalize(k)).collect();
+    let dir = a.out.clone();
+    // A Syzygy directory is complete only with the trivially drawn tables
+    // that positions reach (KBvK, KNvK): probers open those like any other.
+    if let Some(d) = dir.as_ref().filter(|_| !a.values_only) {
+        for c in plan::order(&targets, |_| false)
+            .iter()
+            .flat_map(plan::children)
+        {
+            let file = d.join(format!("{}.rtbw", name_of(&c).0));
+            if plan::trivial(&c)
+                && plan::pieces(&c) == 3
+                && !targets.contains(&c)
+                && !file.is_file()
+            {
+                targets.push(c);
+            }
+        }
+    }
+    let on_disk = |k: &[u8; 12]| {
+        dir.as_deref().is_some_and(|d| {
+            fs::File::open(values_path(d, &name_of(k).0))
+                .is_ok_and(|mut f| values_file::current(&mut f))
+        })
+    };
+    let order = plan::order(&targets, on_disk);
+    let opts = Options {
+        threads: threads(a),
+        dtm: a.dtm,
+    };
+    // Which planned materials still need each table, to free memory early.
+    let mut last_use: HashMap<[u8; 12], usize> = HashMap::new();
+    for (i, k) in order.iter().enumerate() {
+        for c in plan::children(k) {
+            last_use.insert(c, i);
+        }
+    }
+    // The sides to move each planned material is read on.
+    let mut read_on: HashMap<[u8; 12], [bool; 2]> = HashMap::new();
+    for k in &order {
+        for (c, side) in plan::children_to_move(k) {
+            read_on.entry(c).or_default()[side] = true;
+        }
+    }
+    // No material after the `i`th in `order` reads `k`.
+    let done_after = |k: &[u8; 12], i: usize| {
+        last_use.get(k).is_some_and(|&l| l <= i) && !order[i + 1..].contains(k)
+    };
+    // Big tables that materials read through promotions only: fetched
+    // from the output directory when read, never held for them.
+    let mut fetched: HashSet<[u8; 12]> = HashSet::new();
+    if dir.is_some() {
+        let mut other_reads = HashSet::new();
+        for k in &order {
+            let promoted = plan::promotion_children(k);
+            for c in plan::children(k) {
+                if !promoted.contains(&c) {
+                    other_reads.insert(c);
+                }
+            }
+            fetched.extend(promoted);
+        }
+        fetched
+            .retain(|c| !other_reads.contains(c) && Layout::new(*c).positions_per_side() > FETCHED);
+    }
+    let mut lib = Library::default();
+    let stdout = io::stdout();
+    for (i, &key) in order.iter().enumerate() {
+        let name = name_of(&key).0;
+        // A target's values from an earlier run that stopped before its
+        // files were written are taken as they are: generating is
+        // deterministic.
+        let reused = dir.as_deref().and_then(|d| load_exact(d, &name, a.dtm));
+        let fresh = reused.is_none();
+        // Values taken as they were hold none of the writer's facts: its
+        // writer looks up every zeroing move, so the promotion sub-tables
+        // that generating fetches are held for it (without them, KRPvKR's
+        // DTZ file came out 14% larger).
+        let writer_looks_up = !fresh && !a.values_only;
+        let mut missing: Vec<[u8; 12]> = plan::children(&key)
+            .into_iter()
+            .filter(|c| {
+                let wanted = if fetched.contains(c) {
+                    writer_looks_up
+                } else {
+                    !order.contains(c)
+                };
+                wanted && !plan::trivial(c) && !lib.contains(c)
+            })
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        let loaded = load_all(dir.as_deref(), &missing, a.dtm, threads(a), &read_on);
+        for t in loaded {
+            lib.insert(t?);
+        }
+        let started = Instant::now();
+        // A big pawnful table goes to its values file a slice at a time.
+        let layout = Layout::new(key);
+        let spills = fresh
+            && layout.pawnful()
+            && layout.slices.len() > 1
+            && layout.positions_per_side() > SPILLED;
+        let mut spill = match &dir {
+            Some(d) if spills => Some(
+                ToValuesFile::create(d, &layout, a.dtm)
+                    .map_err(|e| format!("{name}: writing {}: {e}", d.display()))?,
+            ),
+            _ => None,
+        };
+        let t = match reused {
+            Some(t) => t,
+            None => {
+                let bar = Bar::new();
+                let release = |k: &[u8; 12]| done_after(k, i);
+                let sink = spill.as_mut().map(|s| s as &mut dyn generate::Spill);
+                let mut fetch = |k: &[u8; 12]| load_sub(dir.as_deref(), k, a.dtm, &read_on);
+                let t =
+                    generate::generate_into(key, &mut lib, &release, &mut fetch, sink, opts, &bar);
+                bar.clear();
+                t.map_err(|e| format!("{name}: {e}"))?
+            }
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        let wants_summary = target_set.contains(&key) || a.json;
+        let mut hundred = None;
+        let (summary, saved) = match (spill, &dir) {
+            (Some(spill), Some(d)) => match spill.finish(d, &layout) {
+                Ok((s, h)) => {
+                    hundred = Some(h);
+                    if a.values_only {
+                        let _ = fs::remove_file(flags_path(d, &name));
+                    }
+                    (wants_summary.then_some(s), Ok(()))
+                }
+                Err(e) => (None, Err(format!("{name}: writing {}: {e}", d.display()))),
+            },
+            // The summary reads the table while it is saved.
+            _ => std::thread::scope(|scope| {
+                let summary = scope.spawn(|| wants_summary.then(|| summarize(&t)));
+                let saved = match &dir {
+                    Some(d) if fresh => {
+                        save(d, &t).map_err(|e| format!("{name}: writing {}: {e}", d.display()))
+                    }
+                    _ => Ok(()),
+                };
+                let summary = summary
+                    .join()
+                    .unwrap_or_else(|p| std::panic::resume_unwind(p));
+                (summary, saved)
+            }),
+        };
+        saved?;
+        let needed_later = last_use.get(&key).is_some_and(|&l| l > i) && !fetched.contains(&key);
+        // A table that kept its writer's facts is written without its
+        // sub-tables: those no later material needs go first (KRPvKR's
+        // capture sub-tables; its promotion ones went during generation).
+        if t.free.is_some() {
+            lib.retain(|k| !done_after(k, i));
+        }
+        let mut t = Some(t);
+        if let Some(d) = &dir {
+            if !a.values_only {
+                let big = hundred.is_some()
+                    || t.as_ref()
+                        .is_some_and(|t| t.layout.positions_per_side() > FREED_FOR_WRITING);
+                if let Some(table) = t.take_if(|_| big) {
+                    write_big(d, table, hundred, &lib, a).map_err(|e| format!("{name}: {e}"))?;
+                } else if let Some(t) = &t {
+                    write_syzygy(d, t, &lib, a).map_err(|e| format!("{name}: {e}"))?;
+                }
+            }
+            // A table written out (or spilled, holding no codes) is read
+            // back if a later material needs it.
+            if t.is_none() || hundred.is_some() {
+                t = if needed_later {
+                    let back = load(d, &name, a.dtm, sides_read(&key, &read_on));
+                    Some(back.ok_or_else(|| format!("{name}: reading back {name}.swv failed"))?)
+                } else {
+                    None
+                };
+            }
+        }
+        if let Some(s) = summary {
+            eprintln!("{}", s.line(seconds));
+            if a.json {
+                let mut out = stdout.lock();
+                writeln!(out, "{}", s.json(seconds, opts.threads)).map_err(|e| e.to_string())?;
+            }
+        }
+        if let Some(t) = t.filter(|_| needed_later) {
+            lib.insert(only_read(t.packed(), &read_on));
+        }
+        lib.retain(|k| !done_after(k, i));
+    }
+    Ok(())
+}

@@ -1,0 +1,136 @@
+//! Our values files in the output directory: finished tables read back
+//! (all of a table, or the sides to move later materials read), saved,
+//! and the writer flags a spilled table keeps beside them.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::{self, BufReader, BufWriter};
+use std::path::{Path, PathBuf};
+
+use crate::generate::layout::{flip_key, name_of, Layout};
+use crate::generate::solved::{Codes, Solved};
+use crate::generate::values_file;
+
+pub(super) fn values_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.{}", values_file::EXTENSION))
+}
+
+/// A spilled table's writer flags until its Syzygy files are written (a
+/// scratch file: each half's [`crate::generate::free::FlagArray::pack`]ed
+/// flags at [`flags_offset`]). A table whose values are reused from an
+/// earlier run has no flags, and the writer generates its moves instead.
+pub(super) fn flags_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.flags.part"))
+}
+
+pub(super) fn flags_offset(l: &Layout, slice: usize, side: usize) -> u64 {
+    ((side * l.slices.len() + slice) * l.slice_size.div_ceil(4)) as u64
+}
+
+/// A finished table with exact values (not packed) from the output
+/// directory, if one of this version is there and fits.
+pub(super) fn load_exact(dir: &Path, name: &str, dtm: bool) -> Option<Solved> {
+    let f = fs::File::open(values_path(dir, name)).ok()?;
+    let t = values_file::read(&mut BufReader::new(f)).ok()?;
+    (!dtm || t.dtm.is_some()).then_some(t)
+}
+
+/// A finished table from the output directory, if one is there and fits,
+/// with the sides to move in `sides` (the others left empty).
+pub(super) fn load(dir: &Path, name: &str, dtm: bool, sides: [bool; 2]) -> Option<Solved> {
+    let f = fs::File::open(values_path(dir, name)).ok()?;
+    let t = values_file::read_packed_sides(&mut BufReader::new(f), sides).ok()?;
+    (!dtm || t.packed || t.dtm.is_some()).then_some(t)
+}
+
+/// A sub-table from the output directory, on the sides planned
+/// materials read, or why not.
+pub(super) fn load_sub(
+    dir: Option<&Path>,
+    key: &[u8; 12],
+    dtm: bool,
+    read_on: &HashMap<[u8; 12], [bool; 2]>,
+) -> Result<Solved, String> {
+    let name = name_of(key).0;
+    dir.and_then(|d| load(d, &name, dtm, sides_read(key, read_on)))
+        .map(|t| only_read(t, read_on))
+        .ok_or_else(|| format!("{name}: no usable {name}.swv in the output directory"))
+}
+
+/// The values files of `keys` from the output directory, `threads` read at
+/// once (KRPvKR's four 5-piece sub-tables: 3.9 s one after another).
+pub(super) fn load_all(
+    dir: Option<&Path>,
+    keys: &[[u8; 12]],
+    dtm: bool,
+    threads: usize,
+    read_on: &HashMap<[u8; 12], [bool; 2]>,
+) -> Vec<Result<Solved, String>> {
+    let one = |c: &[u8; 12]| load_sub(dir, c, dtm, read_on);
+    let mut out = Vec::with_capacity(keys.len());
+    for batch in keys.chunks(threads.max(1)) {
+        std::thread::scope(|scope| {
+            let loads: Vec<_> = batch.iter().map(|c| scope.spawn(move || one(c))).collect();
+            for l in loads {
+                out.push(l.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+            }
+        });
+    }
+    out
+}
+
+pub(super) fn save(dir: &Path, t: &Solved) -> io::Result<()> {
+    fs::create_dir_all(dir)?;
+    let path = values_path(dir, &t.layout.name);
+    let tmp = path.with_extension("swv.part");
+    let mut w = BufWriter::new(fs::File::create(&tmp)?);
+    values_file::write(t, &mut w)?;
+    // No fsync: a file cut short by a crash fails the size check on
+    // reading and is generated again (syncing KRPvKR's 3.2 GB cost seconds).
+    w.into_inner().map_err(|e| e.into_error())?;
+    fs::rename(tmp, path)
+}
+
+/// The writer flags of `slices` with `side` to move of a spilled table,
+/// from its scratch file.
+pub(super) fn read_flags(
+    dir: &Path,
+    t: &mut Solved,
+    slices: &[usize],
+    side: usize,
+) -> io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    let file = fs::File::open(flags_path(dir, &t.layout.name))?;
+    let Some(free) = t.free.as_mut() else {
+        return Ok(());
+    };
+    for &slice in slices {
+        let mut packed = vec![0u8; free[side].packed_len()];
+        file.read_exact_at(&mut packed, flags_offset(&t.layout, slice, side))?;
+        free[side].set_packed(slice, packed);
+    }
+    Ok(())
+}
+
+/// The sides to move (White, Black) of a table that planned materials read
+/// (both of a symmetric one, whose lookups may land on either).
+pub(super) fn sides_read(key: &[u8; 12], read_on: &HashMap<[u8; 12], [bool; 2]>) -> [bool; 2] {
+    if *key == flip_key(key) {
+        return [true; 2];
+    }
+    read_on.get(key).copied().unwrap_or([true; 2])
+}
+
+/// A sub-table without the side to move that no planned material reads.
+pub(super) fn only_read(mut t: Solved, read_on: &HashMap<[u8; 12], [bool; 2]>) -> Solved {
+    let sides = sides_read(&t.layout.key, read_on);
+    for (s, read) in sides.into_iter().enumerate() {
+        if !read {
+            t.dtz[s] = Codes::default();
+            if let Some(dtm) = &mut t.dtm {
+                dtm[s] = Codes::default();
+            }
+        }
+    }
+    t
+}
