@@ -4,6 +4,9 @@
 // Serves Syzygy table files with HTTP Range support (one range or several), CORS with
 // exposed headers, request counting and fault injection. Node 20, no npm
 // dependencies. It is a test and demo tool, not a production server.
+// Beside it: request-target.mjs (URLs to files), ranges.mjs (Range headers),
+// faults.mjs (fault specs), static-files.mjs (types and content-codings),
+// streams.mjs (waits, chunked writes, reads).
 //
 // CLI:
 //   node tests/server/range-server.mjs [--port N] [--host H] [--tables DIR]...
@@ -61,6 +64,13 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { FAULT_MODES, normalizeFaults, publicSpec, specMatches } from './faults.mjs';
+import { MAX_RANGES, parseRange } from './ranges.mjs';
+import { parseTarget, safeJoin, statOrNull } from './request-target.mjs';
+import { mimeType, staticEncoding } from './static-files.mjs';
+import { CHUNK, pump, readBody, readSlice, sleep } from './streams.mjs';
+
+export { FAULT_MODES, normalizeFaults, parseRange, parseTarget, mimeType, staticEncoding };
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -69,86 +79,14 @@ const SCRIPT_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(SCRIPT_DIR, '..', '..');
 // Requests kept in the log; RANGE_SERVER_LOG_LIMIT raises it for load tests.
 const LOG_LIMIT = Number(process.env.RANGE_SERVER_LOG_LIMIT) > 0 ? Number(process.env.RANGE_SERVER_LOG_LIMIT) : 1000;
-const CHUNK = 64 * 1024;
 const GZIP_BUFFER_LIMIT = 8 * 1024 * 1024; // larger gzip bodies are streamed chunked
 const CONTROL_BODY_LIMIT = 1024 * 1024;
-// Ranges one request may name before the server ignores them (Apache's default MaxRanges).
-const MAX_RANGES = 200;
-
-/** Fault modes and their parameters (defaults in brackets). */
-export const FAULT_MODES = Object.freeze({
-  'ignore-range': 'reply 200 with the whole file, as a server that ignores Range',
-  'single-range': 'reply 200 with the whole file to a request for several ranges, as a server that takes one range only',
-  'first-range': 'reply to a request for several ranges with a plain 206 for the first of them alone',
-  status: 'reply with `status` [500]; optional `body`',
-  truncate: 'normal headers, send only `bytes` [half the body] then end the connection cleanly',
-  reset: 'normal headers, send `bytes` [half the body] then reset the socket',
-  slow: 'wait `delayMs` [1000] before replying normally',
-  drip: 'send the body in `chunk` [1024] byte pieces every `intervalMs` [50]',
-  'wrong-range': '206 whose Content-Range start is off by `shift` [1] and/or whose size is off by `sizeDelta` [0]; body = the requested bytes',
-  gzip: 'apply Content-Encoding: gzip to the (range) body',
-  redirect: 'reply `status` [302] to /redirected<path>, which is served normally',
-  'etag-change': 'bump the file generation (new ETag and Last-Modified), then reply normally',
-  'no-cors': 'reply normally but without any CORS header',
-});
-
-const MIME = {
-  '.html': 'text/html; charset=utf-8',
-  '.htm': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.cjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.webmanifest': 'application/manifest+json; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.txt': 'text/plain; charset=utf-8',
-  '.md': 'text/plain; charset=utf-8',
-  '.ts': 'text/plain; charset=utf-8',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.rtbw': 'application/octet-stream',
-  '.rtbz': 'application/octet-stream',
-};
 
 const CORS_HEADERS = Object.freeze({
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': 'Content-Range, Content-Length, ETag, Last-Modified, Accept-Ranges',
   'Timing-Allow-Origin': '*',
 });
-
-// Static assets whose type compresses (the page, scripts, styles, wasm).
-const COMPRESSIBLE = /^(text\/|application\/(json|wasm|manifest\+json)|image\/svg\+xml)/;
-
-/**
- * The content-coding a static host or CDN would send for this request:
- * 'br' or 'gzip' when the client accepts it, else null. Only whole static
- * files are encoded; tables and Range requests never are (a range of an
- * encoded body addresses the encoded bytes, which no table reader wants).
- */
-export function staticEncoding(file, headers) {
-  if (headers.range != null || !COMPRESSIBLE.test(mimeType(file))) return null;
-  const accepted = new Map();
-  for (const part of String(headers['accept-encoding'] || '').split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((x) => /^\s*q=([\d.]+)\s*$/.exec(x)).find(Boolean);
-    if (name) accepted.set(name, q ? Number(q[1]) : 1);
-  }
-  for (const enc of ['br', 'gzip']) if (accepted.get(enc) > 0) return enc;
-  return null;
-}
-
-export function mimeType(file) {
-  return MIME[path.extname(file).toLowerCase()] || 'application/octet-stream';
-}
 
 /** Table dirs used when none are given: $SYZYGY_PATH (':'-separated) or ../shared/syzygy. */
 export function defaultTableDirs() {
@@ -157,267 +95,6 @@ export function defaultTableDirs() {
     return env.split(path.delimiter).filter(Boolean).map((d) => path.resolve(d));
   }
   return [path.resolve(REPO_ROOT, '..', 'shared', 'syzygy')];
-}
-
-// ---------------------------------------------------------------------------
-// Request target parsing (no normalisation: anything odd is refused).
-
-/**
- * Parses a raw request target. Returns {segments, trailingSlash, path, search,
- * query} or {error: status}. `path` is the decoded, slash-joined path.
- */
-export function parseTarget(rawUrl) {
-  if (typeof rawUrl !== 'string' || !rawUrl.startsWith('/')) return { error: 400 };
-  const q = rawUrl.indexOf('?');
-  const rawPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
-  const search = q < 0 ? '' : rawUrl.slice(q);
-  if (rawPath.includes('\\') || rawPath.includes('\0')) return { error: 400 };
-  const parts = rawPath.split('/').slice(1);
-  const segments = [];
-  let trailingSlash = false;
-  for (let i = 0; i < parts.length; i++) {
-    let s;
-    try {
-      s = decodeURIComponent(parts[i]);
-    } catch {
-      return { error: 400 };
-    }
-    if (s === '') {
-      if (i === parts.length - 1) {
-        trailingSlash = true;
-        continue;
-      }
-      return { error: 400 }; // "//": empty segment, absolute-path tricks
-    }
-    if (s === '.' || s === '..' || /[\/\\\0]/.test(s)) return { error: 400 };
-    if (s.startsWith('.')) return { error: 404 }; // dot-files are never served
-    segments.push(s);
-  }
-  const joined = '/' + segments.join('/');
-  return {
-    segments,
-    trailingSlash,
-    path: trailingSlash && segments.length ? joined + '/' : joined,
-    search,
-    query: new URLSearchParams(search.slice(1)),
-  };
-}
-
-/** Joins segments under root, or null if the result would leave root. */
-function safeJoin(root, segments) {
-  const full = path.resolve(root, ...segments);
-  const rel = path.relative(root, full);
-  if (rel === '') return full;
-  if (rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel)) return null;
-  return full;
-}
-
-async function statOrNull(p) {
-  try {
-    return await fsp.stat(p);
-  } catch {
-    return null;
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Range parsing.
-
-/**
- * Parses a Range header against a file size. Returns null (no usable Range:
- * send 200), {unsatisfiable: true} (416), {start, end} (inclusive; one
- * satisfiable range) or {parts: [{start, end}, ...]} (several, in the order
- * asked: a multipart answer).
- */
-export function parseRange(header, size) {
-  if (header == null) return null;
-  const m = /^\s*bytes\s*=\s*(.*)$/i.exec(String(header));
-  if (!m) return null;
-  const specs = m[1].split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (specs.length === 0 || specs.length > MAX_RANGES) return null;
-  const parsed = specs.map((spec) => oneRange(spec, size));
-  if (parsed.includes(null)) return null;
-  const parts = parsed.filter((r) => !r.unsatisfiable);
-  if (parts.length === 0) return { unsatisfiable: true };
-  return parts.length === 1 ? parts[0] : { parts };
-}
-
-/** One `a-b`, `a-` or `-n` against a size: {start, end}, {unsatisfiable}, or null (malformed). */
-function oneRange(spec, size) {
-  const r = /^(\d*)\s*-\s*(\d*)$/.exec(spec);
-  if (!r || (r[1] === '' && r[2] === '')) return null;
-  if (r[1] === '') {
-    const n = Number(r[2]);
-    if (n === 0 || size === 0) return { unsatisfiable: true };
-    return { start: Math.max(0, size - n), end: size - 1 };
-  }
-  const start = Number(r[1]);
-  if (r[2] !== '' && Number(r[2]) < start) return { unsatisfiable: true };
-  if (start >= size) return { unsatisfiable: true };
-  const end = r[2] === '' ? size - 1 : Math.min(Number(r[2]), size - 1);
-  return { start, end };
-}
-
-// ---------------------------------------------------------------------------
-// Faults.
-
-function normalizeSpec(raw, i) {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new Error(`fault ${i}: expected an object`);
-  }
-  if (!Object.hasOwn(FAULT_MODES, raw.mode)) {
-    throw new Error(`fault ${i}: unknown mode ${JSON.stringify(raw.mode)}; modes: ${Object.keys(FAULT_MODES).join(', ')}`);
-  }
-  const match = raw.match == null ? '*' : String(raw.match);
-  const count = raw.count == null ? Infinity : Number(raw.count);
-  const skip = raw.skip == null ? 0 : Number(raw.skip);
-  if (!(count >= 0) || (count !== Infinity && !Number.isInteger(count))) throw new Error(`fault ${i}: bad count`);
-  if (!(skip >= 0) || !Number.isInteger(skip)) throw new Error(`fault ${i}: bad skip`);
-  for (const k of ['status', 'bytes', 'delayMs', 'chunk', 'intervalMs', 'shift', 'sizeDelta']) {
-    if (raw[k] != null && !Number.isFinite(Number(raw[k]))) throw new Error(`fault ${i}: ${k} must be a number`);
-  }
-  if (raw.chunk != null && !(Number(raw.chunk) >= 1)) throw new Error(`fault ${i}: chunk must be >= 1`);
-  if (raw.headers != null && (typeof raw.headers !== 'object' || Array.isArray(raw.headers))) {
-    throw new Error(`fault ${i}: headers must be an object`);
-  }
-  return { ...raw, match, count, skip, remaining: count, skipLeft: skip, hits: 0 };
-}
-
-/**
- * Accepts a spec, an array of specs, or {faults: [...], latencyMs}. Returns
- * {specs, latencyMs (undefined = unchanged)}; throws on invalid input.
- */
-export function normalizeFaults(obj) {
-  if (obj == null) return { specs: [], latencyMs: undefined };
-  let list;
-  let latencyMs;
-  if (Array.isArray(obj)) list = obj;
-  else if (typeof obj !== 'object') throw new Error('faults: expected an object or an array');
-  else if (obj.mode !== undefined) list = [obj];
-  else {
-    list = obj.faults == null ? [] : obj.faults;
-    if (!Array.isArray(list)) throw new Error('faults: `faults` must be an array');
-    if (obj.latencyMs != null) {
-      latencyMs = Number(obj.latencyMs);
-      if (!(latencyMs >= 0)) throw new Error('faults: latencyMs must be >= 0');
-    }
-  }
-  return { specs: list.map(normalizeSpec), latencyMs };
-}
-
-function specMatches(spec, p) {
-  if (spec.mode === 'redirect' && p.startsWith('/redirected/')) return false;
-  return spec.match === '*' || p.includes(spec.match);
-}
-
-function publicSpec(spec) {
-  const { remaining, skipLeft, ...rest } = spec;
-  return {
-    ...rest,
-    count: spec.count === Infinity ? null : spec.count,
-    remaining: remaining === Infinity ? null : remaining,
-    skipLeft,
-  };
-}
-
-// ---------------------------------------------------------------------------
-// Small async helpers tied to the response lifetime.
-
-/** Resolves true after ms, or false as soon as the response is closed. */
-function sleep(ms, res) {
-  if (!(ms > 0)) return Promise.resolve(!res.destroyed);
-  if (res.destroyed) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onClose = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      res.off('close', onClose);
-      resolve(!res.destroyed);
-    }, ms);
-    res.once('close', onClose);
-  });
-}
-
-function waitDrain(res) {
-  if (res.destroyed) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const done = (ok) => {
-      res.off('drain', onDrain);
-      res.off('close', onClose);
-      resolve(ok);
-    };
-    const onDrain = () => done(true);
-    const onClose = () => done(false);
-    res.on('drain', onDrain);
-    res.on('close', onClose);
-  });
-}
-
-/**
- * Writes len bytes of file from start to res, chunk bytes at a time, waiting
- * intervalMs between chunks. Never holds more than one chunk in memory.
- * Returns true when every byte was written.
- */
-async function pump(res, file, start, len, rec, chunk = CHUNK, intervalMs = 0) {
-  if (len <= 0) return true;
-  const fh = await fsp.open(file, 'r');
-  try {
-    let pos = start;
-    let left = len;
-    while (left > 0) {
-      if (res.destroyed) return false;
-      const n = Math.min(chunk, left);
-      const buf = Buffer.allocUnsafe(n);
-      const { bytesRead } = await fh.read(buf, 0, n, pos);
-      if (bytesRead === 0) return false; // the file shrank under us
-      if (res.destroyed) return false;
-      const ok = res.write(bytesRead < n ? buf.subarray(0, bytesRead) : buf);
-      rec.addBytes(bytesRead);
-      pos += bytesRead;
-      left -= bytesRead;
-      if (!ok && !(await waitDrain(res))) return false;
-      if (intervalMs > 0 && left > 0 && !(await sleep(intervalMs, res))) return false;
-    }
-    return true;
-  } finally {
-    await fh.close().catch(() => {});
-  }
-}
-
-async function readSlice(file, start, len) {
-  const fh = await fsp.open(file, 'r');
-  try {
-    const buf = Buffer.alloc(len);
-    let off = 0;
-    while (off < len) {
-      const { bytesRead } = await fh.read(buf, off, len - off, start + off);
-      if (bytesRead === 0) break;
-      off += bytesRead;
-    }
-    return buf.subarray(0, off);
-  } finally {
-    await fh.close().catch(() => {});
-  }
-}
-
-function readBody(req, limit) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    let size = 0;
-    req.on('data', (c) => {
-      size += c.length;
-      if (size > limit) {
-        reject(Object.assign(new Error('body too large'), { status: 413 }));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 // ---------------------------------------------------------------------------
