@@ -86,6 +86,7 @@ fn empty_head_costs_one_round_large_head() {
         sparse_in_head: false,
         several_ranges: false,
         bridge_gaps: true,
+        join_budget: 0,
     };
     first_round_cut("7r/8/8/4k3/8/8/8/R2RK3 b - - 0 1", config, &[(0, 0)]);
 }
@@ -105,6 +106,7 @@ fn short_head_holding_the_header_costs_one_round() {
         sparse_in_head: false,
         several_ranges: false,
         bridge_gaps: true,
+        join_budget: 0,
     };
     first_round_cut(
         "8/8/8/8/3pP3/8/5K2/k7 b - e3 0 1",

@@ -329,6 +329,8 @@ fuzz_target!(|data: &[u8]| {
         // A small budget makes the second probe evict the first one's pages.
         memory_budget: if b1 & 0x20 != 0 { 128 << 10 } else { 64 << 20 },
         sparse_in_head: b1 & 0x40 != 0,
+        // Rounds joined to fit the connections, across gaps of held pages never.
+        join_budget: if b1 & 0x80 != 0 { 256 << 10 } else { 0 },
         ..Config::default()
     };
     let use_library = b2 & 1 == 0;

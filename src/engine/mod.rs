@@ -3,6 +3,7 @@
 //! returns the complete batch of pages it found missing.
 
 mod files;
+pub mod fit;
 mod lookup;
 mod source;
 
@@ -57,6 +58,11 @@ pub struct Config {
     /// are fetched with them. Off once a fetch failed: offline, what
     /// IndexedDB holds need not include the gaps.
     pub bridge_gaps: bool,
+    /// Gap bytes a round may fetch so that its requests take fewer waves
+    /// of the driver's connections (see [`Engine::fetches`]): what a round
+    /// trip costs on the link, set by a driver that measures it; 0 (the
+    /// default) joins only across [`BRIDGE_BYTES`].
+    pub join_budget: u64,
 }
 
 impl Default for Config {
@@ -68,6 +74,7 @@ impl Default for Config {
             sparse_in_head: true,
             several_ranges: false,
             bridge_gaps: true,
+            join_budget: 0,
         }
     }
 }
@@ -145,6 +152,11 @@ impl Engine {
         self.config.bridge_gaps = on;
     }
 
+    /// See [`Config::join_budget`].
+    pub fn set_join_budget(&mut self, bytes: u64) {
+        self.config.join_budget = bytes;
+    }
+
     /// Starts a probe; pages it touches are pinned until [`Self::end`].
     pub fn begin(&mut self) -> u64 {
         self.store.begin_probe()
@@ -199,19 +211,34 @@ impl Engine {
     /// requests than without them: they fill connections that would
     /// otherwise stay idle, and never make a round wait longer. Pages of a
     /// file whose server ignores Range are never speculative: each costs
-    /// streaming the file up to it.
+    /// streaming the file up to it. With a [`Config::join_budget`], ranges
+    /// of a file are joined across gaps of up to that many bytes in all
+    /// where that takes a wave less, or lets a speculative input in.
     pub fn fetches(&self, wants: &Wants, connections: u64) -> Vec<Fetch> {
+        self.fetches_and_gaps(wants, connections).0
+    }
+
+    /// [`Self::fetches`], and the gaps joined only to fit the connections
+    /// (see [`fit::Fitted`]).
+    pub fn fetches_and_gaps(&self, wants: &Wants, connections: u64) -> fit::Fitted {
         let connections = connections.max(1);
         let mut need = Wants {
             maybe: Maybe::default(),
             ..wants.clone()
         };
         let mut out = self.plan(&need);
-        let cap = self
+        let mut gaps = Vec::new();
+        let mut cap = self
             .requests(&out)
             .div_ceil(connections)
             .max(1)
             .saturating_mul(connections);
+        while cap > connections {
+            match self.fit(&out, cap - connections) {
+                Some(fewer) => ((out, gaps), cap) = (fewer, cap - connections),
+                None => break,
+            }
+        }
         for unit in wants.speculative() {
             if unit
                 .pages
@@ -224,10 +251,27 @@ impl Engine {
             tried.merge(unit);
             let plan = self.plan(&tried);
             if self.requests(&plan) <= cap {
-                (need, out) = (tried, plan);
+                (need, out, gaps) = (tried, plan, Vec::new());
+            } else if let Some((joined, joins)) = self.fit(&plan, cap) {
+                (need, out, gaps) = (tried, joined, joins);
             }
         }
-        out
+        (out, gaps)
+    }
+
+    /// `plan` joined into `cap` requests within the join budget (see
+    /// [`fit::fit`]), across gaps of pages not held; None without a budget,
+    /// or when a file's ranges are carried by one request anyway.
+    fn fit(&self, plan: &[Fetch], cap: u64) -> Option<fit::Fitted> {
+        let budget = self.config.join_budget;
+        if budget == 0 || self.config.several_ranges || !self.config.bridge_gaps {
+            return None;
+        }
+        let log2 = self.config.page_log2;
+        let absent = |file, start: u64, end: u64| {
+            (start >> log2..end >> log2).all(|p| !self.store.contains(file, p))
+        };
+        fit::fit(plan, cap, budget, absent)
     }
 
     /// Requests that carry `plan`: one a fetch, or with

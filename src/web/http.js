@@ -226,6 +226,7 @@ export class RangeClient {
   /** GET with a Range header for `ranges` ([start, end) each): {res, controller}, or {retry}. */
   async send(url, ranges, high) {
     const controller = new AbortController();
+    const sent = performance.now();
     try {
       const res = await fetch(url, {
         headers: { Range: `bytes=${ranges.map(([a, b]) => `${a}-${b - 1}`).join(',')}` },
@@ -234,6 +235,7 @@ export class RangeClient {
         // The browser's own queue and HTTP/2 streams follow this hint.
         priority: high ? 'high' : 'low',
       });
+      this.link.answered(performance.now() - sent);
       return { res, controller };
     } catch (e) {
       // The browser does not say why (by design): name every likely cause.

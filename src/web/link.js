@@ -30,11 +30,18 @@ export class Link {
     this.bodies = [];
     // Whether the network stack has timed a body (then script times are ignored).
     this.networkTimed = false;
+    // The shortest wait from a request to its answer's first byte of the
+    // last WINDOW_MS (ms; the last one known once none is that recent),
+    // and the waits: {at, ms}.
+    this.trip = null;
+    this.trips = [];
+    this.observer = null;
     if (typeof PerformanceObserver === 'undefined') return;
     try {
-      new PerformanceObserver((list) => {
+      this.observer = new PerformanceObserver((list) => {
         for (const e of list.getEntries()) this.timed(e);
-      }).observe({ type: 'resource' });
+      });
+      this.observer.observe({ type: 'resource' });
     } catch (e) {
       // No Resource Timing here: the page's estimate stands.
     }
@@ -53,6 +60,7 @@ export class Link {
   timed(e) {
     if (!(e.responseStart > 0) || !(e.responseEnd > e.responseStart) || !(e.encodedBodySize > 0)) return;
     if (!(e.transferSize >= e.encodedBodySize)) return;
+    if (e.requestStart > 0 && e.responseStart >= e.requestStart) this.waited(e.responseStart, e.responseStart - e.requestStart);
     const body = { start: e.responseStart, end: e.responseEnd, bytes: e.encodedBodySize };
     this.networkTimed = true;
     this.bodies = this.bodies.filter((b) => b.end > body.start - WINDOW_MS);
@@ -84,6 +92,31 @@ export class Link {
     if (this.networkTimed || bytes < MEASURED) return;
     const rate = bytes / Math.max(ms, 1);
     this.rate = this.rate === null ? rate : (this.rate + rate) / 2;
+  }
+
+  /**
+   * A request answered (its first byte) `ms` after it was sent, in script:
+   * counted until the network stack times a body.
+   */
+  answered(ms) {
+    if (!this.networkTimed) this.waited(performance.now(), ms);
+  }
+
+  waited(at, ms) {
+    this.trips = this.trips.filter((t) => t.at > at - WINDOW_MS);
+    this.trips.push({ at, ms });
+    this.trip = Math.min(...this.trips.map((t) => t.ms));
+  }
+
+  /**
+   * Bytes the link brings in about a round trip: what a request more
+   * costs, against which fetching a gap between two ranges is cheap. 0
+   * while either is unmeasured, or on a slow link, where bytes cost more.
+   */
+  tripBytes() {
+    if (this.observer) for (const e of this.observer.takeRecords()) this.timed(e);
+    if (this.rate === null || this.trip === null || this.slow()) return 0;
+    return this.rate * this.trip;
   }
 
   /** True only when measured slow: an unmeasured link is taken as fast. */

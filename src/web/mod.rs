@@ -230,7 +230,10 @@ fn error_json(e: &ProbeError) -> String {
     out
 }
 
-fn need_json(engine: &Engine, fetches: &[Fetch]) -> String {
+/// `{"need":[fetch...],"gaps":[{file,start,end}...]}`: what to fetch, and
+/// the gaps joined into it only to save requests (see
+/// [`crate::engine::fit::Fitted`]).
+fn need_json(engine: &Engine, (fetches, gaps): &crate::engine::fit::Fitted) -> String {
     let mut out = String::from("{\"need\":[");
     for (i, f) in fetches.iter().enumerate() {
         if i > 0 {
@@ -241,6 +244,15 @@ fn need_json(engine: &Engine, fetches: &[Fetch]) -> String {
         out.push_str(&format!(
             ",\"start\":{},\"end\":{},\"open\":{}}}",
             f.start, f.end, f.open
+        ));
+    }
+    out.push_str("],\"gaps\":[");
+    for (i, (file, start, end)) in gaps.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&format!(
+            "{{\"file\":{file},\"start\":{start},\"end\":{end}}}"
         ));
     }
     out.push_str("]}");
@@ -288,6 +300,18 @@ impl Core {
     #[wasm_bindgen(js_name = setBridgeGaps)]
     pub fn set_bridge_gaps(&mut self, on: bool) {
         self.engine.set_bridge_gaps(on);
+    }
+
+    /// Gap bytes a round may fetch to take fewer waves of requests (see
+    /// [`crate::engine::Config::join_budget`]); 0 turns joining off.
+    #[wasm_bindgen(js_name = setJoinBudget)]
+    pub fn set_join_budget(&mut self, bytes: f64) {
+        let bytes = if bytes.is_finite() && bytes > 0.0 {
+            bytes as u64
+        } else {
+            0
+        };
+        self.engine.set_join_budget(bytes);
     }
 
     /// Gap of absent bytes the core fetches rather than pay another request
@@ -339,9 +363,10 @@ impl Core {
         match result {
             Ok(json) => format!("{{\"done\":{json}}}"),
             Err(Attempt::Failed(e)) => error_json(&e),
-            Err(Attempt::Need(w)) => {
-                need_json(&self.engine, &self.engine.fetches(&w, self.connections))
-            }
+            Err(Attempt::Need(w)) => need_json(
+                &self.engine,
+                &self.engine.fetches_and_gaps(&w, self.connections),
+            ),
         }
     }
 

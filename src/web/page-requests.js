@@ -9,8 +9,13 @@ import { fail } from './errors.js';
 // Ranges one request may carry (its Range header stays well under a server's line limits).
 const MAX_PARTS = 32;
 
-/** Supplies the pages of a range `f` a probe named: memory, IndexedDB, then the network. */
-export async function supplyPages(rt, f, ask) {
+/**
+ * Supplies the pages of a range `f` a probe named: memory, IndexedDB, then
+ * the network. `gaps` ({file, start, end}) are what the core joined into
+ * its ranges only to save requests: a run of missing pages does not start
+ * or end inside one (the range it was to join is on its way already).
+ */
+export async function supplyPages(rt, f, ask, gaps = []) {
   const file = rt.files.get(f.file);
   if (!file) throw fail(`internal: ${f.name} used before it was opened`, 'network');
   const first = Math.floor(f.start / rt.pageSize);
@@ -24,6 +29,7 @@ export async function supplyPages(rt, f, ask) {
     if (w) waits.push(rt.join(w, ask));
     else wanted.push(p);
   }
+  trimGaps(wanted, gaps.filter((g) => g.file === f.file), rt.pageSize);
   if (wanted.length) {
     const job = { trace: ask.trace, prio: { rank: ask.prio.rank } };
     const entry = { prio: job.prio, promise: fetchPages(rt, f.file, file, wanted, job) };
@@ -32,6 +38,28 @@ export async function supplyPages(rt, f, ask) {
     waits.push(entry.promise);
   }
   await Promise.all(waits);
+}
+
+/** Drops from `wanted` (ascending pages) those in a gap at either end of a run of consecutive pages. */
+function trimGaps(wanted, gaps, pageSize) {
+  if (!gaps.length) return;
+  const inGap = (p) => gaps.some((g) => g.start <= p * pageSize && (p + 1) * pageSize <= g.end);
+  const keep = [];
+  let run = [];
+  const close = () => {
+    let a = 0;
+    let b = run.length;
+    while (a < b && inGap(run[a])) a++;
+    while (b > a && inGap(run[b - 1])) b--;
+    keep.push(...run.slice(a, b));
+    run = [];
+  };
+  for (const p of wanted) {
+    if (run.length && run[run.length - 1] !== p - 1) close();
+    run.push(p);
+  }
+  close();
+  wanted.splice(0, wanted.length, ...keep);
 }
 
 async function fetchPages(rt, id, file, wanted, job) {

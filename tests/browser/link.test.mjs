@@ -57,4 +57,28 @@ describe('link estimate', () => {
     link.read(65536, 330);
     assert.equal(link.slow(), false);
   });
+
+  it('prices a round trip in bytes: the shortest wait for a first byte lately, times the rate', () => {
+    const link = new Link();
+    assert.equal(link.tripBytes(), 0);
+    // Heads answered 100 ms after they were sent, 10 MB/s.
+    link.timed({ ...entry(110, 130, 100000), requestStart: 10 });
+    link.timed({ ...entry(112, 130, 100000), requestStart: 8 });
+    assert.equal(link.trip, 100);
+    assert.ok(Math.abs(link.tripBytes() - link.rate * 100) < 1e-6 && link.rate > 5000, `rate ${link.rate}`);
+    // A wait of the last two seconds decides, the shortest of them; an
+    // older one drops out.
+    link.timed({ ...entry(3000, 3010, 100000), requestStart: 2850 });
+    assert.equal(link.trip, 150);
+    // Timed in script (no network times yet on a fresh link): the same.
+    const script = new Link();
+    script.read(200000, 20);
+    script.answered(80);
+    assert.equal(script.trip, 80);
+    assert.ok(script.tripBytes() > 0);
+    // A slow link prices none: bytes cost more than round trips there.
+    const phone = new Link();
+    phone.timed({ ...entry(300, 630, 65536), requestStart: 150 });
+    assert.equal(phone.tripBytes(), 0);
+  });
 });
