@@ -5,12 +5,12 @@
 //! gap between two ranges of a file joins them; on a fast link a gap of
 //! 100 KiB costs a few milliseconds where a wave costs a round trip.
 
-use crate::store::Fetch;
+use crate::store::{Fetch, FileId};
 
 /// A plan joined to fit: its fetches, and the gaps joined (file, start,
 /// end), which nothing needs but the join: a driver that finds the ranges
 /// on both sides of one already on their way fetches none of it alone.
-pub type Fitted = (Vec<Fetch>, Vec<(u32, u64, u64)>);
+pub type Fitted = (Vec<Fetch>, Vec<(FileId, u64, u64)>);
 
 /// `plan` in at most `cap` requests (one a fetch), by joining ranges of a
 /// file across their gaps, smallest gap first, with at most `budget` gap
@@ -21,7 +21,7 @@ pub fn fit(
     plan: &[Fetch],
     cap: u64,
     budget: u64,
-    joinable: impl Fn(u32, u64, u64) -> bool,
+    joinable: impl Fn(FileId, u64, u64) -> bool,
 ) -> Option<Fitted> {
     let mut out = plan.to_vec();
     let mut gaps = Vec::new();

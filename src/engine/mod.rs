@@ -264,7 +264,7 @@ impl Engine {
     /// or when a file's ranges are carried by one request anyway.
     fn fit(&self, plan: &[Fetch], cap: u64) -> Option<fit::Fitted> {
         let budget = self.config.join_budget;
-        if budget == 0 || self.config.several_ranges || !self.config.bridge_gaps {
+        if budget == 0 || !self.fetches_gaps() {
             return None;
         }
         let log2 = self.config.page_log2;
@@ -272,6 +272,13 @@ impl Engine {
             (start >> log2..end >> log2).all(|p| !self.store.contains(file, p))
         };
         fit::fit(plan, cap, budget, absent)
+    }
+
+    /// Whether a gap between two ranges of a file is ever worth fetching:
+    /// not where one request carries every range of a file, nor once a
+    /// fetch failed (see [`Config::bridge_gaps`]).
+    fn fetches_gaps(&self) -> bool {
+        self.config.bridge_gaps && !self.config.several_ranges
     }
 
     /// Requests that carry `plan`: one a fetch, or with
@@ -309,11 +316,7 @@ impl Engine {
     /// together join only where they touch.
     fn bridge(&self, fetches: Vec<Fetch>) -> Vec<Fetch> {
         let log2 = self.config.page_log2;
-        let bridge = if self.config.several_ranges || !self.config.bridge_gaps {
-            0
-        } else {
-            BRIDGE_BYTES
-        };
+        let bridge = if self.fetches_gaps() { BRIDGE_BYTES } else { 0 };
         let mut out: Vec<Fetch> = Vec::with_capacity(fetches.len());
         for f in fetches {
             if let Some(last) = out.last_mut() {
