@@ -4,6 +4,14 @@
 
 const DB_NAME = 'syzygy-web';
 const DB_VERSION = 1;
+// Writes wait for an idle moment, at most WRITE_IDLE_MS: copying a
+// round's pages into a transaction takes the main thread a few ms, which
+// between the arrivals of a round would delay the attempts they start.
+const WRITE_IDLE_MS = 200;
+function later(f) {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(f, { timeout: WRITE_IDLE_MS });
+  else setTimeout(f, 0);
+}
 
 function promisify(req) {
   return new Promise((resolve, reject) => {
@@ -134,14 +142,14 @@ export class PageDb {
    * Records a URL's identity ({size, validator}; on a change its old pages
    * go first) and stores pages of it (Map page -> Uint8Array), so that the
    * database never mixes two versions of a file. What is stored before
-   * the page's next task runs goes in one transaction: answers arriving
-   * together then cost one write, which runs after the attempts their
-   * arrival started rather than between them.
+   * the page is next idle goes in one transaction: answers arriving
+   * together then cost one write, which runs while the next round is out
+   * rather than between the attempts their arrival started.
    */
   store(url, identity, pages) {
     if (!this.queue) {
       this.queue = [];
-      this.flushed = new Promise((resolve) => setTimeout(resolve, 0)).then(() => {
+      this.flushed = new Promise(later).then(() => {
         const queue = this.queue;
         this.queue = null;
         return this.write(queue);
@@ -160,15 +168,22 @@ export class PageDb {
       const lru = tx.objectStore('lru');
       const now = Date.now();
       let delta = 0;
+      // Every recorded identity asked for at once: one wait on the
+      // database, not one a file; then kept as this transaction writes them.
+      const urls = [...new Set(queue.map((q) => q.url))];
+      const records = await Promise.all(urls.map((url) => promisify(files.get(url))));
+      const recorded = new Map(urls.map((url, i) => [url, records[i] || null]));
       for (const { url, identity, pages } of queue) {
         const { size, validator } = identity;
-        const old = (await promisify(files.get(url))) || null;
-        if (old && sameIdentity(old, size, validator)) {
+        const old = recorded.get(url);
+        const same = old && sameIdentity(old, size, validator);
+        if (same) {
           if (!old.validator && validator) files.put({ size, validator }, url);
         } else {
           if (old) delta -= await this.dropPages(tx, url);
           files.put({ size, validator }, url);
         }
+        recorded.set(url, same ? { size, validator: old.validator || validator } : { size, validator });
         for (const [p, bytes] of pages) {
           const k = this.key(url, p);
           store.put(bytes.slice().buffer, k);
