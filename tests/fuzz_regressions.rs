@@ -87,6 +87,7 @@ fn empty_head_costs_one_round_large_head() {
         several_ranges: false,
         bridge_gaps: true,
         join_budget: 0,
+        multiplexed: false,
     };
     first_round_cut("7r/8/8/4k3/8/8/8/R2RK3 b - - 0 1", config, &[(0, 0)]);
 }
@@ -107,6 +108,7 @@ fn short_head_holding_the_header_costs_one_round() {
         several_ranges: false,
         bridge_gaps: true,
         join_budget: 0,
+        multiplexed: false,
     };
     first_round_cut(
         "8/8/8/8/3pP3/8/5K2/k7 b - e3 0 1",

@@ -331,6 +331,8 @@ fuzz_target!(|data: &[u8]| {
         sparse_in_head: b1 & 0x40 != 0,
         // Rounds joined to fit the connections, across gaps of held pages never.
         join_budget: if b1 & 0x80 != 0 { 256 << 10 } else { 0 },
+        // Searches name what lies a step past their answers.
+        multiplexed: b2 & 2 != 0,
         ..Config::default()
     };
     let use_library = b2 & 1 == 0;

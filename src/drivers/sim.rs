@@ -3,7 +3,7 @@
 //! parallel requests of a round overlap. Waves count what a browser over
 //! HTTP/1.1 feels: it runs at most [`BROWSER_CONNECTIONS`] requests to a
 //! host at once, so a round of n requests waits for ceil(n / 6) answers in
-//! sequence.
+//! sequence; over HTTP/2 ([`SimFetcher::multiplexed`]) a round is a wave.
 
 use super::fs::FsFetcher;
 use super::run::{Fetcher, Request, Response};
@@ -28,6 +28,8 @@ pub struct SimLog {
 pub struct SimFetcher {
     inner: FsFetcher,
     latency_ms: u64,
+    /// Requests that run at once.
+    connections: u64,
     pub log: SimLog,
 }
 
@@ -36,7 +38,16 @@ impl SimFetcher {
         SimFetcher {
             inner,
             latency_ms,
+            connections: BROWSER_CONNECTIONS,
             log: SimLog::default(),
+        }
+    }
+
+    /// A host that runs every request at once (HTTP/2).
+    pub fn multiplexed(inner: FsFetcher, latency_ms: u64) -> Self {
+        SimFetcher {
+            connections: u64::MAX,
+            ..Self::new(inner, latency_ms)
         }
     }
 
@@ -50,7 +61,7 @@ impl Fetcher for SimFetcher {
         let out = self.inner.fetch(batch);
         self.log.rounds += 1;
         self.log.requests += batch.len() as u64;
-        let waves = (batch.len() as u64).div_ceil(BROWSER_CONNECTIONS);
+        let waves = (batch.len() as u64).div_ceil(self.connections);
         self.log.waves += waves;
         self.log.elapsed_ms += self.latency_ms * waves;
         for r in &out {
@@ -63,6 +74,6 @@ impl Fetcher for SimFetcher {
     }
 
     fn connections(&self) -> u64 {
-        BROWSER_CONNECTIONS
+        self.connections
     }
 }

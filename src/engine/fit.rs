@@ -7,11 +7,6 @@
 
 use crate::store::{Fetch, FileId};
 
-/// A plan joined to fit: its fetches, and the gaps joined (file, start,
-/// end), which nothing needs but the join: a driver that finds the ranges
-/// on both sides of one already on their way fetches none of it alone.
-pub type Fitted = (Vec<Fetch>, Vec<(FileId, u64, u64)>);
-
 /// `plan` in at most `cap` requests (one a fetch), by joining ranges of a
 /// file across their gaps, smallest gap first, with at most `budget` gap
 /// bytes in all; None when that is not enough. `joinable(file, start,
@@ -22,9 +17,8 @@ pub fn fit(
     cap: u64,
     budget: u64,
     joinable: impl Fn(FileId, u64, u64) -> bool,
-) -> Option<Fitted> {
+) -> Option<Vec<Fetch>> {
     let mut out = plan.to_vec();
-    let mut gaps = Vec::new();
     out.sort_by_key(|f| (f.file, !f.open, f.start));
     let mut spent = 0u64;
     while out.len() as u64 > cap.max(1) {
@@ -39,11 +33,10 @@ pub fn fit(
         if spent > budget {
             return None;
         }
-        gaps.push((out[i].file, out[i - 1].end, out[i].start));
         out[i - 1].end = out[i].end;
         out.remove(i);
     }
-    Some((out, gaps))
+    Some(out)
 }
 
 #[cfg(test)]
@@ -79,25 +72,24 @@ mod tests {
         ];
         let any = |_: u32, _: u64, _: u64| true;
         // Five requests into four: the 10-byte gap of file 1.
-        let (four, gaps) = fit(&plan, 4, 10, any).expect("fits");
-        assert_eq!(gaps, [(1, 10, 20)]);
+        let four = fit(&plan, 4, 10, any).expect("fits");
         assert_eq!(four.len(), 4);
         assert!(four.contains(&range(1, 0, 30)) && four.contains(&range(1, 50, 60)));
         // Into three: the 20-byte gap too; 30 bytes in all.
         assert_eq!(fit(&plan, 3, 29, any), None);
-        let (three, _) = fit(&plan, 3, 30, any).expect("fits");
+        let three = fit(&plan, 3, 30, any).expect("fits");
         assert!(three.contains(&range(1, 0, 60)));
         // Ranges of different files and opens are never joined.
         assert_eq!(fit(&plan, 2, u64::MAX, any), None);
         // Already within the cap: as it was (in file order).
-        assert_eq!(fit(&plan, 5, 0, any).map(|(p, _)| p.len()), Some(5));
+        assert_eq!(fit(&plan, 5, 0, any).map(|p| p.len()), Some(5));
     }
 
     #[test]
     fn a_gap_that_may_not_be_fetched_is_not_joined() {
         let plan = [range(1, 0, 10), range(1, 20, 30), range(1, 100, 110)];
         let not_the_small_one = |_: u32, start: u64, _: u64| start != 10;
-        let (two, _) = fit(&plan, 2, 1000, not_the_small_one).expect("fits");
+        let two = fit(&plan, 2, 1000, not_the_small_one).expect("fits");
         assert!(two.contains(&range(1, 20, 110)) && two.contains(&range(1, 0, 10)));
     }
 }

@@ -63,6 +63,12 @@ pub struct Config {
     /// trip costs on the link, set by a driver that measures it; 0 (the
     /// default) joins only across [`BRIDGE_BYTES`].
     pub join_budget: u64,
+    /// Whether the host runs every request at once (HTTP/2 or 3): a
+    /// round's requests then cost no waves of connections, so the DTZ of a
+    /// lost position names, as maybe needed, the pages of every reply's
+    /// zeroing moves beside the bounds that pick the reply, saving the
+    /// round that would follow them (see `probe::search::lost_by_bounds`).
+    pub multiplexed: bool,
 }
 
 impl Default for Config {
@@ -75,9 +81,16 @@ impl Default for Config {
             several_ranges: false,
             bridge_gaps: true,
             join_budget: 0,
+            multiplexed: false,
         }
     }
 }
+
+/// A round's fetches, and the gaps (file, start, end) joined into them
+/// only to save requests, which nothing needs: a driver that finds the
+/// pages on both sides of one at hand or on their way (IndexedDB, another
+/// request) fetches none of it alone.
+pub type Fitted = (Vec<Fetch>, Vec<(FileId, u64, u64)>);
 
 /// What came back for one [`Fetch`].
 pub enum Supply<'a> {
@@ -157,6 +170,11 @@ impl Engine {
         self.config.join_budget = bytes;
     }
 
+    /// See [`Config::multiplexed`].
+    pub fn set_multiplexed(&mut self, on: bool) {
+        self.config.multiplexed = on;
+    }
+
     /// Starts a probe; pages it touches are pinned until [`Self::end`].
     pub fn begin(&mut self) -> u64 {
         self.store.begin_probe()
@@ -218,16 +236,14 @@ impl Engine {
         self.fetches_and_gaps(wants, connections).0
     }
 
-    /// [`Self::fetches`], and the gaps joined only to fit the connections
-    /// (see [`fit::Fitted`]).
-    pub fn fetches_and_gaps(&self, wants: &Wants, connections: u64) -> fit::Fitted {
+    /// [`Self::fetches`], and their gaps (see [`Fitted`]).
+    pub fn fetches_and_gaps(&self, wants: &Wants, connections: u64) -> Fitted {
         let connections = connections.max(1);
         let mut need = Wants {
             maybe: Maybe::default(),
             ..wants.clone()
         };
         let mut out = self.plan(&need);
-        let mut gaps = Vec::new();
         let mut cap = self
             .requests(&out)
             .div_ceil(connections)
@@ -235,7 +251,7 @@ impl Engine {
             .saturating_mul(connections);
         while cap > connections {
             match self.fit(&out, cap - connections) {
-                Some(fewer) => ((out, gaps), cap) = (fewer, cap - connections),
+                Some(fewer) => (out, cap) = (fewer, cap - connections),
                 None => break,
             }
         }
@@ -251,18 +267,39 @@ impl Engine {
             tried.merge(unit);
             let plan = self.plan(&tried);
             if self.requests(&plan) <= cap {
-                (need, out, gaps) = (tried, plan, Vec::new());
-            } else if let Some((joined, joins)) = self.fit(&plan, cap) {
-                (need, out, gaps) = (tried, joined, joins);
+                (need, out) = (tried, plan);
+            } else if let Some(joined) = self.fit(&plan, cap) {
+                (need, out) = (tried, joined);
             }
         }
+        let gaps = self.gaps(&out, &need);
         (out, gaps)
+    }
+
+    /// The runs of pages `plan` carries that nothing in `need` names and
+    /// the store does not hold: gaps joined only to save a request.
+    fn gaps(&self, plan: &[Fetch], need: &Wants) -> Vec<(FileId, u64, u64)> {
+        let log2 = self.config.page_log2;
+        let mut out: Vec<(FileId, u64, u64)> = Vec::new();
+        for f in plan.iter().filter(|f| !f.open) {
+            for page in f.start >> log2..f.end.div_ceil(1 << log2) {
+                if need.pages.contains(&(f.file, page)) || self.store.contains(f.file, page) {
+                    continue;
+                }
+                let (start, end) = (page << log2, ((page + 1) << log2).min(f.end));
+                match out.last_mut() {
+                    Some((file, _, e)) if *file == f.file && *e == start => *e = end,
+                    _ => out.push((f.file, start, end)),
+                }
+            }
+        }
+        out
     }
 
     /// `plan` joined into `cap` requests within the join budget (see
     /// [`fit::fit`]), across gaps of pages not held; None without a budget,
     /// or when a file's ranges are carried by one request anyway.
-    fn fit(&self, plan: &[Fetch], cap: u64) -> Option<fit::Fitted> {
+    fn fit(&self, plan: &[Fetch], cap: u64) -> Option<Vec<Fetch>> {
         let budget = self.config.join_budget;
         if budget == 0 || !self.fetches_gaps() {
             return None;

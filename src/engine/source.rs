@@ -217,6 +217,11 @@ impl<'e> Ctx<'e> {
         }
     }
 
+    /// See [`crate::engine::Config::multiplexed`].
+    pub fn multiplexed(&self) -> bool {
+        self.engine.config.multiplexed
+    }
+
     /// Runs `f` with what it reads named as only maybe needed
     /// ([`crate::store::Wants::maybe`]): reads that would name pages for a
     /// result not known to be wanted yet.

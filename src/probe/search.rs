@@ -348,13 +348,19 @@ fn lost_by_bounds(ctx: &Ctx<'_>, pos: &Chess, wdl: i8) -> Result<Option<Dtz>, Pr
             Some(Some(stored)) => bounds.push((stored.plies as i32, i, stored.precise, child)),
             Some(None) => return Ok(None),
             // The child with the best bound will need the tables its
-            // captures reach: their heads come with the bounds.
-            None => {
-                let _ = ctx.speculate_opens(|| zeroing_win(ctx, &child));
-            }
+            // captures and promotions reach: their heads come with the
+            // bounds, and on a multiplexed host their pages too.
+            None => speculate_zeroing_win(ctx, &child),
         }
     }
     if missing {
+        // Which child's bound is best is not known yet: on a multiplexed
+        // host those whose bound is at hand name their pages too.
+        if ctx.multiplexed() {
+            for (.., child) in &bounds {
+                speculate_zeroing_win(ctx, child);
+            }
+        }
         return Err(ProbeError::Missing);
     }
     // Highest bound first; among equal bounds, move order (which the full
@@ -393,6 +399,17 @@ fn lost_by_bounds(ctx: &Ctx<'_>, pos: &Chess, wdl: i8) -> Result<Option<Dtz>, Pr
         plies: -(x + 1),
         precise,
     }))
+}
+
+/// [`zeroing_win`] as maybe needed: in full where requests cost no waves
+/// (the round the child with the best bound would take after the bounds
+/// is saved), else only the heads it reaches.
+fn speculate_zeroing_win(ctx: &Ctx<'_>, child: &Chess) {
+    if ctx.multiplexed() {
+        let _ = ctx.speculate(|| zeroing_win(ctx, child));
+    } else {
+        let _ = ctx.speculate_opens(|| zeroing_win(ctx, child));
+    }
 }
 
 /// DTZ by a 1-ply search: the best child that keeps the result. With

@@ -12,7 +12,7 @@ import { SeveralRanges, requestParts, originOf } from './several-ranges.js';
 
 const RETRIES = 3;
 const HTTP1_CONNECTIONS = 6;
-const MULTIPLEXED = 32;
+const MULTIPLEXED = 64;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

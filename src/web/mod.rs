@@ -184,6 +184,10 @@ extern "C" {
 extern "C" {
     type Trace;
 }
+#[wasm_bindgen(module = "/src/web/next-task.js")]
+extern "C" {
+    type NextTaskModule;
+}
 
 #[wasm_bindgen]
 extern "C" {
@@ -232,8 +236,8 @@ fn error_json(e: &ProbeError) -> String {
 
 /// `{"need":[fetch...],"gaps":[{file,start,end}...]}`: what to fetch, and
 /// the gaps joined into it only to save requests (see
-/// [`crate::engine::fit::Fitted`]).
-fn need_json(engine: &Engine, (fetches, gaps): &crate::engine::fit::Fitted) -> String {
+/// [`crate::engine::Fitted`]).
+fn need_json(engine: &Engine, (fetches, gaps): &crate::engine::Fitted) -> String {
     let mut out = String::from("{\"need\":[");
     for (i, f) in fetches.iter().enumerate() {
         if i > 0 {
@@ -300,6 +304,13 @@ impl Core {
     #[wasm_bindgen(js_name = setBridgeGaps)]
     pub fn set_bridge_gaps(&mut self, on: bool) {
         self.engine.set_bridge_gaps(on);
+    }
+
+    /// Whether the host runs every request at once (see
+    /// [`crate::engine::Config::multiplexed`]).
+    #[wasm_bindgen(js_name = setMultiplexed)]
+    pub fn set_multiplexed(&mut self, on: bool) {
+        self.engine.set_multiplexed(on);
     }
 
     /// Gap bytes a round may fetch to take fewer waves of requests (see

@@ -13,7 +13,8 @@ const MAX_PARTS = 32;
  * Supplies the pages of a range `f` a probe named: memory, IndexedDB, then
  * the network. `gaps` ({file, start, end}) are what the core joined into
  * its ranges only to save requests: a run of missing pages does not start
- * or end inside one (the range it was to join is on its way already).
+ * or end inside one (the range it was to join is on its way already, or
+ * came from IndexedDB).
  */
 export async function supplyPages(rt, f, ask, gaps = []) {
   const file = rt.files.get(f.file);
@@ -29,10 +30,11 @@ export async function supplyPages(rt, f, ask, gaps = []) {
     if (w) waits.push(rt.join(w, ask));
     else wanted.push(p);
   }
-  trimGaps(wanted, gaps.filter((g) => g.file === f.file), rt.pageSize);
+  const fileGaps = gaps.filter((g) => g.file === f.file);
+  trimGaps(wanted, fileGaps, rt.pageSize);
   if (wanted.length) {
     const job = { trace: ask.trace, prio: { rank: ask.prio.rank } };
-    const entry = { prio: job.prio, promise: fetchPages(rt, f.file, file, wanted, job) };
+    const entry = { prio: job.prio, promise: fetchPages(rt, f.file, file, wanted, job, fileGaps) };
     for (const p of wanted) rt.inflight.set(`${f.file}:${p}`, entry);
     entry.promise.finally(() => wanted.forEach((p) => rt.inflight.delete(`${f.file}:${p}`))).catch(() => {});
     waits.push(entry.promise);
@@ -62,11 +64,18 @@ function trimGaps(wanted, gaps, pageSize) {
   wanted.splice(0, wanted.length, ...keep);
 }
 
-async function fetchPages(rt, id, file, wanted, job) {
+/**
+ * Pages `wanted` from IndexedDB, then the rest over the network; gap pages
+ * left at either end of a run IndexedDB did not fill are not fetched: a
+ * revisit needs nothing the visit before did not (they were fetched, if
+ * at all, only to save a request).
+ */
+async function fetchPages(rt, id, file, wanted, job, gaps) {
   const got = file.idb ? await rt.db.get(file.url, wanted) : new Map();
   for (const [p, bytes] of got) rt.core.supply(id, p * rt.pageSize, file.size, file.validator, bytes);
   rt.counters.pagesFromIndexedDb += got.size;
   const missing = wanted.filter((p) => !got.has(p));
+  if (got.size) trimGaps(missing, gaps, rt.pageSize);
   // Coalesce consecutive pages into one Range request each.
   const runs = [];
   for (const p of missing) {

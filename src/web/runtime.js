@@ -14,6 +14,7 @@ import { fail } from './errors.js';
 import { RANK } from './gate.js';
 import { Generated, MAX_GENERATED_PIECES } from './generated.js';
 import { RangeClient } from './http.js';
+import { nextTask } from './next-task.js';
 import { PageDb } from './page-db.js';
 import { supplyPages } from './page-requests.js';
 import { prefetchFiles } from './prefetch.js';
@@ -294,6 +295,9 @@ export class Runtime {
         // A request a file a round, once the server has shown it answers
         // several ranges in one.
         this.core.setSeveralRanges(this.urls.every((u) => this.http.several.allowed(u)));
+        // A multiplexed host runs every request at once: searches then
+        // also name what lies a step past the answers they wait for.
+        this.core.setMultiplexed(this.http.gate.wide && !this.http.link.slow());
         // Once a supply has failed, no gaps bridged: offline, IndexedDB
         // holds what earlier probes read, which need not include them.
         this.core.setBridgeGaps(!failed.size);
@@ -331,6 +335,10 @@ export class Runtime {
         }
         if (!pending.size) throw fail('internal: a probe named nothing to fetch', 'network');
         await Promise.race(pending.values());
+        // Answers arriving together (a round's, within a few ms) cost one
+        // attempt, not one each: the attempt waits for the tasks already
+        // queued, which may bring more of them.
+        await nextTask();
       }
       throw fail('probe did not converge', 'network');
     } finally {
