@@ -33,20 +33,28 @@ export class Gate {
     this.narrowHolds = Object.values(RANK).map(() => 0);
     this.wide = false;
     this.companionTimer = null;
+    // Requests admitted and not yet left, by the rank they were admitted at.
+    this.running = Object.values(RANK).map(() => 0);
+  }
+  /** Requests running that were admitted at a rank above `rank`. */
+  runningAbove(rank) {
+    return this.running.reduce((n, k, r) => (r > rank ? n + k : n), 0);
   }
   /** Whether a probe ranked above `rank` holds the gate (for a companion: a full hold). */
   heldAbove(rank, companion = false) {
     const held = (counts) => counts.some((n, r) => n > 0 && r > rank);
     return held(this.holds) || (!companion && !this.wide && held(this.narrowHolds));
   }
+  /** Waits for a slot; resolves the rank admitted at, for `leave`. */
   async enter(prio) {
     const rank = rankOf(prio);
     if (this.free > 0 && !this.heldAbove(rank)) {
       this.free--;
+      this.running[rank]++;
       if (!this.wide && this.narrowHolds.some((n, r) => n > 0 && r <= rank)) this.companionsSoon();
-      return;
+      return rank;
     }
-    await new Promise((resolve) => this.queue.push({ resolve, prio }));
+    return new Promise((resolve) => this.queue.push({ resolve, prio }));
   }
   /**
    * A round of a holder's requests is going out: once it has (none more
@@ -59,8 +67,9 @@ export class Gate {
     clearTimeout(this.companionTimer);
     this.companionTimer = setTimeout(() => this.kick(true), COMPANION_MS);
   }
-  leave() {
+  leave(rank) {
     this.free++;
+    this.running[rank]--;
     this.kick();
   }
   /**
@@ -73,8 +82,10 @@ export class Gate {
       for (let j = 1; j < this.queue.length; j++) if (rankOf(this.queue[j].prio) > rankOf(this.queue[i].prio)) i = j;
       if (this.heldAbove(rankOf(this.queue[i].prio), companion)) return;
       const [next] = this.queue.splice(i, 1);
+      const rank = rankOf(next.prio);
       this.free--;
-      next.resolve();
+      this.running[rank]++;
+      next.resolve(rank);
     }
   }
   /**

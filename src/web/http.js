@@ -121,7 +121,7 @@ export class RangeClient {
         this.counters.retries++;
         await sleep(100 * 4 ** (attempt - 1));
       }
-      await this.gate.enter(ask.prio);
+      const admitted = await this.gate.enter(ask.prio);
       if (span && !span.started) {
         span.started = true;
         ranges = span.parts.map((p) => [p.start, p.end]).sort((a, b) => a[0] - b[0]);
@@ -130,7 +130,7 @@ export class RangeClient {
       if (ranges.length > 1 && !this.several.allowed(url)) {
         // The server has shown since they joined that it takes one range
         // a request: each is asked for on its own below.
-        this.gate.leave();
+        this.gate.leave(admitted);
         got = { parts: [] };
         break;
       }
@@ -157,7 +157,7 @@ export class RangeClient {
       } finally {
         if (ask.trace) ask.trace.end(wave, n);
         this.counters.requestsInFlight--;
-        this.gate.leave();
+        this.gate.leave(admitted);
         this.onActivity();
       }
     }

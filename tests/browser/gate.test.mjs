@@ -18,11 +18,23 @@ describe('request gate', () => {
     await enter(gate, RANK.moves, 'first', order);
     enter(gate, RANK.moves, 'moves', order);
     enter(gate, RANK.verdict, 'verdict', order);
-    gate.leave();
+    gate.leave(RANK.moves);
     await tick();
-    gate.leave();
+    gate.leave(RANK.verdict);
     await tick();
     assert.deepEqual(order, ['first', 'verdict', 'moves']);
+  });
+
+  it('counts the requests running above a rank, by the rank they were admitted at', async () => {
+    const gate = new Gate(6);
+    assert.equal(await gate.enter({ rank: RANK.outcome }), RANK.outcome);
+    assert.equal(await gate.enter({ rank: RANK.moves }), RANK.moves);
+    assert.equal(gate.runningAbove(RANK.verdict), 1);
+    assert.equal(gate.runningAbove(RANK.moves), 1);
+    assert.equal(gate.runningAbove(RANK.outcome), 0);
+    gate.leave(RANK.outcome);
+    assert.equal(gate.runningAbove(RANK.verdict), 0);
+    assert.equal(gate.free, 5);
   });
 
   it('keeps lower ranks out while held, even with free slots', async () => {
@@ -65,7 +77,7 @@ describe('request gate', () => {
     await new Promise((r) => setTimeout(r, 40));
     assert.deepEqual(order, ['verdict 0', 'verdict 1', 'moves 0', 'moves 1', 'moves 2', 'moves 3']);
     // A slot freed mid-round stays for the holder's next round.
-    gate.leave();
+    gate.leave(RANK.verdict);
     await tick();
     assert.equal(order.length, 6);
     assert.equal(gate.free, 1);
