@@ -233,11 +233,20 @@ impl Engine {
     /// of a file are joined across gaps of up to that many bytes in all
     /// where that takes a wave less, or lets a speculative input in.
     pub fn fetches(&self, wants: &Wants, connections: u64) -> Vec<Fetch> {
-        self.fetches_and_gaps(wants, connections).0
+        self.planned(wants, connections).0
     }
 
-    /// [`Self::fetches`], and their gaps (see [`Fitted`]).
+    /// [`Self::fetches`], and their gaps (see [`Fitted`]): for a driver
+    /// that can tell pages it already has from pages still to fetch.
     pub fn fetches_and_gaps(&self, wants: &Wants, connections: u64) -> Fitted {
+        let (out, need) = self.planned(wants, connections);
+        let gaps = self.gaps(&out, &need);
+        (out, gaps)
+    }
+
+    /// The fetches of [`Self::fetches`], and the wants they carry (the
+    /// needed ones and the speculative ones taken).
+    fn planned(&self, wants: &Wants, connections: u64) -> (Vec<Fetch>, Wants) {
         let connections = connections.max(1);
         let mut need = Wants {
             maybe: Maybe::default(),
@@ -272,8 +281,7 @@ impl Engine {
                 (need, out) = (tried, joined);
             }
         }
-        let gaps = self.gaps(&out, &need);
-        (out, gaps)
+        (out, need)
     }
 
     /// The runs of pages `plan` carries that nothing in `need` names and

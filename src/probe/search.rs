@@ -358,7 +358,7 @@ fn lost_by_bounds(ctx: &Ctx<'_>, pos: &Chess, wdl: i8) -> Result<Option<Dtz>, Pr
         // host those whose bound is at hand name their pages too.
         if ctx.multiplexed() {
             for (.., child) in &bounds {
-                speculate_zeroing_win(ctx, child);
+                let _ = ctx.speculate(|| zeroing_win(ctx, child));
             }
         }
         return Err(ProbeError::Missing);
