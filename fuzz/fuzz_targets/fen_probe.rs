@@ -67,7 +67,10 @@ fuzz_target!(|data: &[u8]| {
                 panic!("{text:?}: move {uci} missing from the analysis");
             };
             if let Some(e) = &mine.error {
-                assert!(matches!(e, ProbeError::MissingTable(_)), "{text:?} after {uci}: {e}");
+                assert!(
+                    matches!(e, ProbeError::MissingTable(_)),
+                    "{text:?} after {uci}: {e}"
+                );
                 continue;
             }
             if let Some(r) = reference(tb, &child) {
