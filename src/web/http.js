@@ -11,6 +11,10 @@ import { WholeBody, trimBodies } from './whole-body.js';
 import { SeveralRanges, requestParts, originOf } from './several-ranges.js';
 
 const RETRIES = 3;
+// A request that goes this long without its answer's headers, or between
+// two pieces of its body, is given up and asked again: a stalled server
+// or connection must not hold a probe (and a connection) forever.
+const STALL_MS = 20000;
 const HTTP1_CONNECTIONS = 6;
 const MULTIPLEXED = 64;
 
@@ -227,6 +231,11 @@ export class RangeClient {
   async send(url, ranges, high) {
     const controller = new AbortController();
     const sent = performance.now();
+    let stalled = false;
+    const stall = setTimeout(() => {
+      stalled = true;
+      controller.abort();
+    }, STALL_MS);
     try {
       const res = await fetch(url, {
         headers: { Range: `bytes=${ranges.map(([a, b]) => `${a}-${b - 1}`).join(',')}` },
@@ -238,6 +247,7 @@ export class RangeClient {
       this.link.answered(performance.now() - sent);
       return { res, controller };
     } catch (e) {
+      if (stalled) return { retry: `no answer within ${STALL_MS / 1000} s` };
       // The browser does not say why (by design): name every likely cause.
       return {
         retry:
@@ -245,6 +255,8 @@ export class RangeClient {
           `Access-Control-Allow-Origin for this page and expose Content-Range, ETag), or sent a compressed ` +
           `body (Content-Encoding: gzip...), which browsers refuse on a Range request: serve tables uncompressed`,
       };
+    } finally {
+      clearTimeout(stall);
     }
   }
 
@@ -312,7 +324,8 @@ export class RangeClient {
     if (res.status === 416 || res.status === 429 || res.status === 408 || res.status >= 500) {
       return { retry: `HTTP ${res.status}` };
     }
-    throw fail(`${url}: HTTP ${res.status}`, 'network');
+    // Asking again does not change a refusal (401, 403) or a bad request.
+    throw fatal(`${url}: HTTP ${res.status}`);
   }
 
   /** Reads the first `n` bytes of a body, aborting the rest; null on a broken stream. */
@@ -329,7 +342,8 @@ export class RangeClient {
     let first = null;
     try {
       while (have < n) {
-        const { done: end, value } = await reader.read();
+        const stall = setTimeout(() => controller.abort(), STALL_MS);
+        const { done: end, value } = await reader.read().finally(() => clearTimeout(stall));
         if (end) break;
         if (first === null) first = { at: performance.now(), bytes: value.length };
         const take = Math.min(value.length, n - have);

@@ -609,21 +609,25 @@ impl Tablebase {
 
     /// Stores the whole WDL and DTZ files of a position's material (and of
     /// the materials its captures and promotions reach) in IndexedDB, within
-    /// its budget, for offline use.
+    /// its budget, for offline use. A bad FEN rejects the promise, as with
+    /// `probe`.
     #[wasm_bindgen(unchecked_return_type = "Promise<{bytes: number, files: string[]}>")]
     pub fn prefetch(
         &self,
         fen: &str,
         #[wasm_bindgen(js_name = onProgress, unchecked_param_type = "(p: {bytes: number, total: number, file: string}) => void")]
         on_progress: Option<Function>,
-    ) -> Result<Promise, JsValue> {
-        let pos = probe::parse_fen(fen).map_err(|e| coded_error(&e))?;
+    ) -> Promise {
+        let pos = match probe::parse_fen(fen) {
+            Ok(pos) => pos,
+            Err(e) => return Promise::reject(&coded_error(&e)),
+        };
         let mut files = Vec::new();
         for mat in probe::reachable_materials(&pos) {
             for kind in [Kind::Wdl, Kind::Dtz] {
                 files.push(format!("{}.{}", mat.name, kind.extension()));
             }
         }
-        Ok(self.runtime.prefetch(files, on_progress))
+        self.runtime.prefetch(files, on_progress)
     }
 }

@@ -76,10 +76,12 @@ export class PageDb {
         req.onerror = () => reject(req.error);
         req.onblocked = () => reject(new Error('IndexedDB blocked'));
       });
-      // Another tab upgrading the schema: step aside rather than block it.
-      this.db.onversionchange = () => {
-        this.db.close();
-        this.db = null;
+      // Another tab upgrading the schema: step aside rather than block it
+      // (closing this connection, which an error may have dropped already).
+      const db = this.db;
+      db.onversionchange = () => {
+        db.close();
+        if (this.db === db) this.db = null;
         this.state = 'memory-only';
       };
       const tx = this.db.transaction(['lru', 'files'], 'readonly');
@@ -88,8 +90,19 @@ export class PageDb {
       this.known = new Set(keys);
       this.state = 'ok';
     } catch (e) {
-      this.db = null;
+      this.dropConnection();
       this.state = 'memory-only';
+    }
+  }
+
+  /** Closes the connection (so that it blocks no other tab's upgrade) and forgets it. */
+  dropConnection() {
+    const db = this.db;
+    this.db = null;
+    try {
+      db?.close();
+    } catch (e) {
+      // closed already
     }
   }
 
@@ -124,7 +137,7 @@ export class PageDb {
         await this.evict(this.bytes / 2).catch(() => {});
       } else {
         this.state = 'memory-only';
-        this.db = null;
+        this.dropConnection();
       }
       return fallback;
     }
@@ -144,7 +157,8 @@ export class PageDb {
    * database never mixes two versions of a file. What is stored before
    * the page is next idle goes in one transaction: answers arriving
    * together then cost one write, which runs while the next round is out
-   * rather than between the attempts their arrival started.
+   * rather than between the attempts their arrival started. Resolves
+   * whether the write landed (see `write`).
    */
   store(url, identity, pages) {
     if (!this.queue) {
@@ -159,7 +173,11 @@ export class PageDb {
     return this.flushed;
   }
 
-  /** The writes `store` queued, in order, in one transaction; then eviction to the budget. */
+  /**
+   * The writes `store` queued, in order, in one transaction; then eviction
+   * to the budget. Resolves whether they were written (false: IndexedDB is
+   * unavailable, or was full and the write lost).
+   */
   write(queue) {
     return this.guard(async (db) => {
       const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
@@ -195,7 +213,8 @@ export class PageDb {
       for (const { url } of queue) this.known.add(url);
       this.bytes = Math.max(0, this.bytes + delta);
       if (this.bytes > this.budget) await this.evict(this.budget * 0.875);
-    }, undefined);
+      return true;
+    }, false);
   }
 
   /** Deletes a URL's pages inside `tx` (pages, lru); resolves the bytes freed. */

@@ -36,10 +36,16 @@ export async function supplyPages(rt, f, ask, gaps = []) {
     const job = { trace: ask.trace, prio: { rank: ask.prio.rank } };
     const entry = { prio: job.prio, promise: fetchPages(rt, f.file, file, wanted, job, fileGaps) };
     for (const p of wanted) rt.inflight.set(`${f.file}:${p}`, entry);
-    entry.promise.finally(() => wanted.forEach((p) => rt.inflight.delete(`${f.file}:${p}`))).catch(() => {});
+    const forget = () => wanted.forEach((p) => forgetInflight(rt, `${f.file}:${p}`, entry.promise));
+    entry.promise.finally(forget).catch(() => {});
     waits.push(entry.promise);
   }
   await Promise.all(waits);
+}
+
+/** Forgets `key` in flight if `promise` still brings it (a cache clear may have replaced it). */
+function forgetInflight(rt, key, promise) {
+  if (rt.inflight.get(key)?.promise === promise) rt.inflight.delete(key);
 }
 
 /** Drops from `wanted` (ascending pages) those in a gap at either end of a run of consecutive pages. */
@@ -71,8 +77,13 @@ function trimGaps(wanted, gaps, pageSize) {
  * at all, only to save a request).
  */
 async function fetchPages(rt, id, file, wanted, job, gaps) {
+  const epoch = rt.epoch;
+  const { size, validator } = file;
   const got = file.idb ? await rt.db.get(file.url, wanted) : new Map();
-  for (const [p, bytes] of got) rt.core.supply(id, p * rt.pageSize, file.size, file.validator, bytes);
+  if (epoch !== rt.epoch) return;
+  // A version change seen meanwhile: what IndexedDB held is the version before.
+  if (!file.idb || file.size !== size || file.validator !== validator) got.clear();
+  for (const [p, bytes] of got) rt.core.supply(id, p * rt.pageSize, size, validator, bytes);
   rt.counters.pagesFromIndexedDb += got.size;
   const missing = wanted.filter((p) => !got.has(p));
   if (got.size) trimGaps(missing, gaps, rt.pageSize);
@@ -83,7 +94,11 @@ async function fetchPages(rt, id, file, wanted, job, gaps) {
     if (last && last[1] === p - 1) last[1] = p;
     else runs.push([p, p]);
   }
-  await Promise.all(runs.map(([a, b]) => joinWaiting(rt, id, file, a, b, job) || pageRequest(rt, id, file, a, b, job)));
+  // Every run settles before this does: the pages of one still out stay
+  // in flight for other probes when another fails.
+  const settled = await Promise.allSettled(runs.map(([a, b]) => joinWaiting(rt, id, file, a, b, job) || pageRequest(rt, id, file, a, b, job)));
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** One Range request for pages a..=b of a file, open to joins while it waits at the gate. */
@@ -98,14 +113,16 @@ function pageRequest(rt, id, file, a, b, job) {
     if (!waiting.size && rt.waiting.get(file.url) === waiting) rt.waiting.delete(file.url);
   };
   const { start, end } = span.parts[0];
+  const epoch = rt.epoch;
   run.promise = rt.http
     .request(file.url, start, end, file.url, { trace: job.trace, prio: run.prio, span })
     .finally(leave)
     .then((r) => {
+      if (epoch !== rt.epoch) return;
       if (r === null) throw fail(`${file.url} disappeared (404)`, 'missing-table');
       for (const p of r.parts) rt.accept(id, file.url, p.start, p);
     })
-    .finally(() => run.gap.forEach((k) => rt.inflight.delete(k)));
+    .finally(() => run.gap.forEach((k) => forgetInflight(rt, k, run.promise)));
   return run.promise;
 }
 

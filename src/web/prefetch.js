@@ -20,6 +20,9 @@ export async function prefetchFiles(rt, names, onProgress) {
     }
   };
   await rt.db.ready;
+  if (rt.db.state !== 'ok') {
+    throw fail('IndexedDB is unavailable here (or its budget is 0): nothing can be kept for offline use', 'budget');
+  }
   for (const name of names) {
     let done = false;
     for (const base of rt.candidates(name)) {
@@ -32,7 +35,9 @@ export async function prefetchFiles(rt, names, onProgress) {
       const store = async (start, r) => {
         const pages = new Map();
         for (let off = 0; off < r.bytes.length; off += rt.pageSize) pages.set((start + off) / rt.pageSize, r.bytes.subarray(off, off + rt.pageSize));
-        await rt.db.store(url, head, pages);
+        if (!(await rt.db.store(url, head, pages))) {
+          throw fail(`${name} could not be stored: IndexedDB is full or no longer available`, 'budget');
+        }
         bytes += r.bytes.length;
         report(name, head.size);
       };

@@ -61,6 +61,9 @@ export class Runtime {
     this.files = new Map();
     // `${file}:${page}` or `open:${file}` -> {promise, prio} of the request bringing it.
     this.inflight = new Map();
+    // Counts cache clears: file ids start again from 0 after one, so an
+    // answer to a request made before it must not reach the core (see clearCache).
+    this.epoch = 0;
     // The Trace of the last probe that used the network: stats().last. Its
     // requests and bytes go on counting requests still out when it
     // answered; its time stops there.
@@ -402,7 +405,9 @@ export class Runtime {
     if (running) return this.join(running, ask);
     const job = { trace: ask.trace, prio: { rank: ask.prio.rank } };
     const entry = { prio: job.prio, promise: null };
-    entry.promise = make(job).finally(() => this.inflight.delete(key));
+    entry.promise = make(job).finally(() => {
+      if (this.inflight.get(key) === entry) this.inflight.delete(key);
+    });
     this.inflight.set(key, entry);
     return entry.promise;
   }
@@ -426,13 +431,16 @@ export class Runtime {
 
   /** Opens a file: its identity and head, from IndexedDB when known there. */
   async open(f, job) {
+    const epoch = this.epoch;
     for (const base of this.candidates(f.name)) {
       const url = base + f.name;
       const known = await this.db.identity(url);
+      if (epoch !== this.epoch) return;
       if (known) {
         const pages = [];
         for (let p = 0; p * this.pageSize < Math.min(f.end, known.size); p++) pages.push(p);
         const got = await this.db.get(url, pages);
+        if (epoch !== this.epoch) return;
         // A head stored shorter (sized for a slow link) opens the file all
         // the same: the core asks for what it lacks, if it needs it at all,
         // and offline a position read before still answers.
@@ -445,6 +453,7 @@ export class Runtime {
         }
       }
       const r = await this.http.open(url, f.start, f.end, f.name, job);
+      if (epoch !== this.epoch) return;
       if (r === null) continue; // not at this base
       // Pages of a file IndexedDB had no record of are not looked for there.
       this.files.set(f.file, { url, size: r.size, validator: r.validator, idb: !!known });
@@ -470,7 +479,12 @@ export class Runtime {
     const changed = this.core.identify(id, r.size, r.validator);
     const known = this.files.get(id);
     if (known) Object.assign(known, { size: r.size, validator: r.validator });
-    if (changed) this.counters.identityChanges++;
+    if (changed) {
+      this.counters.identityChanges++;
+      // IndexedDB holds the version before until this one's writes land:
+      // its pages must not be read as this version's.
+      if (known) known.idb = false;
+    }
     this.core.setStreamed(id, this.http.bodies.has(url));
     // Into the core before any await: a probe attempting meanwhile must not
     // see the file opened (identity known) yet without its bytes, and fetch
@@ -494,9 +508,18 @@ export class Runtime {
     return Promise.all([...this.writes]);
   }
 
+  /**
+   * Forgets every page, in memory and in IndexedDB. Requests still out
+   * (a probe in progress, the rest of a head) are forgotten too: the core
+   * numbers files from 0 again, so their answers, under the ids of before,
+   * are dropped (`epoch`), and a probe in progress asks again.
+   */
   async clearCache() {
     this.http.clear();
     await this.stored();
+    this.epoch++;
+    this.inflight.clear();
+    this.waiting.clear();
     this.core.clear();
     this.files.clear();
     this.absent.clear();

@@ -3,8 +3,8 @@
 
 import { fatal } from './errors.js';
 
-// An idle whole-file stream is closed, and forgotten with its bytes, after
-// this long. Short, because a paused body is not quite paused: Chromium keeps
+// A whole-file stream idle this long (nothing asked of it, no bytes
+// coming) is closed and forgotten with its bytes. Short, because a paused body is not quite paused: Chromium keeps
 // downloading ~10 MiB ahead of the reader (all of it with DevTools attached).
 const WHOLE_BODY_IDLE_MS = 5000;
 // Whole-file streams open at once (each holds a connection to the host; the
@@ -86,6 +86,9 @@ export class WholeBody {
       this.buf.set(v.subarray(0, take), this.have);
       this.have += take;
       this.counters.bytes += take;
+      // Idle means no bytes coming: a long read (a slow link, bytes far
+      // into the file) must not be cut by the idle timer.
+      this.touch();
     }
     if (this.have < n || this.have >= this.size) this.close();
     return this.have >= n;

@@ -65,6 +65,21 @@ const CASES = [
     faults: { match: 'KRPvKR.rtbz', mode: 'status', status: 500 },
   },
   {
+    // A refusal does not change when asked again: no retries.
+    name: '403: clear error at once',
+    fen: KQKR_QUIET,
+    faults: { match: 'KQvKR.rtbz', mode: 'status', status: 403 },
+    error: { code: 'network', message: /KQvKR\.rtbz.*HTTP 403/ },
+    check: ({ stats }) => assert.equal(stats.retries, 0, `${stats.retries} retries`),
+  },
+  {
+    // The body's first 4 KiB, then nothing for a minute: given up after
+    // 20 s without bytes and asked again.
+    name: 'a body that stalls once: asked again',
+    faults: { match: 'KRPvKR.rtbw', mode: 'drip', chunk: 4096, intervalMs: 60000, count: 1 },
+    retries: 1,
+  },
+  {
     name: 'gzip: clear error about compression',
     faults: { match: 'KRPvKR', mode: 'gzip' },
     error: { code: 'network', message: /KRPvKR\.rtb.*compressed.*Content-Encoding/ },

@@ -212,6 +212,41 @@ describe('IndexedDB page cache', { skip }, () => {
     }
   });
 
+  it('clearing the cache while probes load: every probe answers right', async () => {
+    // Requests are still out when the cache is cleared (50 ms an answer):
+    // the core then numbers files from 0 again, and an answer to a request
+    // made before must not land under a file id that now names another table.
+    const servers = await startServers({ latencyMs: 50 });
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers);
+      for (const wait of [0, 60, 130]) {
+        const got = await page.evaluate(
+          async ({ fens, wait }) => {
+            const all = Promise.all(
+              fens.map((f) =>
+                window.tb.probe(f).then(
+                  (r) => r,
+                  (e) => ({ error: String(e && e.message), code: e && e.code }),
+                ),
+              ),
+            );
+            await new Promise((r) => setTimeout(r, wait));
+            await window.tb.clearCache();
+            return all;
+          },
+          { fens: MANY, wait },
+        );
+        MANY.forEach((f, i) => assert.deepStrictEqual(got[i], expected[f], `${f}, cleared after ${wait} ms`));
+        const again = await probeAll(page, MANY);
+        MANY.forEach((f, i) => assert.deepStrictEqual(again[i], expected[f], `${f} after the clear`));
+      }
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
   it('two tabs probing at once share the database and both answer right', async () => {
     const servers = await startServers();
     const context = await launchPersistent();
