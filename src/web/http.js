@@ -268,7 +268,10 @@ export class RangeClient {
   async answer(url, start, end, res, controller, need = end) {
     const validator = this.validatorOf(res);
     const encoding = res.headers.get('Content-Encoding');
-    if (res.status === 404 || res.status === 410) {
+    // Not at this location; 403 too, which S3-style hosts answer for a
+    // key that does not exist to a client without list rights (as the
+    // CLI's driver reads it).
+    if (res.status === 404 || res.status === 410 || res.status === 403) {
       controller.abort();
       return { value: null };
     }
@@ -324,7 +327,7 @@ export class RangeClient {
     if (res.status === 416 || res.status === 429 || res.status === 408 || res.status >= 500) {
       return { retry: `HTTP ${res.status}` };
     }
-    // Asking again does not change a refusal (401, 403) or a bad request.
+    // Asking again does not change a refusal (401) or a bad request.
     throw fatal(`${url}: HTTP ${res.status}`);
   }
 

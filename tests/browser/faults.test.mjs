@@ -66,10 +66,18 @@ const CASES = [
   },
   {
     // A refusal does not change when asked again: no retries.
-    name: '403: clear error at once',
+    name: '401: clear error at once',
+    fen: KQKR_QUIET,
+    faults: { match: 'KQvKR.rtbz', mode: 'status', status: 401 },
+    error: { code: 'network', message: /KQvKR\.rtbz.*HTTP 401/ },
+    check: ({ stats }) => assert.equal(stats.retries, 0, `${stats.retries} retries`),
+  },
+  {
+    // What S3-style hosts answer for a missing key without list rights.
+    name: '403 on open: missing-table naming the file',
     fen: KQKR_QUIET,
     faults: { match: 'KQvKR.rtbz', mode: 'status', status: 403 },
-    error: { code: 'network', message: /KQvKR\.rtbz.*HTTP 403/ },
+    error: { code: 'missing-table', message: /KQvKR\.rtbz/ },
     check: ({ stats }) => assert.equal(stats.retries, 0, `${stats.retries} retries`),
   },
   {
