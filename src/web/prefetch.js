@@ -47,6 +47,11 @@ export async function prefetchFiles(rt, names, onProgress) {
         if (r === null || r.size !== head.size || r.validator !== head.validator) throw fail(`${name} changed while prefetching`, 'network');
         await store(start, r);
       }
+      // A file this session opened from the network reads IndexedDB from
+      // now on: offline, its pages not in memory are there.
+      for (const f of rt.files.values()) {
+        if (f.url === url && f.size === head.size && f.validator === head.validator) f.idb = true;
+      }
       fetched.push(name);
       done = true;
       break;

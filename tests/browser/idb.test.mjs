@@ -14,6 +14,7 @@ import {
   probeAll,
   tbStats,
   cliProbe,
+  legalPositions,
 } from './helpers.mjs';
 
 const skip = skipReason();
@@ -241,6 +242,31 @@ describe('IndexedDB page cache', { skip }, () => {
         const again = await probeAll(page, MANY);
         MANY.forEach((f, i) => assert.deepStrictEqual(again[i], expected[f], `${f} after the clear`));
       }
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
+  it('saved for offline, then offline in the same session: new positions answer from IndexedDB', async () => {
+    // KRvKP's files (175 and 189 KiB) are longer than the heads a first
+    // probe opens them with: the pages of new positions lie past what the
+    // network brought, and only prefetch stored them.
+    const servers = await startServers();
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { generate: 'never' });
+      const [first, ...others] = await legalPositions(page, ['KRvKP'], 7, 12);
+      const want = cliProbe([first, ...others]);
+      assert.deepStrictEqual(await probe(page, first), want[0]);
+      const saved = await page.evaluate((f) => window.tb.prefetch(f), first);
+      assert.ok(saved.files.includes('KRvKP.rtbw') && saved.files.includes('KRvKP.rtbz'), JSON.stringify(saved.files));
+      // Offline: every request fails from here on.
+      servers.tables.setFaults({ mode: 'status', status: 503 });
+      const served = servers.tables.stats().requests;
+      const got = await probeAll(page, others);
+      others.forEach((f, i) => assert.deepStrictEqual(got[i], want[i + 1], f));
+      assert.equal(servers.tables.stats().requests, served, 'a request went out');
     } finally {
       await context.close();
       await servers.close();
