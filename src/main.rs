@@ -57,7 +57,18 @@ mod native {
     }
 
     pub fn main() -> ExitCode {
-        let args: Vec<String> = std::env::args().skip(1).collect();
+        // An argument that is not UTF-8 is a usage error, not a panic.
+        let args: Vec<String> = match std::env::args_os()
+            .skip(1)
+            .map(|a| a.into_string())
+            .collect()
+        {
+            Ok(args) => args,
+            Err(bad) => {
+                eprintln!("argument {bad:?} is not UTF-8\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        };
         let mut opts = Options::default();
         let mut fens = Vec::new();
         let mut it = args.into_iter();
@@ -126,12 +137,16 @@ mod native {
             out.flush()
         };
         let result = if fens.is_empty() {
-            io::stdin().lock().lines().try_for_each(|line| {
+            // Lines as bytes: one that is not UTF-8 gets its own answer (an
+            // invalid FEN) and the lines after it are still read.
+            io::stdin().lock().split(b'\n').try_for_each(|line| {
                 let line = line?;
+                let line = String::from_utf8_lossy(&line);
+                let line = line.trim_end_matches('\r');
                 if line.trim().is_empty() {
                     return Ok(());
                 }
-                answer(&line, &mut out)
+                answer(line, &mut out)
             })
         } else {
             fens.iter().try_for_each(|f| answer(f, &mut out))

@@ -288,3 +288,78 @@ fn a_win_without_a_winning_move_is_a_corrupt_table() {
     assert!(tb.analyse(&pos).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The CLI with `args` on `input`: (stdout, stderr, exit code).
+fn cli_bytes(args: &[&std::ffi::OsStr], input: &[u8]) -> (String, String, i32) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_syzygy-web"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn CLI");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input)
+        .expect("write input");
+    let out = child.wait_with_output().expect("CLI output");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// A line of standard input that is not UTF-8 gets its own error line and
+/// the lines after it are answered; an argument that is not UTF-8 is a
+/// usage error (exit 2), as are a material of too many pieces (whose
+/// counts once wrapped into another material) and a thread count no
+/// machine can start.
+#[test]
+fn hostile_bytes_on_the_command_line_get_clear_errors() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let path = syzygy_path();
+    let args = [
+        OsStr::new("probe"),
+        OsStr::new("--json"),
+        OsStr::new("--path"),
+        path.as_os_str(),
+    ];
+    let input =
+        b"8/8/8/4k3/8/8/8/R3K3 w - - 0 1\n\xff\xfe not utf-8\n8/8/8/4k3/8/8/8/R3K3 b - - 0 1\r\n";
+    let (out, _, code) = cli_bytes(&args, input);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].contains("\"wdl\":2"), "{}", lines[0]);
+    assert!(
+        lines[1].contains("\"code\":\"invalid-fen\""),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].contains("\"wdl\":-2"), "{}", lines[2]);
+    assert_eq!(code, 1, "a line had an error");
+
+    let mut bad = args.to_vec();
+    bad.push(OsStr::from_bytes(b"\xff"));
+    let (out, err, code) = cli_bytes(&bad, b"");
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert!(err.contains("not UTF-8"), "{err}");
+
+    let many = format!("K{}vK", "P".repeat(256));
+    for material in ["KPPPPPPPPPvK", many.as_str()] {
+        let (_, err, code) = cli_bytes(&[OsStr::new("generate"), OsStr::new(material)], b"");
+        assert_ne!(code, 0, "{material}: {err}");
+        assert!(err.contains("at most 7 pieces"), "{material}: {err}");
+    }
+    let (_, err, code) = cli_bytes(
+        &["generate", "KQvK", "--threads", "1000000"].map(OsStr::new),
+        b"",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--threads"), "{err}");
+}

@@ -159,10 +159,13 @@ impl HttpFetcher {
                     return Try::Retry(format!("unreadable Content-Range {cr}"));
                 };
                 let want_end = req.end.min(size);
-                if a != req.start || b + 1 < want_end || b >= size {
+                // `b < size` first: then `b + 1` cannot overflow.
+                if a != req.start || b >= size || b + 1 < want_end {
                     return Try::Retry(format!("Content-Range {cr} does not match {range}"));
                 }
-                let len = b + 1 - a;
+                // Only what was asked: a range claimed far longer is not
+                // read into memory.
+                let len = want_end - a;
                 let mut bytes = Vec::new();
                 let r = resp
                     .body_mut()
@@ -172,10 +175,9 @@ impl HttpFetcher {
                 if let Err(e) = r {
                     return Try::Retry(format!("body: {e}"));
                 }
-                if (bytes.len() as u64) < want_end - a {
+                if (bytes.len() as u64) < len {
                     return Try::Retry(format!("truncated body: {} of {} bytes", bytes.len(), len));
                 }
-                bytes.truncate((want_end - a) as usize);
                 Try::Got(Response::Bytes {
                     size,
                     validator,

@@ -125,6 +125,10 @@ pub fn parse_material(s: &str) -> Result<[u8; 12], MaterialError> {
     let (w, b) = s
         .split_once(['v', 'V'])
         .ok_or_else(|| bad("expected e.g. KRPvKR"))?;
+    // Counted in bytes below: a longer name cannot be a table of ours.
+    if w.chars().count() + b.chars().count() > MAX_PIECES {
+        return Err(bad("at most 7 pieces"));
+    }
     let mut key = [0u8; 12];
     for (side, text) in [(0, w), (6, b)] {
         for ch in text.chars() {
@@ -135,10 +139,6 @@ pub fn parse_material(s: &str) -> Result<[u8; 12], MaterialError> {
         if key[side] != 1 {
             return Err(bad("each side has exactly one king"));
         }
-    }
-    let pieces: usize = key.iter().map(|&c| usize::from(c)).sum();
-    if pieces > MAX_PIECES {
-        return Err(bad("at most 7 pieces"));
     }
     let (_, swap) = name_of(&key);
     Ok(if swap { flip_key(&key) } else { key })

@@ -4,6 +4,10 @@ use std::path::PathBuf;
 
 use crate::generate;
 
+/// Most threads `--threads` takes: more cannot help (a slice runs one
+/// thread a part), and each is a real OS thread that may fail to start.
+const MAX_THREADS: usize = 256;
+
 pub const USAGE: &str =
     "usage: syzygy-web generate MATERIAL... [--max N] [--out DIR] [--threads N] [--dtm] [--json] [--exact-dtz] [--wide-dtz]
       Generates tables by retrograde analysis: WDL and DTZ50'' of every
@@ -63,7 +67,10 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
                 let n: usize = v
                     .parse()
                     .map_err(|_| format!("--threads {v}: not a number"))?;
-                a.threads = Some(n.max(1));
+                if !(1..=MAX_THREADS).contains(&n) {
+                    return Err(format!("--threads {n}: between 1 and {MAX_THREADS}"));
+                }
+                a.threads = Some(n);
             }
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
             m => a.materials.push(m.to_string()),
