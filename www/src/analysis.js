@@ -43,6 +43,7 @@ export function legalFor(ctx, fen) {
 export function markLoading(ctx, fen) {
   const { s, view } = ctx;
   s.result = null;
+  s.loading = fen;
   view.verdict.stale(true);
   view.movesCard.classList.add('sb-stale');
   view.mainlineCard.classList.add('sb-stale');
@@ -77,10 +78,13 @@ export async function analyse(ctx, fen, token) {
   }
   markLoading(ctx, fen);
   if (!s.handle) view.verdict.pending();
+  // The module or the tables could not be reached last time: try again.
+  if (s.handleFailed) ctx.act.reconnect();
   let handle;
   try {
     handle = await s.handlePromise;
   } catch (err) {
+    s.handleFailed = true;
     if (!stale()) renderError(ctx, asError(err), fen);
     return;
   }
@@ -98,7 +102,8 @@ export async function analyse(ctx, fen, token) {
     };
     const result = await handle.tb.probe(fen, { onUpdate });
     const after = await statsOrNull(handle);
-    remember(s.results, fen, result);
+    // Answers of tables replaced meanwhile (setTables) are not kept for the new ones.
+    if (handle === s.handle) remember(s.results, fen, result);
     if (full) {
       view.network.working(false);
       view.network.cost(before, after);
@@ -114,7 +119,9 @@ export async function analyse(ctx, fen, token) {
       view.network.error(err.code === 'network' ? 'Network error' : 'Idle');
       refreshStats(ctx);
     }
-    if (err.code !== 'network') remember(s.results, fen, { error: err });
+    // Network errors and missing tables are asked again on a later visit
+    // (the package looks for a missing table again after a while).
+    if (handle === s.handle && err.code !== 'network' && err.code !== 'missing-table') remember(s.results, fen, { error: err });
     if (stale()) return;
     // Failed requests may end without a last progress report: nothing is in flight for this position now.
     view.verdict.fetching(false);
@@ -144,6 +151,7 @@ export function refreshStats(ctx) {
 function renderResult(ctx, r, fen) {
   const { s, view, host } = ctx;
   s.result = r;
+  s.loading = null;
   view.movesCard.classList.remove('sb-stale');
   const line = s.mainlines.get(fen);
   const v = describe(r, { zeroing: zeroingPlies(line) });
@@ -223,6 +231,7 @@ async function resolveMoves(ctx, fen, r, token) {
 export function renderError(ctx, err, fen) {
   const { s, view, host } = ctx;
   s.result = null;
+  s.loading = null;
   view.movesCard.classList.remove('sb-stale');
   let pieces = 0;
   try {

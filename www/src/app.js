@@ -10,10 +10,20 @@ import { keyHandler } from './keys.js';
 import { createState, currentFen, setLine, moveCursor, pushMove, pushLine, DEFAULT_FEN } from './state.js';
 import { readUrlPosition, shortUrl, writeUrl } from './url.js';
 import { isShareCode, decodePosition } from './sharecode.js';
-import { randomPosition } from './materials.js';
+import { canonicalMaterial, randomPosition } from './materials.js';
 import { openTablebase, parseTableUrls, loadWasm } from './tablebase.js';
 import { earlyHeads } from './early.js';
-import { applyUci, inCheck, mirrorFiles, normalizeFen, parseFen, swapColors, withHalfmove, withTurn, makeFen } from './chess.js';
+import { applyUci, inCheck, materialKey, mirrorFiles, normalizeFen, parseFen, swapColors, withHalfmove, withTurn, makeFen } from './chess.js';
+
+/** Whether a table generated for `target` (a material name) is the one `fen` waits for. */
+function generatingFor(fen, target) {
+  try {
+    const [white, black] = materialKey(fen).split('v');
+    return canonicalMaterial(white.slice(1), black.slice(1)) === target;
+  } catch {
+    return false;
+  }
+}
 
 export { DEFAULT_FEN };
 
@@ -39,6 +49,8 @@ export function createApp(host, options) {
     if (s.unsubscribe) s.unsubscribe();
     s.unsubscribe = null;
     s.handle = null;
+    s.handleFailed = false;
+    act.reconnect = () => connect(spec);
     s.handlePromise = openTablebase(parseTableUrls(spec), early).then((handle) => {
       if (s.destroyed) return handle;
       s.handle = handle;
@@ -49,9 +61,10 @@ export function createApp(host, options) {
           refreshStats(ctx);
         }
       });
-      // A generation shows while the position waiting for it has no answer yet.
+      // A generation shows while the position it is for waits for its answer
+      // (not over another position's card, nor over an error).
       const offGen = handle.subscribeGenerate((p) => {
-        if (!s.result && !s.destroyed) view.verdict.generating(p);
+        if (!s.destroyed && s.loading && generatingFor(s.loading, p.target)) view.verdict.generating(p);
       });
       s.unsubscribe = () => {
         offNet();
@@ -125,11 +138,21 @@ export function createApp(host, options) {
 
   function jump(ply) {
     if (s.editing) return;
-    if (moveCursor(s, ply)) show(true);
+    if (moveCursor(s, ply)) {
+      clearNotice();
+      show(true);
+    }
+  }
+
+  /** A notice about a FEN that was not loaded is stale once the user moves on. */
+  function clearNotice() {
+    renderNotice(view, null);
+    view.fenInput.removeAttribute('aria-invalid');
   }
 
   /** Plays a legal move (UCI) from the current position. */
   function play(uci) {
+    clearNotice();
     if (s.editing) setEditing(false);
     const fen = currentFen(s);
     const known = s.result && s.result.fen === fen && s.result.moves ? s.result.moves : s.legal || [];

@@ -14,6 +14,8 @@ export function createState(fen = DEFAULT_FEN) {
     token: 0, // bumped by every new position: answers for older ones are dropped
     handle: null,
     handlePromise: null,
+    handleFailed: false, // the module or tables could not be reached: the next position tries again
+    loading: null, // the FEN whose answer is awaited, if any
     result: null, // probe result of the current position, once known
     results: new Map(), // fen -> probe result | {error}
     mainlines: new Map(), // fen -> tb.mainline answer

@@ -1,0 +1,48 @@
+// Defects a review of the board found (2026-11-27), one end-to-end test
+// each where a browser shows them. Expected values come from the CLI on the
+// same tables, computed here.
+import { describe, it as baseIt } from 'node:test';
+import assert from 'node:assert/strict';
+import { skipReason, newPage, appUrl, waitVerdict, cliProbe, siteAndBrowser, expectedHeadline } from './helpers.mjs';
+
+const skip = skipReason({ needCli: true });
+const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 180_000 }, fn);
+
+describe('board review defects', () => {
+  const ctx = siteAndBrowser(skip);
+
+  it('a notice about a FEN that was not loaded goes once a move is played', async () => {
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen));
+    await waitVerdict(page, fen);
+    await page.fill('syzygy-board .sb-fen', 'not a position');
+    await page.press('syzygy-board .sb-fen', 'Enter');
+    const notice = page.locator('syzygy-board .sb-notice');
+    await notice.waitFor({ state: 'visible' });
+    assert.match(await notice.textContent(), /not a valid position/);
+    await page.click('syzygy-board [role="option"] >> nth=0');
+    await notice.waitFor({ state: 'hidden' });
+    assert.deepEqual(page.errors.map(String), []);
+    await page.context().close();
+  });
+
+  it('the module failing to download once: the next position answers without a reload', async () => {
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const next = '8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1';
+    const [cli] = cliProbe([next]);
+    const page = await newPage(ctx.browser);
+    let failed = 0;
+    await page.route('**/*.wasm', (route) => (failed++ === 0 ? route.abort() : route.continue()));
+    await page.goto(appUrl(ctx.site.url, fen));
+    const first = await waitVerdict(page, fen, 'syzygy-board', { moves: false });
+    assert.equal(first.tone, 'error', JSON.stringify(first));
+    await page.evaluate((f) => {
+      location.hash = `fen=${f.replace(/ /g, '_')}`;
+    }, next);
+    const v = await waitVerdict(page, next);
+    assert.equal(v.headline, expectedHeadline(cli));
+    assert.ok(failed >= 2, `${failed} module requests`);
+    await page.context().close();
+  });
+});
