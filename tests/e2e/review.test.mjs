@@ -3,7 +3,8 @@
 // same tables, computed here.
 import { describe, it as baseIt } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, newPage, appUrl, waitVerdict, cliProbe, siteAndBrowser, expectedHeadline } from './helpers.mjs';
+import { skipReason, newPage, appUrl, waitVerdict, cliProbe, siteAndBrowser, expectedHeadline, dragMove } from './helpers.mjs';
+import { applyUci } from '../../www/src/chess.js';
 
 const skip = skipReason({ needCli: true });
 const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 180_000 }, fn);
@@ -24,6 +25,39 @@ describe('board review defects', () => {
     await page.click('syzygy-board [role="option"] >> nth=0');
     await notice.waitFor({ state: 'hidden' });
     assert.deepEqual(page.errors.map(String), []);
+    await page.context().close();
+  });
+
+  it('a double click on a move plays that move only', async () => {
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const [cli] = cliProbe([fen]);
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen));
+    await waitVerdict(page, fen);
+    const best = cli.moves[0].uci;
+    await page.dblclick(`syzygy-board [role="option"][data-uci="${best}"]`);
+    // The answer after the move shows its moves: a second click would have played one.
+    await waitVerdict(page, applyUci(fen, best));
+    await page.waitForTimeout(300);
+    assert.equal(await page.evaluate(() => document.querySelector('syzygy-board').fen), applyUci(fen, best));
+    await page.context().close();
+  });
+
+  it('after pressing Enter in the FEN box, the arrow keys act on the board once it is used', async () => {
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const other = '8/8/8/4k3/8/8/8/1R2K3 w - - 0 1';
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen));
+    await waitVerdict(page, fen);
+    await page.fill('syzygy-board .sb-fen', other);
+    await page.press('syzygy-board .sb-fen', 'Enter');
+    await waitVerdict(page, other);
+    // A move dragged on the board takes the focus from the FEN box: ArrowLeft then goes back.
+    await dragMove(page, 'b1', 'b2');
+    await page.waitForFunction((f) => document.querySelector('syzygy-board').fen !== f, other);
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction((f) => document.querySelector('syzygy-board').fen === f, other, { timeout: 5000 });
+    assert.equal(await page.inputValue('syzygy-board .sb-fen'), other);
     await page.context().close();
   });
 

@@ -61,7 +61,7 @@ function renderVerdict(ctx, r, fen) {
   const { s, view } = ctx;
   view.verdict.result(describe(r));
   const legal = s.legalFen === fen ? s.legal || [] : [];
-  if (legal.length) view.moveList.renderUnknown(legal);
+  if (legal.length) view.moveList.renderUnknown(legal, fen);
   else view.moveList.message('Loading moves…');
 }
 
@@ -159,7 +159,7 @@ function renderResult(ctx, r, fen) {
   view.network.setMaterial(safeMaterial(fen), true);
   if (r.checkmate || r.stalemate || (r.moves && !r.moves.length))
     view.moveList.message(r.checkmate ? 'Checkmate: no moves.' : r.stalemate ? 'Stalemate: no moves.' : 'No legal moves.');
-  else view.moveList.render(withZeroing(s, fen, r.moves || []));
+  else view.moveList.render(withZeroing(s, fen, r.moves || []), fen);
   if (beyond100(r) && !line && !ctx.full) resolvePosition(ctx, fen, s.token);
   resolveMoves(ctx, fen, r, s.token);
   // The probe's move list is authoritative for the board's destinations too.
@@ -224,7 +224,7 @@ async function resolveMoves(ctx, fen, r, token) {
     }
     if (token !== s.token) return;
   }
-  if (changed && token === s.token) view.moveList.render(withZeroing(s, fen, r.moves || []));
+  if (changed && token === s.token) view.moveList.render(withZeroing(s, fen, r.moves || []), fen);
 }
 
 /** Shows an error for `fen` (bad FEN, illegal position, missing table, network...). */

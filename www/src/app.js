@@ -42,6 +42,16 @@ export function createApp(host, options) {
   const view = createView(host, { full }, act);
   const ctx = { s, view, full, host, act };
   const { board, editor } = view;
+  // The board keeps the focus where it was when pressed (its drag handling
+  // cancels the press): a FEN box keeping it would take the keys meant for
+  // the board (arrows, f).
+  view.boardBox.addEventListener(
+    'pointerdown',
+    () => {
+      if (document.activeElement === view.fenInput) view.fenInput.blur();
+    },
+    true,
+  );
   let detachEditor = null;
 
   // ---- tablebase -----------------------------------------------------------------

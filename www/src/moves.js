@@ -17,6 +17,9 @@ export function createMoveList(callbacks) {
   const el = h('div.sb-moves', list, empty);
   let options = [];
   let active = -1;
+  // The position the options are for: a list shown again for it (its
+  // verdict, then its ranked moves) keeps the active move.
+  let shownFor = null;
 
   function setActive(i, scroll = true) {
     if (!options.length) return;
@@ -52,9 +55,11 @@ export function createMoveList(callbacks) {
 
   return {
     el,
-    /** Shows probe moves (ranked best first). */
-    render(moves) {
+    /** Shows probe moves (ranked best first) of the position `fen`. */
+    render(moves, fen = null) {
       const groups = groupMoves(moves);
+      const keep = fen !== null && fen === shownFor && active >= 0 ? options[active].dataset.uci : null;
+      shownFor = fen;
       options = [];
       active = -1;
       list.removeAttribute('aria-activedescendant');
@@ -72,7 +77,9 @@ export function createMoveList(callbacks) {
                 id: `${id}-${m.uci}`,
                 'aria-selected': 'false',
                 dataset: { uci: m.uci, category: m.category || 'unknown', group: g.key },
-                onclick: () => callbacks.play(m.uci),
+                // The second click of a double click would land on a move
+                // of the position the first one played to.
+                onclick: (e) => e.detail > 1 || callbacks.play(m.uci),
                 onmouseenter: () => callbacks.preview(m.uci),
               },
               h('span.sb-san', m.san),
@@ -89,21 +96,29 @@ export function createMoveList(callbacks) {
       replace(list, nodes);
       list.hidden = !options.length;
       empty.hidden = true;
-      // Keyboard users keep an active option after the list changes.
-      if (document.activeElement === list && options.length) setActive(0, false);
+      // Keyboard users keep an active option after the list changes: the
+      // same move when the list is the same position's again.
+      if (document.activeElement === list && options.length) {
+        const at = keep === null ? -1 : options.findIndex((o) => o.dataset.uci === keep);
+        setActive(Math.max(0, at), false);
+      }
     },
     /** Shows a message instead of moves (e.g. game over, no table). */
     message(text) {
       options = [];
       active = -1;
+      shownFor = null;
       list.replaceChildren();
       list.hidden = true;
       empty.textContent = text;
       empty.hidden = !text;
     },
     /** Shows legal moves without tablebase values. */
-    renderUnknown(legal) {
-      this.render(legal.map((m) => ({ uci: m.uci, san: m.san })));
+    renderUnknown(legal, fen = null) {
+      this.render(
+        legal.map((m) => ({ uci: m.uci, san: m.san })),
+        fen,
+      );
     },
     focus() {
       list.focus();
