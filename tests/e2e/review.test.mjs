@@ -3,7 +3,7 @@
 // same tables, computed here.
 import { describe, it as baseIt } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, newPage, appUrl, waitVerdict, cliProbe, siteAndBrowser, expectedHeadline, dragMove } from './helpers.mjs';
+import { skipReason, newPage, appUrl, waitVerdict, cliProbe, siteAndBrowser, expectedHeadline, dragMove, squareCenter } from './helpers.mjs';
 import { applyUci } from '../../www/src/chess.js';
 
 const skip = skipReason({ needCli: true });
@@ -58,6 +58,21 @@ describe('board review defects', () => {
     await page.keyboard.press('ArrowLeft');
     await page.waitForFunction((f) => document.querySelector('syzygy-board').fen === f, other, { timeout: 5000 });
     assert.equal(await page.inputValue('syzygy-board .sb-fen'), other);
+    await page.context().close();
+  });
+
+  it('on a touch screen, tapping a spare piece arms it for tapping squares', async () => {
+    const fen = '4k3/8/8/8/8/8/8/4K3 w - - 0 1';
+    const page = await newPage(ctx.browser, { width: 390, height: 844, mobile: true });
+    await page.goto(appUrl(ctx.site.url, fen));
+    await waitVerdict(page, fen);
+    await page.tap('syzygy-board .sb-ctl-edit, syzygy-board [aria-label="Edit position"]');
+    await page.tap('syzygy-board .sb-tool[data-tool="white-rook"]');
+    const armed = await page.$$eval('syzygy-board .sb-tool[aria-pressed="true"]', (els) => els.map((e) => e.dataset.tool));
+    assert.deepEqual(armed, ['white-rook']);
+    const { x, y } = await squareCenter(page, 'a1');
+    await page.touchscreen.tap(x, y);
+    await page.waitForFunction(() => document.querySelector('syzygy-board').fen.startsWith('4k3/8/8/8/8/8/8/R3K3'), null, { timeout: 5000 });
     await page.context().close();
   });
 

@@ -44,6 +44,12 @@ export function createEditor(board, callbacks) {
         };
         btn.addEventListener('mousedown', start);
         btn.addEventListener('touchstart', start, { passive: false });
+        // A tap arms the piece: the drag's preventDefault on touchstart
+        // suppresses the click that does it for a mouse.
+        btn.addEventListener('touchend', (ev) => {
+          const t = ev.changedTouches[0];
+          if (t && btn.contains(document.elementFromPoint(t.clientX, t.clientY))) selectTool(`${color}-${role}`);
+        });
         return btn;
       }),
       toolButton('trash', 'Remove pieces', icon(ICONS.trash)),
