@@ -76,6 +76,23 @@ describe('board review defects', () => {
     await page.context().close();
   });
 
+  it('browse by material, opened offline, lists the host once back online', async () => {
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen));
+    await waitVerdict(page, fen);
+    const status = () => page.textContent('syzygy-board .sb-browse-status');
+    await page.context().setOffline(true);
+    await page.click('syzygy-board .sb-browse summary');
+    await page.waitForFunction(() => /did not answer/.test(document.querySelector('syzygy-board .sb-browse-status').textContent), null, { timeout: 30000 });
+    await page.context().setOffline(false);
+    await page.click('syzygy-board .sb-browse summary');
+    await page.click('syzygy-board .sb-browse summary');
+    await page.waitForFunction(() => /This host has/.test(document.querySelector('syzygy-board .sb-browse-status').textContent), null, { timeout: 60000 });
+    assert.match(await status(), /This host has \d+ of/);
+    await page.context().close();
+  });
+
   it('the module failing to download once: the next position answers without a reload', async () => {
     const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
     const next = '8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1';

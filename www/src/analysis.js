@@ -9,12 +9,24 @@ import { applyUci, coords, inCheck, materialKey, makeFen, parseFen, pieceCount }
 import { remember } from './state.js';
 import { coverageOf, scanHost } from './materials.js';
 
-/** What the host offers (materials.js scanHost), asked once per set of table URLs. */
+/**
+ * What the host offers (materials.js scanHost), asked once per set of table
+ * URLs; asked again next time where the scan failed or found nothing while
+ * the browser was offline.
+ */
 export function hostTables(ctx) {
   const { s } = ctx;
-  if (!s.scan) s.scan = s.handlePromise.then((handle) => scanHost(handle.urls));
+  if (!s.scan) {
+    const scan = s.handlePromise.then((handle) => scanHost(handle.urls));
+    s.scan = scan;
+    const forget = () => s.scan === scan && (s.scan = null);
+    scan.then((found) => found.size || !offline() || forget(), forget);
+  }
   return s.scan;
 }
+
+/** Whether the browser says it is offline (then an empty scan says nothing about the host). */
+export const offline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
 
 /** Material key of a FEN, or '' when it does not parse. */
 export const safeMaterial = (fen) => {
@@ -251,6 +263,8 @@ export function renderError(ctx, err, fen) {
   if ((e.code === 'missing-table' || e.code === 'too-many-pieces') && !s.coverage) {
     const token = s.token;
     hostTables(ctx).then((offered) => {
+      // Nothing found while offline is not kept: asked again next time.
+      if (!offered.size && offline()) return;
       s.coverage = coverageOf(offered);
       if (token === s.token && s.coverage.maxPieces) renderError(ctx, err, fen);
     }, () => {});

@@ -16,11 +16,14 @@ export function createBrowser(callbacks) {
   let offered = null;
   let selected = null;
 
+  // Asked again on opening where the last scan found nothing while offline.
+  let scannedOffline = false;
   el.addEventListener('toggle', () => {
-    if (el.open && !offered) scan();
+    if (el.open && (!offered || (scannedOffline && !offered.size))) scan();
   });
 
   async function scan() {
+    scannedOffline = typeof navigator !== 'undefined' && navigator.onLine === false;
     status.textContent = 'Asking the host which tables it has…';
     offered = new Map();
     try {
