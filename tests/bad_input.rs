@@ -291,22 +291,7 @@ fn a_win_without_a_winning_move_is_a_corrupt_table() {
 
 /// The CLI with `args` on `input`: (stdout, stderr, exit code).
 fn cli_bytes(args: &[&std::ffi::OsStr], input: &[u8]) -> (String, String, i32) {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_syzygy-web"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn CLI");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input)
-        .expect("write input");
-    let out = child.wait_with_output().expect("CLI output");
+    let out = common::cli::run_cli(args, input);
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),

@@ -9,7 +9,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};
 
@@ -259,20 +259,8 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// Runs the CLI with `args` on `input` (one FEN a line); (stdout, exit code).
 fn cli(args: &[&str], input: &str) -> (String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_syzygy-web"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn CLI");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write FENs");
-    let out = child.wait_with_output().expect("CLI output");
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    let out = common::cli::run_cli(&args, input.as_bytes());
     (
         String::from_utf8(out.stdout).expect("utf-8"),
         out.status.code().unwrap_or(-1),

@@ -2,6 +2,7 @@
 //! location, position generators and the reference prober.
 #![allow(dead_code)]
 
+pub mod cli;
 pub mod floor;
 pub mod official;
 

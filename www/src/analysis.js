@@ -7,7 +7,7 @@ import { describe, describeError, sideName } from './verdict.js';
 import { asError } from './tablebase.js';
 import { applyUci, coords, inCheck, materialKey, makeFen, parseFen, pieceCount } from './chess.js';
 import { remember } from './state.js';
-import { coverageOf, scanHost } from './materials.js';
+import { coverageOf, offline, scanHost } from './materials.js';
 
 /**
  * What the host offers (materials.js scanHost), asked once per set of table
@@ -24,9 +24,6 @@ export function hostTables(ctx) {
   }
   return s.scan;
 }
-
-/** Whether the browser says it is offline (then an empty scan says nothing about the host). */
-export const offline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
 
 /** Material key of a FEN, or '' when it does not parse. */
 export const safeMaterial = (fen) => {

@@ -2,9 +2,10 @@
 // configured host has its tables, each with positions to start from (a random
 // legal one; the longest DTZ and a cursed win found by
 // scripts/notable-positions.mjs on the demo tables) and its offline download
-// size. The host is asked (HEAD requests, materials.js) on first opening only.
+// size. The host is asked (HEAD requests, materials.js) on first opening,
+// and again where that found nothing while offline.
 import { h, icon, ICONS, replace, formatBytes } from './dom.js';
-import { allMaterials, materialPieces, offlineBytes, randomPosition, reachableMaterials } from './materials.js';
+import { allMaterials, materialPieces, offline, offlineBytes, randomPosition, reachableMaterials } from './materials.js';
 import notable from './notable-positions.json';
 
 /** callbacks: scan() -> Promise<Map offered>, load(fen), save(material) */
@@ -23,7 +24,7 @@ export function createBrowser(callbacks) {
   });
 
   async function scan() {
-    scannedOffline = typeof navigator !== 'undefined' && navigator.onLine === false;
+    scannedOffline = offline();
     status.textContent = 'Asking the host which tables it has…';
     offered = new Map();
     try {

@@ -79,6 +79,9 @@ export function reachableMaterials(name) {
   return [...seen];
 }
 
+/** Whether the browser says it is offline (then an empty scan says nothing about the host). */
+export const offline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+
 /**
  * Asks the host which materials it has: Map name -> {base, wdl, dtz} with the
  * file sizes in bytes, for every material of 3 to `max` pieces (or `names`). One HEAD per
