@@ -37,7 +37,10 @@ pub enum Prober {
 /// Generates what a position needs into `lib` (positions of up to 4 pieces).
 fn generate_for(lib: &mut Library, pos: &shakmaty::Chess) -> Result<(), ProbeError> {
     if !generated::in_reach(pos) {
-        return Err(ProbeError::TooManyPieces(pos.board().occupied().count()));
+        return Err(ProbeError::TooManyPieces {
+            pieces: pos.board().occupied().count(),
+            limit: generated::REACH,
+        });
     }
     let opts = generate::Options {
         threads: 2,

@@ -14,8 +14,9 @@ pub enum ProbeError {
     IllegalPosition(String),
     /// Syzygy tables assume no castling rights.
     Castling,
-    /// More pieces than tables exist for.
-    TooManyPieces(usize),
+    /// More pieces than the tables in use cover: the position's count and
+    /// the most those tables hold (7 for Syzygy files, 4 generated here).
+    TooManyPieces { pieces: usize, limit: usize },
     /// A table needed for the answer is not available (its file name).
     MissingTable(String),
     /// A table's bytes break the format (its file name and the structure).
@@ -32,7 +33,7 @@ impl ProbeError {
             ProbeError::InvalidFen(_) => "invalid-fen",
             ProbeError::IllegalPosition(_) => "illegal-position",
             ProbeError::Castling => "castling",
-            ProbeError::TooManyPieces(_) => "too-many-pieces",
+            ProbeError::TooManyPieces { .. } => "too-many-pieces",
             ProbeError::MissingTable(_) => "missing-table",
             ProbeError::CorruptTable(..) => "corrupt-table",
             ProbeError::Network(..) => "network",
@@ -50,8 +51,11 @@ impl fmt::Display for ProbeError {
                 f,
                 "positions with castling rights are not in the tablebases"
             ),
-            ProbeError::TooManyPieces(n) => {
-                write!(f, "too many pieces: {n} (tables cover at most 7)")
+            ProbeError::TooManyPieces { pieces, limit } => {
+                write!(
+                    f,
+                    "too many pieces: {pieces} (tables cover at most {limit})"
+                )
             }
             ProbeError::MissingTable(name) => write!(f, "missing table: {name}"),
             ProbeError::CorruptTable(name, what) => write!(f, "corrupt table {name}: {what}"),

@@ -347,4 +347,16 @@ fn hostile_bytes_on_the_command_line_get_clear_errors() {
     );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--threads"), "{err}");
+
+    // Generated on demand, a 5-piece position is past that mode's reach
+    // (4 pieces), which the error names rather than the files' 7.
+    let (out, _, code) = cli_bytes(
+        &["probe", "--generate"].map(OsStr::new),
+        b"8/8/8/4k3/8/8/8/RN2K2R w - - 0 1\n",
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("too many pieces: 5 (tables cover at most 4)"),
+        "{out}"
+    );
 }

@@ -34,6 +34,12 @@ impl Server {
     /// Starts a server over the test tables, or None (with a printed
     /// reason) when node is not installed.
     fn start(test: &str) -> Option<Server> {
+        Self::start_over(test, &[syzygy_path()])
+    }
+
+    /// Starts a server over `dirs`, merged (a file of the first dir that
+    /// has it wins).
+    fn start_over(test: &str, dirs: &[PathBuf]) -> Option<Server> {
         if Command::new("node").arg("--version").output().is_err() {
             println!("SKIPPED {test}: `node` is not installed, so the Range server cannot run");
             return None;
@@ -41,8 +47,8 @@ impl Server {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/server/range-server.mjs");
         let mut child = Command::new("node")
             .arg(script)
-            .args(["--port", "0", "--tables"])
-            .arg(syzygy_path())
+            .args(["--port", "0"])
+            .args(dirs.iter().flat_map(|d| [Path::new("--tables"), d]))
             // Keep every request of the load test in the log.
             .env("RANGE_SERVER_LOG_LIMIT", "100000")
             .stdin(Stdio::null())
@@ -394,6 +400,31 @@ fn status_404_is_a_missing_table_naming_the_file() {
     assert!(e.to_string().contains("KRvK.rtbz"), "{e}");
     // A 404 is not retried.
     assert_eq!(srv.stats().log_of("KRvK.rtbz").len(), 1);
+}
+
+/// An empty table file answers every range with 416 (`bytes */0`): that is
+/// the file's size, read once and reported as a corrupt table, not a
+/// transient fault retried for seconds.
+#[test]
+fn an_empty_table_is_corrupt_at_once() {
+    let dir = temp_dir("empty-table");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("KBNvK.rtbw"), b"").expect("write empty table");
+    let Some(srv) = Server::start_over("an_empty_table_is_corrupt_at_once", &[dir, syzygy_path()])
+    else {
+        return;
+    };
+    let mut t = srv.driver();
+    let p = parse("8/8/8/4k3/8/8/8/1BN1K3 w - - 0 1");
+    let started = std::time::Instant::now();
+    let e = t.probe_wdl(&p).expect_err("empty table");
+    assert_eq!(e.code(), "corrupt-table", "{e}");
+    assert!(e.to_string().contains("KBNvK.rtbw"), "{e}");
+    let log = srv.stats().log_of("KBNvK.rtbw");
+    assert_eq!(log.len(), 1, "{log:?}");
+    assert_eq!(log[0].status, 416);
+    // Not a timed assertion: the retries it replaces slept 4.2 s.
+    println!("answered in {:?}", started.elapsed());
 }
 
 #[test]

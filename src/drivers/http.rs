@@ -216,11 +216,26 @@ impl HttpFetcher {
             }
             404 | 410 => Try::NotHere,
             403 => Try::NotHere,
-            416 => Try::Retry("range not satisfiable (416)".into()),
+            // The file ends before the range starts: its size is news
+            // (an empty file, or one replaced by a shorter one), not a fault
+            // that asking again would mend.
+            416 => match header("content-range").and_then(|v| unsatisfied_size(&v)) {
+                Some(size) if size <= req.start => Try::Got(Response::Bytes {
+                    size,
+                    validator,
+                    bytes: Vec::new(),
+                }),
+                _ => Try::Retry("range not satisfiable (416)".into()),
+            },
             s if s >= 500 || s == 429 || s == 408 => Try::Retry(format!("HTTP {s}")),
             s => Try::Fatal(format!("HTTP {s}")),
         }
     }
+}
+
+/// A 416's `bytes */size` to the size.
+fn unsatisfied_size(v: &str) -> Option<u64> {
+    v.trim().strip_prefix("bytes */")?.trim().parse().ok()
 }
 
 /// `bytes a-b/size` to (a, b, size).

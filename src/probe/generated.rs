@@ -147,8 +147,11 @@ pub fn mainline_step(lib: &Library, pos: &Chess) -> Result<LineStep, ProbeError>
     Ok(step_from(pos, &a, to_mate))
 }
 
-/// Whether generated tables can answer a position of this many pieces in a
-/// browser (4-piece materials take seconds; 5-piece ones far longer).
+/// Most pieces of a position generated tables answer: 4-piece materials
+/// take seconds, 5-piece ones far longer.
+pub const REACH: usize = 4;
+
+/// Whether generated tables can answer a position of this many pieces.
 pub fn in_reach(pos: &Chess) -> bool {
-    pos.board().occupied().count() <= 4
+    pos.board().occupied().count() <= REACH
 }

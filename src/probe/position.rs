@@ -18,7 +18,10 @@ pub fn parse_fen(fen: &str) -> Result<Chess, ProbeError> {
     }
     let n = pos.board().occupied().count();
     if n > MAX_PIECES {
-        return Err(ProbeError::TooManyPieces(n));
+        return Err(ProbeError::TooManyPieces {
+            pieces: n,
+            limit: MAX_PIECES,
+        });
     }
     Ok(pos)
 }

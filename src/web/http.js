@@ -324,6 +324,12 @@ export class RangeClient {
       return v ? { value: v } : { retry: 'truncated body' };
     }
     controller.abort();
+    // The file ends before the range starts: its size is news (an empty
+    // file, or one replaced by a shorter one), which asking again won't mend.
+    const unsatisfied = res.status === 416 && /^bytes \*\/(\d+)$/.exec((res.headers.get('Content-Range') ?? '').trim());
+    if (unsatisfied && Number(unsatisfied[1]) <= start) {
+      return { value: { size: Number(unsatisfied[1]), validator, bytes: new Uint8Array(0) } };
+    }
     if (res.status === 416 || res.status === 429 || res.status === 408 || res.status >= 500) {
       return { retry: `HTTP ${res.status}` };
     }

@@ -119,7 +119,7 @@ function pageRequest(rt, id, file, a, b, job) {
     .finally(leave)
     .then((r) => {
       if (epoch !== rt.epoch) return;
-      if (r === null) throw fail(`${file.url} disappeared (404)`, 'missing-table');
+      if (r === null) throw fail(`${file.url} is no longer there (404, 410 or 403)`, 'missing-table');
       for (const p of r.parts) rt.accept(id, file.url, p.start, p);
     })
     .finally(() => run.gap.forEach((k) => forgetInflight(rt, k, run.promise)));

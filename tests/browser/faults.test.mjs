@@ -4,7 +4,11 @@
 // same IndexedDB) answer exactly as the CLI does.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {
+  TABLES,
   skipReason,
   startServers,
   launch,
@@ -179,6 +183,28 @@ describe('fault matrix', { skip }, () => {
       }
     });
   }
+
+  it('an empty table file: corrupt-table at once, not retried', async () => {
+    // Every range of an empty file is unsatisfiable: the 416's
+    // `bytes */0` is the file's size, not a fault to ask again about.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syzygy-empty-'));
+    fs.writeFileSync(path.join(dir, 'KBNvK.rtbw'), '');
+    const empty = await startServers({ tables: [dir, TABLES] });
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, empty, { generate: 'never' });
+      const got = await probe(page, '8/8/8/4k3/8/8/8/1BN1K3 w - - 0 1');
+      assert.equal(got.code, 'corrupt-table', JSON.stringify(got));
+      assert.match(got.error, /KBNvK\.rtbw/);
+      const log = empty.tables.stats().log.filter((e) => e.path.endsWith('KBNvK.rtbw'));
+      assert.deepStrictEqual(log.map((e) => e.status), [416]);
+      assert.equal((await tbStats(page)).retries, 0);
+    } finally {
+      await context.close();
+      await empty.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('server ignores Range: right answers, one stream read only as far as needed', async () => {
     const name = 'KRPvKR.rtbw';

@@ -35,11 +35,11 @@ async function serverModule() {
  * Starts the page server (repo root) and the table server. Returns
  * {site, tables, pageUrl, base, close()}; `tables` has stats/reset/setFaults.
  */
-export async function startServers({ latencyMs = 0 } = {}) {
+export async function startServers({ latencyMs = 0, tables: dirs = [TABLES] } = {}) {
   const { startServer } = await serverModule();
   const site = await startServer({ port: 0, tables: [], static: REPO });
   // The page is on 127.0.0.1, the tables on localhost: another origin, so CORS matters.
-  const tables = await startServer({ port: 0, host: '127.0.0.1', tables: [TABLES], latencyMs });
+  const tables = await startServer({ port: 0, host: '127.0.0.1', tables: dirs, latencyMs });
   const base = `http://localhost:${tables.port}/tables/`;
   return {
     site,
