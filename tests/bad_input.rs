@@ -302,8 +302,8 @@ fn cli_bytes(args: &[&std::ffi::OsStr], input: &[u8]) -> (String, String, i32) {
 /// A line of standard input that is not UTF-8 gets its own error line and
 /// the lines after it are answered; an argument that is not UTF-8 is a
 /// usage error (exit 2), as are a material of too many pieces (whose
-/// counts once wrapped into another material) and a thread count no
-/// machine can start.
+/// counts once wrapped into another material), a thread count no machine
+/// can start and a base URL no request can be made under.
 #[test]
 fn hostile_bytes_on_the_command_line_get_clear_errors() {
     use std::ffi::OsStr;
@@ -347,6 +347,20 @@ fn hostile_bytes_on_the_command_line_get_clear_errors() {
     );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--threads"), "{err}");
+
+    for url in [
+        "http://",
+        "http:// bad host/",
+        "http://[::1",
+        "https://host:99999/",
+    ] {
+        let (out, err, code) = cli_bytes(
+            &["probe", "--url", url, "8/8/8/4k3/8/8/8/1BN1K3 w - - 0 1"].map(OsStr::new),
+            b"",
+        );
+        assert_eq!((out.as_str(), code), ("", 2), "{url}: {err}");
+        assert!(err.contains("--url"), "{url}: {err}");
+    }
 
     // Generated on demand, a 5-piece position is past that mode's reach
     // (4 pieces), which the error names rather than the files' 7.

@@ -381,6 +381,32 @@ fn persistent_5xx_is_a_network_error_naming_the_file() {
     check_all(&mut t, &[p], &want);
 }
 
+/// With two `--url`s and the first failing every request, answers come
+/// from the second; the failing mirror is asked after the healthy one from
+/// then on, so later probes cost it no requests and no retry delays.
+#[test]
+fn a_failing_mirror_gives_way_to_the_next() {
+    let down = server!("a_failing_mirror_gives_way_to_the_next");
+    let up = server!("a_failing_mirror_gives_way_to_the_next");
+    down.faults(r#"{"mode":"status","status":503}"#);
+    let mut t = Tablebase::new(
+        HttpFetcher::new(vec![down.tables(), up.tables()], None).expect("fetcher"),
+        Config::default(),
+    );
+    let ps = krpvkr(3, 11);
+    let want = expected(&ps);
+    check_all(&mut t, &ps[..1], &want[..1]);
+    let first = down.stats().requests();
+    assert!(first > 0, "the first mirror was never asked");
+    check_all(&mut t, &ps[1..], &want[1..]);
+    assert_eq!(
+        down.stats().requests(),
+        first,
+        "the failing mirror was asked again"
+    );
+    assert!(up.stats().requests() > 0);
+}
+
 #[test]
 fn status_404_is_a_missing_table_naming_the_file() {
     let srv = server!("status_404_is_a_missing_table_naming_the_file");

@@ -8,6 +8,7 @@
 
 use std::io::Read;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
 
@@ -24,6 +25,9 @@ pub const WHOLE_BODY_LIMIT: u64 = 32 * 1048576;
 
 pub struct HttpFetcher {
     bases: Vec<String>,
+    /// Per base: it failed a request for good (retries exhausted). Such a
+    /// mirror is asked after the others, until it answers again.
+    failing: Vec<AtomicBool>,
     agent: ureq::Agent,
     cache: Option<super::disk_cache::DiskCache>,
     whole_body_limit: u64,
@@ -43,11 +47,8 @@ impl HttpFetcher {
             .into_iter()
             .map(|b| if b.ends_with('/') { b } else { format!("{b}/") })
             .collect();
-        if let Some(bad) = bases
-            .iter()
-            .find(|b| !(b.starts_with("http://") || b.starts_with("https://")))
-        {
-            return Err(format!("--url must start with http:// or https://: {bad}"));
+        for b in &bases {
+            check_base(b)?;
         }
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
@@ -59,6 +60,7 @@ impl HttpFetcher {
             .map(super::disk_cache::DiskCache::new)
             .transpose()?;
         Ok(HttpFetcher {
+            failing: bases.iter().map(|_| AtomicBool::new(false)).collect(),
             bases,
             agent,
             cache,
@@ -81,12 +83,16 @@ impl HttpFetcher {
             }
         }
         let mut last = String::from("no base URL");
-        for base in &self.bases {
-            let url = format!("{base}{}", req.name);
+        // Healthy mirrors first, in the order given; failing ones last.
+        let mut order: Vec<usize> = (0..self.bases.len()).collect();
+        order.sort_by_key(|&i| self.failing[i].load(Ordering::Relaxed));
+        for i in order {
+            let url = format!("{}{}", self.bases[i], req.name);
             let mut attempt = 0;
             loop {
                 match self.try_once(&url, req) {
                     Try::Got(r) => {
+                        self.failing[i].store(false, Ordering::Relaxed);
                         if let (
                             Some(cache),
                             Response::Bytes {
@@ -106,7 +112,10 @@ impl HttpFetcher {
                         last = why;
                         attempt += 1;
                         if attempt > RETRIES {
-                            return Response::Failed(format!("{last} (after {RETRIES} retries)"));
+                            // The next mirror may have it.
+                            last = format!("{last} (after {RETRIES} retries)");
+                            self.failing[i].store(true, Ordering::Relaxed);
+                            break;
                         }
                         thread::sleep(Duration::from_millis(50 << (2 * attempt)));
                     }
@@ -231,6 +240,29 @@ impl HttpFetcher {
             s => Try::Fatal(format!("HTTP {s}")),
         }
     }
+}
+
+/// A base URL requests can be made under: http(s), a host, a valid port.
+fn check_base(b: &str) -> Result<(), String> {
+    if !(b.starts_with("http://") || b.starts_with("https://")) {
+        return Err(format!("--url must start with http:// or https://: {b}"));
+    }
+    let uri: ureq::http::Uri = b
+        .parse()
+        .map_err(|e| format!("--url is not a valid URL ({e}): {b}"))?;
+    let Some(authority) = uri.authority().filter(|a| !a.host().is_empty()) else {
+        return Err(format!("--url names no host: {b}"));
+    };
+    // What follows the host, past any user info: a port, if any, of 16 bits.
+    let after_user = authority.as_str().rsplit('@').next().unwrap_or_default();
+    let port = after_user.strip_prefix(authority.host());
+    if port
+        .and_then(|p| p.get(1..))
+        .is_some_and(|d| !d.is_empty() && d.parse::<u16>().is_err())
+    {
+        return Err(format!("--url has an invalid port: {b}"));
+    }
+    Ok(())
 }
 
 /// A 416's `bytes */size` to the size.
