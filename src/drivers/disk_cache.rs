@@ -1,9 +1,14 @@
 //! Pages of remote tables kept on disk between runs of the CLI, one folder
 //! per file holding its identity and page-sized pieces. A change of identity
-//! seen on a fresh request empties the folder: versions never mix.
+//! seen on a fresh request empties the folder: versions never mix. Without
+//! a validator (no ETag, no Last-Modified) the size alone would not see a
+//! same-size replacement, so fresh bytes that differ from a kept piece count
+//! as a change too. Every file is written whole under a temporary name and
+//! renamed, so a crash or a second process never leaves a torn piece.
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::run::Response;
 
@@ -64,11 +69,9 @@ impl DiskCache {
         match self.identity(name) {
             Some((s, v)) if s == size && v == validator => {}
             _ => {
-                let _ = fs::remove_dir_all(&folder);
-                if fs::create_dir_all(&folder).is_err() {
+                if !self.restart(&folder, size, validator) {
                     return;
                 }
-                let _ = fs::write(folder.join("identity"), format!("{size}\n{validator}"));
             }
         }
         if !start.is_multiple_of(PIECE) {
@@ -77,15 +80,100 @@ impl DiskCache {
         let mut at = 0usize;
         while at < bytes.len() {
             let off = start + at as u64;
-            let want = PIECE.min(size - off) as usize;
-            if at + want > bytes.len() {
+            let want = PIECE.min(size.saturating_sub(off)) as usize;
+            if want == 0 || at + want > bytes.len() {
                 break;
             }
-            let _ = fs::write(
-                folder.join(format!("{}", off / PIECE)),
-                &bytes[at..at + want],
-            );
+            let piece = &bytes[at..at + want];
+            let path = folder.join(format!("{}", off / PIECE));
+            match fs::read(&path) {
+                Ok(kept) if kept == piece => {}
+                // Same identity, other bytes: a replacement the identity
+                // did not show. Start over under the fresh bytes.
+                Ok(kept) if kept.len() == want => {
+                    if !self.restart(&folder, size, validator) {
+                        return;
+                    }
+                    self.write(&path, piece);
+                }
+                _ => self.write(&path, piece),
+            }
             at += want;
         }
+    }
+
+    /// Empties a file's folder and records its identity; false if the
+    /// folder cannot be made.
+    fn restart(&self, folder: &Path, size: u64, validator: &str) -> bool {
+        let _ = fs::remove_dir_all(folder);
+        if fs::create_dir_all(folder).is_err() {
+            return false;
+        }
+        self.write(
+            &folder.join("identity"),
+            format!("{size}\n{validator}").as_bytes(),
+        );
+        true
+    }
+
+    /// Writes a file whole or not at all: a temporary name unique to this
+    /// process and call, then a rename over the final one.
+    fn write(&self, path: &Path, bytes: &[u8]) {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(format!(".{}.{n}.tmp", std::process::id()));
+        let tmp = PathBuf::from(tmp);
+        if fs::write(&tmp, bytes).is_err() || fs::rename(&tmp, path).is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cache(name: &str) -> DiskCache {
+        let dir = std::env::temp_dir().join(format!(
+            "syzygy-web-disk-cache-{}-{name}",
+            std::process::id()
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        DiskCache::new(dir).unwrap()
+    }
+
+    fn bytes_of(r: Option<Response>) -> Option<Vec<u8>> {
+        match r? {
+            Response::Bytes { bytes, .. } => Some(bytes),
+            _ => None,
+        }
+    }
+
+    /// Without a validator, a same-size file with other bytes is a new
+    /// version: the kept pieces of the old one are dropped with it.
+    #[test]
+    fn other_bytes_under_the_same_size_drop_the_old_pieces() {
+        let c = cache("same-size");
+        let size = 3 * PIECE;
+        let old: Vec<u8> = (0..size).map(|i| i as u8).collect();
+        c.put("KQvK.rtbw", size, "", 0, &old);
+        assert_eq!(bytes_of(c.get("KQvK.rtbw", 0, size)), Some(old.clone()));
+        let mut new = old.clone();
+        new[5] ^= 0xff;
+        c.put("KQvK.rtbw", size, "", 0, &new[..PIECE as usize]);
+        assert_eq!(
+            bytes_of(c.get("KQvK.rtbw", 0, PIECE)),
+            Some(new[..PIECE as usize].to_vec())
+        );
+        // The old version's later pieces went with it.
+        assert_eq!(bytes_of(c.get("KQvK.rtbw", PIECE, size)), None);
+        // Nothing temporary is left behind.
+        let names: Vec<String> = fs::read_dir(c.folder("KQvK.rtbw"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+        let _ = fs::remove_dir_all(&c.dir);
     }
 }
