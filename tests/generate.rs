@@ -293,12 +293,19 @@ fn values_file_round_trips() {
     assert_eq!(back.layout.name, "KRPvK");
     assert_eq!(back.dtz, t.dtz);
     assert_eq!(back.dtm, t.dtm);
-    assert!(generate::values_file::current(&mut bytes.as_slice()));
+    assert!(generate::values_file::current(&mut bytes.as_slice(), false));
+    assert_eq!(
+        generate::values_file::current(&mut bytes.as_slice(), true),
+        t.dtm.is_some()
+    );
     // Another version: refused by the reader, and not current (the CLI
     // generates such a sub-table again instead of failing).
     bytes[4] ^= 1;
     assert!(generate::values_file::read(&mut bytes.as_slice()).is_err());
-    assert!(!generate::values_file::current(&mut bytes.as_slice()));
+    assert!(!generate::values_file::current(
+        &mut bytes.as_slice(),
+        false
+    ));
     let mut short = Vec::new();
     generate::values_file::write(t, &mut short).unwrap();
     short.truncate(short.len() / 2);
@@ -773,4 +780,31 @@ fn spilled_tables_equal_tables_held() {
         assert!(from_held.wdl == from_spilled.wdl, "{name}.rtbw");
         assert!(from_held.dtz == from_spilled.dtz, "{name}.rtbz");
     }
+}
+
+/// A sub-table's values file written without mate distances is generated
+/// again, with them, for a run that wants them (it was taken as current,
+/// then refused: "no usable KPvK.swv in the output directory").
+#[test]
+fn a_run_with_dtm_regenerates_sub_tables_written_without() {
+    use syzygy_web::generate_cli::{run, Args};
+    let dir = std::env::temp_dir().join(format!("syzygy-web-dtm-again-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = |material: &str, dtm: bool| Args {
+        materials: vec![material.to_string()],
+        out: Some(dir.clone()),
+        values_only: true,
+        dtm,
+        ..Default::default()
+    };
+    let read = |name: &str| {
+        let f = std::fs::File::open(dir.join(format!("{name}.swv"))).expect("values file");
+        generate::values_file::read(&mut std::io::BufReader::new(f)).expect("read")
+    };
+    run(&args("KPvK", false)).expect("KPvK without DTM");
+    assert!(read("KPvK").dtm.is_none());
+    run(&args("KPvKP", true)).expect("KPvKP with DTM over KPvK without");
+    assert!(read("KPvK").dtm.is_some(), "KPvK was not generated again");
+    assert!(read("KPvKP").dtm.is_some());
+    let _ = std::fs::remove_dir_all(&dir);
 }

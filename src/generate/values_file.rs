@@ -200,11 +200,14 @@ fn discard<R: Read>(r: &mut R, n: u64) -> io::Result<()> {
 
 /// Whether a file starts as one this version writes (stale files from
 /// another version are generated again rather than refused).
-pub fn current(r: &mut impl Read) -> bool {
-    let mut head = [0u8; 6];
+/// With `dtm`, it must also hold distances to mate (a file written without
+/// them is generated again for a run that wants them).
+pub fn current(r: &mut impl Read, dtm: bool) -> bool {
+    let mut head = [0u8; 7];
     r.read_exact(&mut head).is_ok()
         && head[..4] == MAGIC
         && u16::from_le_bytes([head[4], head[5]]) == VERSION
+        && (!dtm || head[6] & 1 != 0)
 }
 
 fn read_as<R: Read>(

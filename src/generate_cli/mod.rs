@@ -72,7 +72,7 @@ pub fn run(a: &Args) -> Result<(), String> {
     let on_disk = |k: &[u8; 12]| {
         dir.as_deref().is_some_and(|d| {
             fs::File::open(values_path(d, &name_of(k).0))
-                .is_ok_and(|mut f| values_file::current(&mut f))
+                .is_ok_and(|mut f| values_file::current(&mut f, a.dtm))
         })
     };
     let order = plan::order(&targets, on_disk);
