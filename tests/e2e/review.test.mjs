@@ -3,7 +3,8 @@
 // same tables, computed here.
 import { describe, it as baseIt } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, newPage, appUrl, waitVerdict, cliProbe, siteAndBrowser, expectedHeadline, dragMove, squareCenter } from './helpers.mjs';
+import { execFileSync } from 'node:child_process';
+import { skipReason, newPage, appUrl, waitVerdict, cliProbe, siteAndBrowser, expectedHeadline, dragMove, squareCenter, CLI, TABLES } from './helpers.mjs';
 import { applyUci } from '../../www/src/chess.js';
 
 const skip = skipReason({ needCli: true });
@@ -109,6 +110,31 @@ describe('board review defects', () => {
     const v = await waitVerdict(page, next);
     assert.equal(v.headline, expectedHeadline(cli));
     assert.ok(failed >= 2, `${failed} module requests`);
+    await page.context().close();
+  });
+  it('after a move whose DTZ is above 100, the best line goes on past its zeroing move', async () => {
+    // Qf5+'s DTZ is above 100: the move list asks for its line to the
+    // first zeroing move (to word the tooltip); the best line card, once
+    // Qf5+ is played, must show the whole line (it goes on past that move,
+    // see defects.test.mjs case 1), not that short one.
+    const fen = '1K6/8/7q/2Q5/8/4P3/8/5k2 w - - 0 1';
+    const uci = 'c5f5';
+    const child = applyUci(fen, uci);
+    const [cli] = cliProbe([child]);
+    assert.ok(Math.abs(cli.dtz) > 100, `Qf5+ DTZ ${cli.dtz}`);
+    const short = JSON.parse(execFileSync(CLI, ['probe', '--json', '--mainline', '--path', TABLES, child], { encoding: 'utf8' })).mainline.length;
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen));
+    await waitVerdict(page, fen);
+    const badge = `syzygy-board [data-uci="${uci}"] .sb-badge-dtz`;
+    await page.waitForFunction((b) => / plies/.test((document.querySelector(b) || {}).title || ''), badge, { timeout: 20000 });
+    await page.click(`syzygy-board [role="option"][data-uci="${uci}"]`);
+    await waitVerdict(page, child);
+    const plies = () => page.$$eval('syzygy-board .sb-mainline .sb-ply', (els) => els.length);
+    await page
+      .waitForFunction((n) => document.querySelectorAll('syzygy-board .sb-mainline .sb-ply').length > n, short, { timeout: 30000 })
+      .catch(async (e) => assert.fail(`${e.message}: ${await plies()} plies shown, ${short} to the zeroing move`));
+    assert.deepEqual(page.errors.map(String), []);
     await page.context().close();
   });
 });

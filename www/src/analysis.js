@@ -162,7 +162,7 @@ function renderResult(ctx, r, fen) {
   s.result = r;
   s.loading = null;
   view.movesCard.classList.remove('sb-stale');
-  const line = s.mainlines.get(fen);
+  const line = knownLine(s, fen);
   const v = describe(r, { zeroing: zeroingPlies(line) });
   view.verdict.result(v);
   view.network.setMaterial(safeMaterial(fen), true);
@@ -179,6 +179,9 @@ function renderResult(ctx, r, fen) {
 /** True for a cursed win or blessed loss whose DTZ is above 100 (two readings, see verdict.js). */
 const beyond100 = (r) => r && Math.abs(r.wdl) === 1 && Math.abs(r.dtz) > 100;
 
+/** A best line of `fen` known so far: to the end, else to its first zeroing move. */
+const knownLine = (s, fen) => s.mainlines.get(fen) ?? s.zeroingLines.get(fen);
+
 /** Plies to the zeroing move (or mate) along a best line, or undefined when the line does not reach one. */
 function zeroingPlies(line) {
   if (!line || !line.moves || !line.moves.length) return undefined;
@@ -191,7 +194,7 @@ function zeroingPlies(line) {
 function withZeroing(s, fen, moves) {
   return moves.map((m) => {
     if (!(Math.abs(m.wdl) === 1 && Math.abs(m.dtz) > 100)) return m;
-    const n = zeroingPlies(s.mainlines.get(childFen(fen, m.uci)));
+    const n = zeroingPlies(knownLine(s, childFen(fen, m.uci)));
     return n === undefined ? m : { ...m, zeroingPlies: n };
   });
 }
@@ -209,12 +212,12 @@ async function resolvePosition(ctx, fen, token) {
   const { s } = ctx;
   try {
     const line = await s.handle.tb.mainline(fen);
-    remember(s.mainlines, fen, line);
+    remember(s.zeroingLines, fen, line);
   } catch {
     return;
   }
   const r = s.results.get(fen);
-  if (token === s.token && r && !r.error) ctx.view.verdict.result(describe(r, { zeroing: zeroingPlies(s.mainlines.get(fen)) }));
+  if (token === s.token && r && !r.error) ctx.view.verdict.result(describe(r, { zeroing: zeroingPlies(knownLine(s, fen)) }));
 }
 
 /** The same for the (few) moves leading to a DTZ above 100: their tooltips then say the real distance. */
@@ -224,9 +227,11 @@ async function resolveMoves(ctx, fen, r, token) {
   let changed = false;
   for (const m of todo) {
     const child = childFen(fen, m.uci);
-    if (!child || s.mainlines.has(child)) continue;
+    if (!child || knownLine(s, child)) continue;
     try {
-      remember(s.mainlines, child, await s.handle.tb.mainline(child));
+      // To the first zeroing move only: the best line card asks for the
+      // whole line (toEnd) when this position is shown.
+      remember(s.zeroingLines, child, await s.handle.tb.mainline(child));
       changed = true;
     } catch {
       return;

@@ -88,6 +88,7 @@ export function createApp(host, options) {
     s.coverage = null;
     s.results.clear();
     s.mainlines.clear();
+    s.zeroingLines.clear();
   }
 
   // ---- rendering -------------------------------------------------------------------

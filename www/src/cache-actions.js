@@ -16,6 +16,7 @@ export async function clearCache(ctx) {
     await s.handle.tb.clearCache();
     s.results.clear();
     s.mainlines.clear();
+    s.zeroingLines.clear();
     view.network.prefetchProgress('Cache cleared.');
   } catch (err) {
     view.network.prefetchProgress(`Could not clear the cache: ${asError(err).message}`);

@@ -18,7 +18,8 @@ export function createState(fen = DEFAULT_FEN) {
     loading: null, // the FEN whose answer is awaited, if any
     result: null, // probe result of the current position, once known
     results: new Map(), // fen -> probe result | {error}
-    mainlines: new Map(), // fen -> tb.mainline answer
+    mainlines: new Map(), // fen -> tb.mainline(fen, { toEnd: true }): the best line shown
+    zeroingLines: new Map(), // fen -> tb.mainline(fen): to the first zeroing move, to word a DTZ above 100
     legal: [],
     legalFen: null,
     fenDirty: false, // the FEN box holds an edit not yet submitted
