@@ -50,6 +50,13 @@ class SiteAssetsPlugin {
       compilation.hooks.processAssets.tap(
         { name: 'SiteAssetsPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_REPORT },
         () => {
+          // The page asks for the script with its content's hash (final
+          // only now, past minifying and hashing): a page of a new deploy
+          // never runs the script an older service worker keeps.
+          const script = scriptUrl(compilation);
+          const page = compilation.getAsset('index.html').source.source().toString();
+          if (!page.includes('__SCRIPT__')) throw new Error('index.html needs its __SCRIPT__ marker');
+          compilation.updateAsset('index.html', new webpack.sources.RawSource(page.replace(/__SCRIPT__/g, script)));
           const shell = compilation
             .getAssets()
             .map((a) => a.name)
@@ -61,12 +68,21 @@ class SiteAssetsPlugin {
           const sw = compilation.getAsset('sw.js');
           const src = sw.source.source().toString();
           if (!src.includes('__SHELL_MANIFEST__')) throw new Error('sw.js lost its __SHELL_MANIFEST__ marker');
-          const manifest = JSON.stringify({ version, files: ['./', ...shell.map((n) => './' + n)] });
+          const files = ['./', ...shell.map((n) => './' + (n === SCRIPT ? script : n))];
+          const manifest = JSON.stringify({ version, files });
           compilation.updateAsset('sw.js', new webpack.sources.RawSource(src.replace(/__SHELL_MANIFEST__/g, manifest)));
         },
       );
     });
   }
+}
+
+const SCRIPT = 'syzygy-board.js';
+
+/** The page's URL of the script: its stable name (what embedding pages use) and its content's hash. */
+function scriptUrl(compilation) {
+  const hash = crypto.createHash('sha256').update(compilation.getAsset(SCRIPT).source.buffer()).digest('hex');
+  return `${SCRIPT}?v=${hash.slice(0, 10)}`;
 }
 
 /** The <syzygy-board> entry of the npm package (see the top of this file). */
@@ -113,6 +129,9 @@ module.exports = (env, argv) => {
     output: {
       path: path.join(root, 'www', 'dist'),
       filename: '[name].js',
+      // Lazy chunks named by build: a script only ever loads its own
+      // build's (their content hashes would depend on each other).
+      chunkFilename: '[name].[fullhash:10].js',
       assetModuleFilename: '[name].[contenthash:10][ext]',
       // Assets are found relative to the script's own URL, so any page can embed it.
       publicPath: 'auto',

@@ -3,7 +3,9 @@
 // Each test has its own server, hence its own origin (service worker, storage).
 import { describe, it as baseIt, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, cliProbe, expectedHeadline } from './helpers.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { skipReason, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdict, cliProbe, expectedHeadline, DIST, tempDir } from './helpers.mjs';
 
 const skip = skipReason({ needCli: true });
 // Without the prerequisites every test is reported as skipped, with the reason.
@@ -82,5 +84,37 @@ describe('offline', () => {
     }
     assert.deepEqual(page.errors.map(String), []);
     await page.context().close();
+  });
+  it('the first visit after a deploy runs the new script, not the one the service worker kept', async () => {
+    // A copy of the site, then a "deploy" over it: a script that marks
+    // itself, under the new content hash the new page asks for.
+    const dir = tempDir('syzygy-deploy-');
+    fs.cpSync(DIST, dir, { recursive: true });
+    const site = await startSite({ staticDir: dir });
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const page = await newPage(browser);
+    try {
+      await page.goto(appUrl(site.url, fen));
+      await waitVerdict(page, fen);
+      await controlled(page);
+      assert.equal(await page.evaluate(() => window.__deployed), undefined);
+      const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+      const old = /syzygy-board\.js\?v=([0-9a-f]+)/.exec(html);
+      assert.ok(old, 'index.html asks for the script by its content hash');
+      fs.appendFileSync(path.join(dir, 'syzygy-board.js'), '\n;window.__deployed = 2;\n');
+      fs.writeFileSync(path.join(dir, 'index.html'), html.replaceAll(old[0], 'syzygy-board.js?v=0123456789'));
+      for (const f of ['sw.js']) {
+        const p = path.join(dir, f);
+        fs.writeFileSync(p, fs.readFileSync(p, 'utf8').replaceAll(old[0], 'syzygy-board.js?v=0123456789'));
+      }
+      await page.reload();
+      await waitVerdict(page, fen);
+      assert.equal(await page.evaluate(() => window.__deployed), 2, 'the page ran the script its service worker had kept');
+      assert.deepEqual(page.errors.map(String), []);
+    } finally {
+      await page.context().close();
+      await site.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

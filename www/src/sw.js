@@ -44,7 +44,9 @@ self.addEventListener('fetch', (event) => {
     return;
   }
 
-  const clean = url.origin + url.pathname;
+  // The query counts: the page asks for its script by content hash, so a
+  // page of a newer deploy is never given the script kept here.
+  const clean = url.origin + url.pathname + url.search;
   if (shellUrls().includes(clean)) {
     event.respondWith(
       caches.open(CACHE).then(async (cache) => {
