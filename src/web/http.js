@@ -6,7 +6,7 @@
 
 import { fail, fatal } from './errors.js';
 import { Gate } from './gate.js';
-import { Link } from './link.js';
+import { pageLink } from './link.js';
 import { WholeBody, trimBodies } from './whole-body.js';
 import { SeveralRanges, requestParts, originOf } from './several-ranges.js';
 
@@ -44,7 +44,7 @@ export class RangeClient {
     // widened once a response shows the host speaks HTTP/2 or 3.
     this.auto = !concurrency;
     this.gate = new Gate(concurrency || HTTP1_CONNECTIONS);
-    this.link = new Link();
+    this.link = pageLink();
     this.limit = limit;
     this.onActivity = onActivity;
     // url -> WholeBody, for servers that ignored Range.

@@ -22,6 +22,18 @@ const MEASURED = 16 << 10;
 /** Bodies timed this long ago no longer share the link with a new one. */
 const WINDOW_MS = 2000;
 
+let shared = null;
+
+/**
+ * The page's link: one for every Tablebase of the page, since they share
+ * its network, and one observer of its resource entries however many
+ * Tablebases a page makes (each had its own, never disconnected).
+ */
+export function pageLink() {
+  shared ??= new Link();
+  return shared;
+}
+
 export class Link {
   constructor() {
     // Bytes per millisecond, or null while nothing was measured.

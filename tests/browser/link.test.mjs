@@ -2,7 +2,7 @@
 // network stack, grouped where they arrived together.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Link } from '../../src/web/link.js';
+import { Link, pageLink } from '../../src/web/link.js';
 
 /** A resource entry as Resource Timing gives it: bytes over [start, end] ms. */
 const entry = (start, end, bytes, transferSize = bytes + 300) => ({ responseStart: start, responseEnd: end, encodedBodySize: bytes, transferSize });
@@ -80,5 +80,9 @@ describe('link estimate', () => {
     const phone = new Link();
     phone.timed({ ...entry(300, 630, 65536), requestStart: 150 });
     assert.equal(phone.tripBytes(), 0);
+  });
+  it('is one per page: every Tablebase shares it and its one resource observer', () => {
+    assert.equal(pageLink(), pageLink());
+    assert.ok(pageLink() instanceof Link);
   });
 });

@@ -81,6 +81,10 @@ describe('<syzygy-board> custom element', () => {
     // Moves can be played inside the element.
     await dragMove(page, 'a1', 'a7', '#a');
     await page.waitForFunction(() => document.querySelector('#a').fen.startsWith('8/R7/8/4k3/'));
+    // The keys then act on that board (it listens on itself, embedded): back a move.
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction((f) => document.querySelector('#a').fen === f, FEN_A, { timeout: 5000 });
+    assert.equal(await page.$eval('#b', (el) => el.fen), FEN_B);
 
     // Setting the fen attribute loads a new position.
     await page.$eval('#a', (el) => el.setAttribute('fen', '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'));

@@ -42,16 +42,12 @@ export function createApp(host, options) {
   const view = createView(host, { full }, act);
   const ctx = { s, view, full, host, act };
   const { board, editor } = view;
-  // The board keeps the focus where it was when pressed (its drag handling
-  // cancels the press): a FEN box keeping it would take the keys meant for
-  // the board (arrows, f).
-  view.boardBox.addEventListener(
-    'pointerdown',
-    () => {
-      if (document.activeElement === view.fenInput) view.fenInput.blur();
-    },
-    true,
-  );
+  // A press on the board takes the focus (its drag handling cancels the
+  // press, which would leave it where it was): the keys meant for the board
+  // (arrows, f) then reach this element, also where it listens on itself
+  // alone (embedded), and a FEN box no longer takes them.
+  view.boardBox.tabIndex = -1;
+  view.boardBox.addEventListener('pointerdown', () => view.boardBox.focus({ preventScroll: true }), true);
   let detachEditor = null;
 
   // ---- tablebase -----------------------------------------------------------------
