@@ -51,11 +51,18 @@ function idbContents(page) {
       });
     const pages = await all('pages');
     const lru = await all('lru');
+    // The byte total the database records for its pages (page-db.js TOTAL).
+    const recorded = await new Promise((resolve, reject) => {
+      const req = db.transaction('files').objectStore('files').get('\u0000bytes');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
     db.close();
     return {
       pages: pages.length,
       bytes: pages.reduce((s, b) => s + b.byteLength, 0),
       lruBytes: lru.reduce((s, r) => s + r.size, 0),
+      recorded,
     };
   });
 }
@@ -113,6 +120,29 @@ describe('IndexedDB page cache', { skip }, () => {
       assert.deepStrictEqual(await probe(page, FEN), expected[FEN]);
       const warm = await tbStats(page);
       assert.equal(warm.pagesFromNetwork, 0, JSON.stringify(warm));
+      // The byte count a new page starts from is the recorded total, right.
+      const held = await idbContents(page);
+      assert.ok(held.recorded === held.bytes && warm.cacheBytes === held.bytes, JSON.stringify({ held, cacheBytes: warm.cacheBytes }));
+      // A database from before the total was recorded: counted once at opening, and recorded.
+      await page.evaluate(
+        () =>
+          new Promise((resolve, reject) => {
+            const req = indexedDB.open('syzygy-web');
+            req.onsuccess = () => {
+              const tx = req.result.transaction('files', 'readwrite');
+              tx.objectStore('files').delete('\u0000bytes');
+              tx.oncomplete = () => (req.result.close(), resolve());
+              tx.onerror = () => reject(tx.error);
+            };
+            req.onerror = () => reject(req.error);
+          }),
+      );
+      await reload(page);
+      await createTablebase(page, { urls: [servers.base] });
+      assert.deepStrictEqual(await probe(page, FEN), expected[FEN]);
+      const recounted = await idbContents(page);
+      assert.equal(recounted.recorded, held.bytes);
+      assert.equal((await tbStats(page)).cacheBytes, held.bytes);
       assert.equal(warm.requests, 0);
       assert.ok(warm.pagesFromIndexedDb > 0);
       assert.equal(servers.tables.stats().requests, served, 'the server saw requests');
@@ -195,13 +225,15 @@ describe('IndexedDB page cache', { skip }, () => {
       }
       const held = await idbContents(page);
       assert.ok(network * 4096 > 2 * budget, `only ${network} pages fetched: the budget was never tested`);
-      assert.ok(held.bytes <= budget && held.lruBytes === held.bytes, JSON.stringify(held));
+      assert.ok(held.bytes <= budget && held.lruBytes === held.bytes && held.recorded === held.bytes, JSON.stringify(held));
       assert.ok(held.bytes > budget / 2, `eviction went too far: ${held.bytes}`);
       // The same budget all at once, concurrently.
       await page.evaluate(() => window.tb.clearCache());
       const web = await probeAll(page, MANY);
       MANY.forEach((f, i) => assert.deepStrictEqual(web[i], expected[f], f));
-      assert.ok((await idbContents(page)).bytes <= budget);
+      await settled(page);
+      const after = await idbContents(page);
+      assert.ok(after.bytes <= budget && after.recorded === after.bytes, JSON.stringify(after));
       assert.ok((await tbStats(page)).cacheBytes <= budget);
       // What survived eviction is still good.
       await createTablebase(page, { urls: [servers.base], idbBudget: budget });
