@@ -325,11 +325,11 @@ export class PageDb {
   /** Removes least recently used pages until at most `target` bytes remain. */
   evict(target) {
     return this.guard(async (db) => {
-      // Count and delete in one transaction: other probes and tabs write
-      // too, and a count taken outside it could miss their pages. Eviction
-      // is rare (past the budget): it counts every page, and records that.
+      // Read the total and delete in one transaction: other probes and
+      // tabs write too, and a total read outside it could miss their pages.
       const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
-      let bytes = await this.total(tx);
+      const recorded = await promisify(tx.objectStore('files').get(TOTAL));
+      let bytes = typeof recorded === 'number' ? recorded : await this.total(tx);
       if (bytes > target) {
         const pages = tx.objectStore('pages');
         const index = tx.objectStore('lru').index('at');
