@@ -78,11 +78,14 @@ function trimGaps(wanted, gaps, pageSize) {
  */
 async function fetchPages(rt, id, file, wanted, job, gaps) {
   const epoch = rt.epoch;
-  const { size, validator } = file;
-  const got = file.idb ? await rt.db.get(file.url, wanted) : new Map();
+  const { size, validator, idb } = file;
+  // A file opened from IndexedDB may have any page there; one opened from
+  // the network, those this page wrote (then let go from memory).
+  const look = idb ? wanted : wanted.filter((p) => file.stored?.has(p));
+  const got = look.length ? await rt.db.get(file.url, look) : new Map();
   if (epoch !== rt.epoch) return;
   // A version change seen meanwhile: what IndexedDB held is the version before.
-  if (!file.idb || file.size !== size || file.validator !== validator) got.clear();
+  if ((idb && !file.idb) || file.size !== size || file.validator !== validator) got.clear();
   for (const [p, bytes] of got) rt.core.supply(id, p * rt.pageSize, size, validator, bytes);
   rt.counters.pagesFromIndexedDb += got.size;
   const missing = wanted.filter((p) => !got.has(p));

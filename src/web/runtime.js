@@ -483,7 +483,10 @@ export class Runtime {
       this.counters.identityChanges++;
       // IndexedDB holds the version before until this one's writes land:
       // its pages must not be read as this version's.
-      if (known) known.idb = false;
+      if (known) {
+        known.idb = false;
+        known.stored = null;
+      }
     }
     this.core.setStreamed(id, this.http.bodies.has(url));
     // Into the core before any await: a probe attempting meanwhile must not
@@ -498,9 +501,19 @@ export class Runtime {
     }
     this.counters.pagesFromNetwork += pages.size;
     // PageDb degrades to memory-only on its own.
-    const write = this.db.store(url, { size: r.size, validator: r.validator }, pages).catch(() => {});
+    const write = this.db.store(url, { size: r.size, validator: r.validator }, pages).catch(() => false);
     this.writes.add(write);
-    write.then(() => this.writes.delete(write));
+    const epoch = this.epoch;
+    write.then((landed) => {
+      this.writes.delete(write);
+      // Pages written are read back from there once memory lets them go
+      // (a file opened from the network is otherwise never looked up).
+      const file = this.files.get(id);
+      if (landed && epoch === this.epoch && file && file.size === r.size && file.validator === r.validator) {
+        file.stored ??= new Set();
+        for (const p of pages.keys()) file.stored.add(p);
+      }
+    });
   }
 
   /** Resolves once every IndexedDB write queued so far is done. */

@@ -208,6 +208,30 @@ describe('IndexedDB page cache', { skip }, () => {
     }
   });
 
+  it('pages memory let go are read back from IndexedDB, not fetched again', async () => {
+    // A 1 MiB memory budget: probing the other positions evicts FEN's
+    // pages from memory; this page wrote them to IndexedDB, which a file
+    // opened from the network was never asked for.
+    const servers = await startServers();
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { memoryBudget: 1 << 20 });
+      assert.deepStrictEqual(await probe(page, FEN), expected[FEN]);
+      for (const fen of MANY.filter((f) => f !== FEN)) assert.deepStrictEqual(await probe(page, fen), expected[fen], fen);
+      await settled(page);
+      const before = await tbStats(page);
+      const served = servers.tables.stats().requests;
+      assert.deepStrictEqual(await probe(page, FEN), expected[FEN]);
+      const after = await tbStats(page);
+      assert.ok(after.pagesFromIndexedDb > before.pagesFromIndexedDb, 'nothing came from IndexedDB: were the pages ever let go?');
+      assert.equal(after.pagesFromNetwork, before.pagesFromNetwork, JSON.stringify({ before, after }));
+      assert.equal(servers.tables.stats().requests, served, 'the server saw requests');
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
   it('a 200 KB budget is kept while probing many tables', async () => {
     const budget = 200 * 1024;
     const servers = await startServers();
