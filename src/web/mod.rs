@@ -160,6 +160,14 @@ extern "C" {
 extern "C" {
     type PageRequestsModule;
 }
+#[wasm_bindgen(module = "/src/web/file-open.js")]
+extern "C" {
+    type FileOpenModule;
+}
+#[wasm_bindgen(module = "/src/web/accept.js")]
+extern "C" {
+    type AcceptModule;
+}
 #[wasm_bindgen(module = "/src/web/multipart.js")]
 extern "C" {
     type MultipartModule;

@@ -4,6 +4,7 @@
 // from a server that answers several ranges in one body, any range of its
 // file.
 
+import { accept } from './accept.js';
 import { fail } from './errors.js';
 
 // Ranges one request may carry (its Range header stays well under a server's line limits).
@@ -123,7 +124,7 @@ function pageRequest(rt, id, file, a, b, job) {
     .then((r) => {
       if (epoch !== rt.epoch) return;
       if (r === null) throw fail(`${file.url} is no longer there (404, 410 or 403)`, 'missing-table');
-      for (const p of r.parts) rt.accept(id, file.url, p.start, p);
+      for (const p of r.parts) accept(rt, id, file.url, p.start, p);
     })
     .finally(() => run.gap.forEach((k) => forgetInflight(rt, k, run.promise)));
   return run.promise;

@@ -1,6 +1,7 @@
 // Whole table files into the IndexedDB cache, for offline use.
 
 import { fail } from './errors.js';
+import { candidates } from './file-open.js';
 
 /**
  * Stores whole files (names, looked up at the runtime's locations) in
@@ -25,7 +26,7 @@ export async function prefetchFiles(rt, names, onProgress) {
   }
   for (const name of names) {
     let done = false;
-    for (const base of rt.candidates(name)) {
+    for (const base of candidates(rt, name)) {
       const url = base + name;
       const head = await rt.http.request(url, 0, Math.min(chunk, 1 << 30), url);
       if (head === null) continue;

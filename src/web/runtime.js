@@ -5,12 +5,14 @@
 // concurrent probes, remembers each file's identity and where it was found.
 //
 // The other concerns live beside it: http.js (Range requests, retries, the
-// concurrency gate, servers that ignore Range), page-requests.js (a range's
-// pages from IndexedDB or the network), page-db.js (the IndexedDB page
+// concurrency gate, servers that ignore Range), file-open.js (a file's
+// identity and head, and every answer's way into the core and IndexedDB),
+// page-requests.js (a range's pages from IndexedDB or the network), page-db.js (the IndexedDB page
 // cache), prefetch.js (whole files for offline use), generated.js (tables
 // generated in a Web Worker, for positions of up to 4 pieces).
 
 import { fail } from './errors.js';
+import { openFile } from './file-open.js';
 import { RANK } from './gate.js';
 import { Generated, MAX_GENERATED_PIECES } from './generated.js';
 import { RangeClient } from './http.js';
@@ -376,7 +378,7 @@ export class Runtime {
     const out = [];
     for (const f of need.filter((f) => f.open)) {
       const key = `open:${f.file}`;
-      out.push([key, f, () => this.shared(key, (job) => this.open(f, job), ask)]);
+      out.push([key, f, () => this.shared(key, (job) => openFile(this, f, job), ask)]);
     }
     for (const f of need.filter((f) => !f.open)) out.push([`${f.file}:${f.start}-${f.end}`, f, () => supplyPages(this, f, ask, gaps)]);
     return out;
@@ -392,7 +394,7 @@ export class Runtime {
     if (!stale.length) return false;
     for (const a of stale) this.absent.delete(a.f.file);
     this.counters.rounds++;
-    await Promise.all(stale.map((a) => this.shared(`open:${a.f.file}`, (job) => this.open(a.f, job), ask)));
+    await Promise.all(stale.map((a) => this.shared(`open:${a.f.file}`, (job) => openFile(this, a.f, job), ask)));
     return true;
   }
 
@@ -418,102 +420,6 @@ export class Runtime {
       this.http.gate.kick();
     }
     return entry.promise;
-  }
-
-  candidates(name) {
-    if (this.manifest && this.manifest[name]) {
-      const abs = new URL(this.manifest[name], this.urls[0]).href;
-      return [abs.endsWith('/') ? abs : abs + '/'];
-    }
-    if (this.manifest) return [];
-    return this.urls;
-  }
-
-  /** Opens a file: its identity and head, from IndexedDB when known there. */
-  async open(f, job) {
-    const epoch = this.epoch;
-    for (const base of this.candidates(f.name)) {
-      const url = base + f.name;
-      const known = await this.db.identity(url);
-      if (epoch !== this.epoch) return;
-      if (known) {
-        const pages = [];
-        for (let p = 0; p * this.pageSize < Math.min(f.end, known.size); p++) pages.push(p);
-        const got = await this.db.get(url, pages);
-        if (epoch !== this.epoch) return;
-        // A head stored shorter (sized for a slow link) opens the file all
-        // the same: the core asks for what it lacks, if it needs it at all,
-        // and offline a position read before still answers.
-        if (got.has(0)) {
-          this.files.set(f.file, { url, size: known.size, validator: known.validator, idb: true });
-          this.core.identify(f.file, known.size, known.validator);
-          for (const [p, bytes] of got) this.core.supply(f.file, p * this.pageSize, known.size, known.validator, bytes);
-          this.counters.pagesFromIndexedDb += got.size;
-          return;
-        }
-      }
-      const r = await this.http.open(url, f.start, f.end, f.name, job);
-      if (epoch !== this.epoch) return;
-      if (r === null) continue; // not at this base
-      // Pages of a file IndexedDB had no record of are not looked for there.
-      this.files.set(f.file, { url, size: r.size, validator: r.validator, idb: !!known });
-      this.accept(f.file, url, f.start, r);
-      // A short early response opens the file at once: the header may lie
-      // within it (the board's early heads are sized for a slow link), and
-      // the rest of the head follows as pages, in flight for any probe.
-      const have = f.start + r.bytes.length;
-      const want = Math.min(f.end, r.size);
-      if (have < want) supplyPages(this, { file: f.file, name: f.name, start: have, end: want }, job).catch(() => {});
-      return;
-    }
-    this.absent.set(f.file, { f, at: Date.now() });
-    this.core.absent(f.file);
-  }
-
-  /**
-   * Checks identity, supplies the bytes, and queues their storing in
-   * IndexedDB (the probe goes on meanwhile; it awaits `stored()` before it
-   * answers).
-   */
-  accept(id, url, start, r) {
-    const changed = this.core.identify(id, r.size, r.validator);
-    const known = this.files.get(id);
-    if (known) Object.assign(known, { size: r.size, validator: r.validator });
-    if (changed) {
-      this.counters.identityChanges++;
-      // IndexedDB holds the version before until this one's writes land:
-      // its pages must not be read as this version's.
-      if (known) {
-        known.idb = false;
-        known.stored = null;
-      }
-    }
-    this.core.setStreamed(id, this.http.bodies.has(url));
-    // Into the core before any await: a probe attempting meanwhile must not
-    // see the file opened (identity known) yet without its bytes, and fetch
-    // them a second time.
-    this.core.supply(id, start, r.size, r.validator, r.bytes);
-    const pages = new Map();
-    for (let off = 0; off < r.bytes.length; off += this.pageSize) {
-      const piece = r.bytes.subarray(off, off + this.pageSize);
-      // Only whole pages, or the file's last one.
-      if (piece.length === this.pageSize || start + off + piece.length === r.size) pages.set((start + off) / this.pageSize, piece);
-    }
-    this.counters.pagesFromNetwork += pages.size;
-    // PageDb degrades to memory-only on its own.
-    const write = this.db.store(url, { size: r.size, validator: r.validator }, pages).catch(() => false);
-    this.writes.add(write);
-    const epoch = this.epoch;
-    write.then((landed) => {
-      this.writes.delete(write);
-      // Pages written are read back from there once memory lets them go
-      // (a file opened from the network is otherwise never looked up).
-      const file = this.files.get(id);
-      if (landed && epoch === this.epoch && file && file.size === r.size && file.validator === r.validator) {
-        file.stored ??= new Set();
-        for (const p of pages.keys()) file.stored.add(p);
-      }
-    });
   }
 
   /** Resolves once every IndexedDB write queued so far is done. */

@@ -1,0 +1,48 @@
+// Every answer's way in: its file's identity checked, its bytes supplied to
+// the core, its whole pages queued for IndexedDB.
+
+/**
+ * Checks identity, supplies the bytes, and queues their storing in
+ * IndexedDB (the probe goes on meanwhile; it awaits `rt.stored()` before
+ * it answers).
+ */
+export function accept(rt, id, url, start, r) {
+  const changed = rt.core.identify(id, r.size, r.validator);
+  const known = rt.files.get(id);
+  if (known) Object.assign(known, { size: r.size, validator: r.validator });
+  if (changed) {
+    rt.counters.identityChanges++;
+    // IndexedDB holds the version before until this one's writes land:
+    // its pages must not be read as this version's.
+    if (known) {
+      known.idb = false;
+      known.stored = null;
+    }
+  }
+  rt.core.setStreamed(id, rt.http.bodies.has(url));
+  // Into the core before any await: a probe attempting meanwhile must not
+  // see the file opened (identity known) yet without its bytes, and fetch
+  // them a second time.
+  rt.core.supply(id, start, r.size, r.validator, r.bytes);
+  const pages = new Map();
+  for (let off = 0; off < r.bytes.length; off += rt.pageSize) {
+    const piece = r.bytes.subarray(off, off + rt.pageSize);
+    // Only whole pages, or the file's last one.
+    if (piece.length === rt.pageSize || start + off + piece.length === r.size) pages.set((start + off) / rt.pageSize, piece);
+  }
+  rt.counters.pagesFromNetwork += pages.size;
+  // PageDb degrades to memory-only on its own.
+  const write = rt.db.store(url, { size: r.size, validator: r.validator }, pages).catch(() => false);
+  rt.writes.add(write);
+  const epoch = rt.epoch;
+  write.then((landed) => {
+    rt.writes.delete(write);
+    // Pages written are read back from there once memory lets them go
+    // (a file opened from the network is otherwise never looked up).
+    const file = rt.files.get(id);
+    if (landed && epoch === rt.epoch && file && file.size === r.size && file.validator === r.validator) {
+      file.stored ??= new Set();
+      for (const p of pages.keys()) file.stored.add(p);
+    }
+  });
+}

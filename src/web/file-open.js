@@ -1,0 +1,56 @@
+// Opening a table file: its identity and head, from IndexedDB where this
+// origin stored them, else from the first base URL that has it.
+
+import { accept } from './accept.js';
+import { supplyPages } from './page-requests.js';
+
+/** Base URLs where table `name` may be: the manifest's, else every URL. */
+export function candidates(rt, name) {
+  if (rt.manifest && rt.manifest[name]) {
+    const abs = new URL(rt.manifest[name], rt.urls[0]).href;
+    return [abs.endsWith('/') ? abs : abs + '/'];
+  }
+  if (rt.manifest) return [];
+  return rt.urls;
+}
+
+/** Opens a file: its identity and head, from IndexedDB when known there. */
+export async function openFile(rt, f, job) {
+  const epoch = rt.epoch;
+  for (const base of candidates(rt, f.name)) {
+    const url = base + f.name;
+    const known = await rt.db.identity(url);
+    if (epoch !== rt.epoch) return;
+    if (known) {
+      const pages = [];
+      for (let p = 0; p * rt.pageSize < Math.min(f.end, known.size); p++) pages.push(p);
+      const got = await rt.db.get(url, pages);
+      if (epoch !== rt.epoch) return;
+      // A head stored shorter (sized for a slow link) opens the file all
+      // the same: the core asks for what it lacks, if it needs it at all,
+      // and offline a position read before still answers.
+      if (got.has(0)) {
+        rt.files.set(f.file, { url, size: known.size, validator: known.validator, idb: true });
+        rt.core.identify(f.file, known.size, known.validator);
+        for (const [p, bytes] of got) rt.core.supply(f.file, p * rt.pageSize, known.size, known.validator, bytes);
+        rt.counters.pagesFromIndexedDb += got.size;
+        return;
+      }
+    }
+    const r = await rt.http.open(url, f.start, f.end, f.name, job);
+    if (epoch !== rt.epoch) return;
+    if (r === null) continue; // not at this base
+    // Pages of a file IndexedDB had no record of are not looked for there.
+    rt.files.set(f.file, { url, size: r.size, validator: r.validator, idb: !!known });
+    accept(rt, f.file, url, f.start, r);
+    // A short early response opens the file at once: the header may lie
+    // within it (the board's early heads are sized for a slow link), and
+    // the rest of the head follows as pages, in flight for any probe.
+    const have = f.start + r.bytes.length;
+    const want = Math.min(f.end, r.size);
+    if (have < want) supplyPages(rt, { file: f.file, name: f.name, start: have, end: want }, job).catch(() => {});
+    return;
+  }
+  rt.absent.set(f.file, { f, at: Date.now() });
+  rt.core.absent(f.file);
+}
