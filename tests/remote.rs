@@ -407,6 +407,43 @@ fn a_failing_mirror_gives_way_to_the_next() {
     assert!(up.stats().requests() > 0);
 }
 
+/// A file one mirror failed for is read from the mirror that answered for
+/// it from then on, even once the first recovers (and answers other
+/// files): each switch of mirror would drop what was read of the file.
+#[test]
+fn a_file_stays_with_the_mirror_that_answered_for_it() {
+    let flaky = server!("a_file_stays_with_the_mirror_that_answered_for_it");
+    let up = server!("a_file_stays_with_the_mirror_that_answered_for_it");
+    // The head of KRPvKR.rtbw fails once for good (a try and 3 retries).
+    flaky.faults(r#"{"match":"KRPvKR.rtbw","mode":"status","status":503,"count":4}"#);
+    let mut t = Tablebase::new(
+        HttpFetcher::new(vec![flaky.tables(), up.tables()], None).expect("fetcher"),
+        Config::default(),
+    );
+    let ps = krpvkr(4, 17);
+    let want = expected(&ps);
+    check_all(&mut t, &ps[..1], &want[..1]);
+    // The flaky mirror recovers and answers again: a table the other
+    // mirror does not have.
+    up.faults(r#"{"match":"KQvKR","mode":"status","status":404}"#);
+    let kqkr = parse("8/8/8/4k3/8/3r4/8/3QK3 w - - 0 1");
+    check_all(
+        &mut t,
+        std::slice::from_ref(&kqkr),
+        &expected(std::slice::from_ref(&kqkr)),
+    );
+    assert!(flaky
+        .stats()
+        .log_of("KQvKR.rtbw")
+        .iter()
+        .any(|l| l.status == 206));
+    check_all(&mut t, &ps[1..], &want[1..]);
+    let on_flaky = flaky.stats().log_of("KRPvKR.rtbw");
+    assert_eq!(on_flaky.len(), 4, "{on_flaky:?}");
+    assert!(on_flaky.iter().all(|l| l.status == 503));
+    assert!(up.stats().log_of("KRPvKR.rtbw").len() > 2);
+}
+
 #[test]
 fn status_404_is_a_missing_table_naming_the_file() {
     let srv = server!("status_404_is_a_missing_table_naming_the_file");

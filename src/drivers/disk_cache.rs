@@ -3,7 +3,8 @@
 //! seen on a fresh request empties the folder: versions never mix. Without
 //! a validator (no ETag, no Last-Modified) the size alone would not see a
 //! same-size replacement, so fresh bytes that differ from a kept piece count
-//! as a change too. Every file is written whole under a temporary name and
+//! as a change too (each run opens a file from the network: a replacement
+//! whose head is unchanged goes unseen there, as it would by size alone). Every file is written whole under a temporary name and
 //! renamed, so a crash or a second process never leaves a torn piece.
 
 use std::fs;
@@ -77,6 +78,7 @@ impl DiskCache {
         if !start.is_multiple_of(PIECE) {
             return;
         }
+        let mut pieces = Vec::new();
         let mut at = 0usize;
         while at < bytes.len() {
             let off = start + at as u64;
@@ -84,21 +86,27 @@ impl DiskCache {
             if want == 0 || at + want > bytes.len() {
                 break;
             }
-            let piece = &bytes[at..at + want];
-            let path = folder.join(format!("{}", off / PIECE));
-            match fs::read(&path) {
-                Ok(kept) if kept == piece => {}
-                // Same identity, other bytes: a replacement the identity
-                // did not show. Start over under the fresh bytes.
-                Ok(kept) if kept.len() == want => {
-                    if !self.restart(&folder, size, validator) {
-                        return;
-                    }
-                    self.write(&path, piece);
-                }
-                _ => self.write(&path, piece),
-            }
+            pieces.push((
+                folder.join(format!("{}", off / PIECE)),
+                &bytes[at..at + want],
+            ));
             at += want;
+        }
+        let kept: Vec<Option<Vec<u8>>> = pieces.iter().map(|(p, _)| fs::read(p).ok()).collect();
+        // Same identity, other bytes in a piece of the same length: a
+        // replacement the identity did not show. Start over under the
+        // fresh bytes, all of them.
+        let replaced = pieces.iter().zip(&kept).any(|((_, piece), k)| {
+            k.as_ref()
+                .is_some_and(|k| k.len() == piece.len() && k != piece)
+        });
+        if replaced && !self.restart(&folder, size, validator) {
+            return;
+        }
+        for ((path, piece), k) in pieces.iter().zip(&kept) {
+            if replaced || k.as_deref() != Some(*piece) {
+                self.write(path, piece);
+            }
         }
     }
 
@@ -168,6 +176,16 @@ mod tests {
         );
         // The old version's later pieces went with it.
         assert_eq!(bytes_of(c.get("KQvK.rtbw", PIECE, size)), None);
+        // A response whose first pieces match and whose last does not:
+        // every piece of it is kept under the new version.
+        let mut third = new.clone();
+        third[size as usize - 1] ^= 0xff;
+        c.put("KQvK.rtbw", size, "", 0, &third);
+        assert_eq!(bytes_of(c.get("KQvK.rtbw", 0, size)), Some(third.clone()));
+        let mut fourth = third;
+        fourth[size as usize - 1] ^= 0x0f;
+        c.put("KQvK.rtbw", size, "", 0, &fourth);
+        assert_eq!(bytes_of(c.get("KQvK.rtbw", 0, size)), Some(fourth));
         // Nothing temporary is left behind.
         let names: Vec<String> = fs::read_dir(c.folder("KQvK.rtbw"))
             .unwrap()

@@ -6,9 +6,11 @@
 //! With a cache directory, pages are kept on disk under the file's
 //! identity (size and validator), re-checked by each run's first request.
 
+use std::collections::HashMap;
 use std::io::Read;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::thread;
 use std::time::Duration;
 
@@ -28,6 +30,10 @@ pub struct HttpFetcher {
     /// Per base: it failed a request for good (retries exhausted). Such a
     /// mirror is asked after the others, until it answers again.
     failing: Vec<AtomicBool>,
+    /// Per file name: the base that last answered for it, asked first for
+    /// it from then on. Mirrors' versions of a file differ in validator at
+    /// least, and each switch would drop what was read of it.
+    answered: Mutex<HashMap<String, usize>>,
     agent: ureq::Agent,
     cache: Option<super::disk_cache::DiskCache>,
     whole_body_limit: u64,
@@ -61,6 +67,7 @@ impl HttpFetcher {
             .transpose()?;
         Ok(HttpFetcher {
             failing: bases.iter().map(|_| AtomicBool::new(false)).collect(),
+            answered: Mutex::new(HashMap::new()),
             bases,
             agent,
             cache,
@@ -83,9 +90,15 @@ impl HttpFetcher {
             }
         }
         let mut last = String::from("no base URL");
-        // Healthy mirrors first, in the order given; failing ones last.
+        // The mirror that answered for this file first; then healthy
+        // mirrors in the order given; failing ones last.
+        let answered = self
+            .answered
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&req.name).copied());
         let mut order: Vec<usize> = (0..self.bases.len()).collect();
-        order.sort_by_key(|&i| self.failing[i].load(Ordering::Relaxed));
+        order.sort_by_key(|&i| (answered != Some(i), self.failing[i].load(Ordering::Relaxed)));
         for i in order {
             let url = format!("{}{}", self.bases[i], req.name);
             let mut attempt = 0;
@@ -93,6 +106,9 @@ impl HttpFetcher {
                 match self.try_once(&url, req) {
                     Try::Got(r) => {
                         self.failing[i].store(false, Ordering::Relaxed);
+                        if let Ok(mut m) = self.answered.lock() {
+                            m.insert(req.name.clone(), i);
+                        }
                         if let (
                             Some(cache),
                             Response::Bytes {

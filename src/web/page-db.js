@@ -215,6 +215,7 @@ export class PageDb {
       const lru = tx.objectStore('lru');
       const now = Date.now();
       let delta = 0;
+      const replaced = [];
       // Every recorded identity asked for at once: one wait on the
       // database, not one a file; then kept as this transaction writes them.
       const urls = [...new Set(queue.map((q) => q.url))];
@@ -233,11 +234,16 @@ export class PageDb {
         recorded.set(url, same ? { size, validator: old.validator || validator } : { size, validator });
         for (const [p, bytes] of pages) {
           const k = this.key(url, p);
+          // A page stored already (saved for offline over pages probing
+          // stored, another tab's) replaces its bytes: only the change
+          // counts. The read goes before the put, so it sees the old record.
+          replaced.push(promisify(lru.get(k)));
           store.put(bytes.slice().buffer, k);
           lru.put({ at: now, size: bytes.byteLength }, k);
           delta += bytes.byteLength;
         }
       }
+      for (const old of await Promise.all(replaced)) delta -= old ? old.size : 0;
       const bytes = await this.addToTotal(tx, delta);
       await done(tx);
       for (const { url } of queue) this.known.add(url);
@@ -337,7 +343,12 @@ export class PageDb {
           const req = index.openCursor();
           req.onsuccess = () => {
             const c = req.result;
-            if (!c || bytes <= target) return resolve();
+            // Every page gone: whatever the record said, nothing is held.
+            if (!c) {
+              bytes = 0;
+              return resolve();
+            }
+            if (bytes <= target) return resolve();
             bytes -= c.value.size;
             pages.delete(c.primaryKey);
             c.delete();

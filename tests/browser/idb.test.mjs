@@ -317,6 +317,10 @@ describe('IndexedDB page cache', { skip }, () => {
       assert.deepStrictEqual(await probe(page, first), want[0]);
       const saved = await page.evaluate((f) => window.tb.prefetch(f), first);
       assert.ok(saved.files.includes('KRvKP.rtbw') && saved.files.includes('KRvKP.rtbz'), JSON.stringify(saved.files));
+      // Pages the probe stored were stored again: the recorded total counts them once.
+      await settled(page);
+      const held = await idbContents(page);
+      assert.ok(held.recorded === held.bytes && (await tbStats(page)).cacheBytes === held.bytes, JSON.stringify(held));
       // Offline: every request fails from here on.
       servers.tables.setFaults({ mode: 'status', status: 503 });
       const served = servers.tables.stats().requests;
