@@ -381,6 +381,16 @@ fn persistent_5xx_is_a_network_error_naming_the_file() {
     check_all(&mut t, &[p], &want);
 }
 
+/// A driver over several servers' tables, asked in that order (as
+/// repeated `--url`s).
+fn mirrors(servers: &[&Server]) -> Tablebase<HttpFetcher> {
+    let bases = servers.iter().map(|s| s.tables()).collect();
+    Tablebase::new(
+        HttpFetcher::new(bases, None).expect("fetcher"),
+        Config::default(),
+    )
+}
+
 /// With two `--url`s and the first failing every request, answers come
 /// from the second; the failing mirror is asked after the healthy one from
 /// then on, so later probes cost it no requests and no retry delays.
@@ -389,10 +399,7 @@ fn a_failing_mirror_gives_way_to_the_next() {
     let down = server!("a_failing_mirror_gives_way_to_the_next");
     let up = server!("a_failing_mirror_gives_way_to_the_next");
     down.faults(r#"{"mode":"status","status":503}"#);
-    let mut t = Tablebase::new(
-        HttpFetcher::new(vec![down.tables(), up.tables()], None).expect("fetcher"),
-        Config::default(),
-    );
+    let mut t = mirrors(&[&down, &up]);
     let ps = krpvkr(3, 11);
     let want = expected(&ps);
     check_all(&mut t, &ps[..1], &want[..1]);
@@ -416,10 +423,7 @@ fn a_file_stays_with_the_mirror_that_answered_for_it() {
     let up = server!("a_file_stays_with_the_mirror_that_answered_for_it");
     // The head of KRPvKR.rtbw fails once for good (a try and 3 retries).
     flaky.faults(r#"{"match":"KRPvKR.rtbw","mode":"status","status":503,"count":4}"#);
-    let mut t = Tablebase::new(
-        HttpFetcher::new(vec![flaky.tables(), up.tables()], None).expect("fetcher"),
-        Config::default(),
-    );
+    let mut t = mirrors(&[&flaky, &up]);
     let ps = krpvkr(4, 17);
     let want = expected(&ps);
     check_all(&mut t, &ps[..1], &want[..1]);

@@ -237,7 +237,9 @@ export class PageDb {
           // A page stored already (saved for offline over pages probing
           // stored, another tab's) replaces its bytes: only the change
           // counts. The read goes before the put, so it sees the old record.
-          replaced.push(promisify(lru.get(k)));
+          // Only a file whose identity stays can hold pages here: a new
+          // one has none, a changed one's were just dropped.
+          if (same) replaced.push(promisify(lru.get(k)));
           store.put(bytes.slice().buffer, k);
           lru.put({ at: now, size: bytes.byteLength }, k);
           delta += bytes.byteLength;
