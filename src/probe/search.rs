@@ -176,18 +176,27 @@ fn best_zeroing(
         // three more table heads in its first wave delay its answer more
         // than the round they might save (the rook promotion of issue 12
         // on the phone profile: its DTZ shows after 3.42 s with them,
-        // 2.98 s without).
+        // 2.98 s without). Where the new queen stands attacked and
+        // undefended, it often does not win: on a multiplexed host the
+        // underpromotions then name their reads beside it, as maybe
+        // needed, which saves that round (the rook promotion's last).
         let key = (m.from(), m.to());
         match m.promotion() {
             Some(shakmaty::Role::Queen) => queen_pending = None,
-            Some(_) if queen_pending == Some(key) => continue,
+            Some(_) if queen_pending.is_some_and(|(k, _)| k == key) => {
+                if queen_pending.is_some_and(|(_, hanging)| hanging) {
+                    let _ = ctx.speculate(|| search(ctx, &after(pos, m), false, eager));
+                }
+                continue;
+            }
             _ => {}
         }
         let was_missing = pending.missing;
         pending.missing = false;
-        let r = pending.take(search(ctx, &after(pos, m), false, eager))?;
+        let child = after(pos, m);
+        let r = pending.take(search(ctx, &child, false, eager))?;
         if pending.missing && m.promotion() == Some(shakmaty::Role::Queen) {
-            queen_pending = Some(key);
+            queen_pending = Some((key, ctx.multiplexed() && hanging(&child, m.to())));
         }
         pending.missing |= was_missing;
         if let Some((v, _)) = r {
@@ -198,6 +207,15 @@ fn best_zeroing(
         }
     }
     Ok((best, searched))
+}
+
+/// Whether the piece on `sq` is attacked by the side to move and not defended.
+fn hanging(pos: &Chess, sq: shakmaty::Square) -> bool {
+    let board = pos.board();
+    board.attacks_to(sq, pos.turn(), board.occupied()).any()
+        && board
+            .attacks_to(sq, !pos.turn(), board.occupied())
+            .is_empty()
 }
 
 /// Whether a zeroing move wins for the side to move, for a position known
