@@ -110,6 +110,12 @@ export class Gate {
     this.wide = true;
     this.kick();
   }
+  /** `widen(n)` undone (a host presumed to speak HTTP/2 did not): requests out stay out. */
+  narrow(n) {
+    this.size -= n;
+    this.free -= n;
+    this.wide = false;
+  }
 }
 
 function rankOf(prio) {

@@ -5,6 +5,7 @@
 // servers that ignore Range.
 
 import { fail, fatal } from './errors.js';
+import { Crowd } from './crowd.js';
 import { Gate } from './gate.js';
 import { pageLink } from './link.js';
 import { WholeBody, trimBodies } from './whole-body.js';
@@ -41,9 +42,18 @@ export class RangeClient {
     this.counters = counters;
     // Without a `concurrency` option: a browser's 6 per host over HTTP/1.1
     // (more would only queue inside the browser, out of our priority order),
-    // widened once a response shows the host speaks HTTP/2 or 3.
+    // widened once a response shows the host speaks HTTP/2 or 3, or until
+    // one shows it does not where https makes it likely (see `presume`).
     this.auto = !concurrency;
     this.gate = new Gate(concurrency || HTTP1_CONNECTIONS);
+    // Whether the host was seen to multiplex (true), not to (false), or
+    // neither yet (null); and whether the gate is wide on a presumption
+    // (see `presume`), once presumed (it is not presumed twice).
+    this.multiplexed = null;
+    this.presumed = false;
+    this.guessed = false;
+    // Requests out while the protocol is being learned, whose times tell it.
+    this.crowd = new Crowd(HTTP1_CONNECTIONS);
     this.link = pageLink();
     this.limit = limit;
     this.onActivity = onActivity;
@@ -143,15 +153,18 @@ export class RangeClient {
       this.counters.requestsInFlight++;
       const wave = ask.trace ? ask.trace.start() : 0;
       let n = 0;
+      let timed = this.auto ? this.crowd.start(originOf(url), performance.now()) : null;
       this.onActivity();
       try {
         const high = !!(ask.prio && ask.prio.rank > 0);
         const r = asked.length > 1 ? await requestParts(this, url, asked, high) : await this.requestOnce(url, start, end, high);
+        const shown = timed && this.crowd.end(timed, performance.now());
+        timed = null;
         if (r.retry) {
           lastError = r.retry;
           continue;
         }
-        if (this.auto) this.learnProtocol(url);
+        if (this.auto) this.learnProtocol(url, shown);
         if (r.value === null) return null;
         got = asked.length > 1 ? r.value : { ...r.value, parts: [{ start, bytes: r.value.bytes }] };
         n = r.value.received ?? r.value.bytes.length;
@@ -159,6 +172,7 @@ export class RangeClient {
         if (e && ((e.code && e.code !== 'network') || e.fatal)) throw e;
         lastError = e && e.message ? e.message : String(e);
       } finally {
+        if (timed) this.crowd.end(timed, performance.now());
         if (ask.trace) ask.trace.end(wave, n);
         this.counters.requestsInFlight--;
         this.gate.leave(admitted);
@@ -183,20 +197,23 @@ export class RangeClient {
   }
 
   /**
-   * Widens the gate when Resource Timing says the host answered over HTTP/2
-   * or 3 (it is visible cross-origin only with Timing-Allow-Origin; without
-   * it the gate stays at 6, which is right for HTTP/1.1).
+   * Settles whether the host multiplexes from an answer: by Resource
+   * Timing's protocol where it is visible (another origin shows it only
+   * with Timing-Allow-Origin), else by `shown`, what the answer's time
+   * showed (see Crowd), if anything.
    */
-  learnProtocol(url, again = true) {
+  learnProtocol(url, shown = null, again = true) {
     if (typeof performance === 'undefined' || !performance.getEntriesByName) return;
     const entries = performance.getEntriesByName(url);
     // The entry comes in a task of its own once the body is in, often
     // just after the read resolved: look once more then.
     if (!entries.length && again) {
-      setTimeout(() => this.auto && this.learnProtocol(url, false), 0);
+      setTimeout(() => this.auto && this.learnProtocol(url, shown, false), 0);
       return;
     }
-    if (entries.length && multiplexed(entries[entries.length - 1])) this.widen();
+    const protocol = entries.length ? entries[entries.length - 1].nextHopProtocol : '';
+    if (protocol) this.settle(multiplexed(entries[entries.length - 1]));
+    else if (shown !== null) this.settle(shown);
   }
 
   /**
@@ -209,12 +226,37 @@ export class RangeClient {
     if (!this.auto || this.originsLooked.has(origin) || typeof performance === 'undefined' || !performance.getEntriesByType) return;
     this.originsLooked.add(origin);
     const seen = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
-    if (seen.some((e) => multiplexed(e) && originOf(e.name) === origin)) this.widen();
+    if (seen.some((e) => multiplexed(e) && originOf(e.name) === origin)) this.settle(true);
   }
 
-  widen() {
-    this.auto = false;
+  /**
+   * Widens the gate before the first answer where every URL is https and
+   * the link fast: such hosts nearly all speak HTTP/2 or 3, and a first
+   * round held to six requests costs the promotions a round (issue 12's
+   * rook promotion over HTTP/2: its underpromotion tables' heads waited
+   * for the first answers). The first answers confirm or undo it; until
+   * then the move list's requests go without their low priority hint, as
+   * Chromium holds low ones to six for a host whose protocol it does not
+   * know yet.
+   */
+  presume(urls) {
+    if (!this.auto || this.guessed || this.gate.wide || this.link.slow()) return;
+    if (!urls.length || !urls.every((u) => originOf(u).startsWith('https:'))) return;
+    this.guessed = true;
+    this.presumed = true;
     this.gate.widen(MULTIPLEXED - HTTP1_CONNECTIONS);
+  }
+
+  /** What an answer showed: the host multiplexes, or takes a request a connection. */
+  settle(multiplex) {
+    if (multiplex) {
+      if (!this.gate.wide) this.gate.widen(MULTIPLEXED - HTTP1_CONNECTIONS);
+      this.auto = false;
+    } else if (this.presumed) {
+      this.gate.narrow(MULTIPLEXED - HTTP1_CONNECTIONS);
+    }
+    this.presumed = false;
+    this.multiplexed = multiplex;
   }
 
   async requestOnce(url, start, end, high = false) {
@@ -242,7 +284,7 @@ export class RangeClient {
         cache: 'no-store',
         signal: controller.signal,
         // The browser's own queue and HTTP/2 streams follow this hint.
-        priority: high ? 'high' : 'low',
+        priority: high ? 'high' : this.presumed ? 'auto' : 'low',
       });
       this.link.answered(performance.now() - sent);
       return { res, controller };

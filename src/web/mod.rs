@@ -91,6 +91,9 @@ export interface Stats {
   pagesFromMemory: number; pagesFromIndexedDb: number; pagesFromNetwork: number;
   cacheBytes: number; memoryBytes: number; indexedDb: 'ok' | 'memory-only' | 'opening';
   requestsInFlight: number; identityChanges: number;
+  /** Whether the tables' host was seen to answer many requests at once (HTTP/2 or 3: from Resource
+   *  Timing, or from the answers' times where it sends no Timing-Allow-Origin); null before it showed. */
+  multiplexed: boolean | null;
   /** Tables generated in this session, read back from IndexedDB, and generation time. */
   tablesGenerated: number; tablesFromIndexedDb: number; generateMs: number;
   /** The last probe or mainline that used the network; null before one did. */
@@ -139,6 +142,10 @@ extern "C" {
 #[wasm_bindgen(module = "/src/web/gate.js")]
 extern "C" {
     type Gate;
+}
+#[wasm_bindgen(module = "/src/web/crowd.js")]
+extern "C" {
+    type Crowd;
 }
 #[wasm_bindgen(module = "/src/web/link.js")]
 extern "C" {

@@ -136,6 +136,7 @@ export class Runtime {
       generateMs: Math.round(this.generated.counters.generateMs),
       memoryBytes: this.core.memoryBytes(),
       indexedDb: this.db.state,
+      multiplexed: this.http.multiplexed,
       last: this.lastTrace && this.lastTrace.summary(),
     };
   }
@@ -285,6 +286,7 @@ export class Runtime {
     let rounds = 0;
     const first = kind === 'verdict' || kind === 'outcome';
     for (const u of this.urls) this.http.learnOrigin(u);
+    this.http.presume(this.urls);
     try {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         // The verdict's speculative reads fill only the connections its
@@ -302,7 +304,7 @@ export class Runtime {
         this.core.setSeveralRanges(this.urls.every((u) => this.http.several.allowed(u)));
         // A multiplexed host runs every request at once: searches then
         // also name what lies a step past the answers they wait for.
-        this.core.setMultiplexed(this.http.gate.wide && !this.http.link.slow());
+        this.core.setMultiplexed(this.http.gate.wide && !this.http.presumed && !this.http.link.slow());
         // Once a supply has failed, no gaps bridged: offline, IndexedDB
         // holds what earlier probes read, which need not include them.
         this.core.setBridgeGaps(!failed.size);

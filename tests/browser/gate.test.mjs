@@ -66,6 +66,23 @@ describe('request gate', () => {
     assert.equal(gate.free, 32 - 1);
   });
 
+  it('narrows back to six once a host presumed multiplexed is not: requests out stay, new ones wait for room', async () => {
+    const gate = new Gate(6);
+    gate.widen(58);
+    const order = [];
+    for (let i = 0; i < 10; i++) await enter(gate, RANK.moves, i, order);
+    gate.narrow(58);
+    assert.equal(gate.wide, false);
+    enter(gate, RANK.moves, 'next', order);
+    for (let i = 0; i < 4; i++) gate.leave(RANK.moves);
+    await tick();
+    assert.equal(order.includes('next'), false);
+    gate.leave(RANK.moves);
+    await tick();
+    assert.equal(order.at(-1), 'next');
+    assert.equal(gate.free, 0);
+  });
+
   it('sends held-back requests with a round of the holder, into the slots it leaves', async () => {
     const gate = new Gate(6);
     const order = [];

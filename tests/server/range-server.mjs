@@ -57,6 +57,7 @@
 // encoded slashes are refused with 400 before any file system access.
 
 import http from 'node:http';
+import https from 'node:https';
 import http2 from 'node:http2';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -82,11 +83,11 @@ const LOG_LIMIT = Number(process.env.RANGE_SERVER_LOG_LIMIT) > 0 ? Number(proces
 const GZIP_BUFFER_LIMIT = 8 * 1024 * 1024; // larger gzip bodies are streamed chunked
 const CONTROL_BODY_LIMIT = 1024 * 1024;
 
-const CORS_HEADERS = Object.freeze({
+const WITHOUT_TIMING = Object.freeze({
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': 'Content-Range, Content-Length, ETag, Last-Modified, Accept-Ranges',
-  'Timing-Allow-Origin': '*',
 });
+const WITH_TIMING = Object.freeze({ ...WITHOUT_TIMING, 'Timing-Allow-Origin': '*' });
 
 /** Table dirs used when none are given: $SYZYGY_PATH (':'-separated) or ../shared/syzygy. */
 export function defaultTableDirs() {
@@ -103,7 +104,9 @@ export function defaultTableDirs() {
 /**
  * Starts a server. options: {port = 0, host = '127.0.0.1', tables (dir or
  * dirs; default defaultTableDirs()), static (dir), latencyMs = 0, log = false,
- * tls ({key, cert}: HTTPS with HTTP/2)}.
+ * tls ({key, cert}: HTTPS with HTTP/2), http1 (with tls: HTTPS that speaks
+ * HTTP/1.1 only), timingAllowOrigin = true (false: no Timing-Allow-Origin,
+ * so another origin's page cannot see the protocol in Resource Timing)}.
  * Resolves to {url, port, host, server, close(), stats(), reset(), setFaults(obj), faults()}.
  */
 export async function startServer(options = {}) {
@@ -114,6 +117,7 @@ export async function startServer(options = {}) {
   );
   const staticDir = options.static ? path.resolve(String(options.static)) : null;
   const baseLatency = Number(options.latencyMs ?? options.latency ?? 0) || 0;
+  const CORS_HEADERS = options.timingAllowOrigin === false ? WITHOUT_TIMING : WITH_TIMING;
   const logRequests = Boolean(options.log);
 
   for (const d of [...tableDirs, ...(staticDir ? [staticDir] : [])]) {
@@ -617,9 +621,11 @@ export async function startServer(options = {}) {
       }
     });
   };
-  const server = options.tls
-    ? http2.createSecureServer({ key: options.tls.key, cert: options.tls.cert, allowHTTP1: true }, listener)
-    : http.createServer(listener);
+  const server = !options.tls
+    ? http.createServer(listener)
+    : options.http1
+      ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, listener)
+      : http2.createSecureServer({ key: options.tls.key, cert: options.tls.cert, allowHTTP1: true }, listener);
   server.on('clientError', (err, socket) => {
     if (socket.writable && err?.code !== 'ECONNRESET' && err?.code !== 'EPIPE') {
       socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');

@@ -1,0 +1,74 @@
+// Tables on an https host that sends no Timing-Allow-Origin (most CDNs):
+// the page presumes HTTP/2, so a first round goes out whole, and the
+// answers' times confirm it or bring the gate back to six connections
+// for HTTP/1.1. Real Chromium, real TLS servers (HTTP/2, and HTTP/1.1
+// only), the answers checked against the native CLI.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO, TABLES, skipReason, launch, openTablebase, probe, cliProbe, tbStats } from './helpers.mjs';
+
+const skip = skipReason();
+
+// Issue 12's rook promotion: 11 table heads in its first round.
+const FEN = '8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1';
+
+const TLS_DIR = path.join(REPO, 'tests', 'server', 'tls');
+const tls = () => ({ key: fs.readFileSync(path.join(TLS_DIR, 'localhost.key')), cert: fs.readFileSync(path.join(TLS_DIR, 'localhost.crt')) });
+
+/** The most requests the server had out at once, from its log ({time, ms} each). */
+function mostAtOnce(log) {
+  const edges = log.flatMap((e) => [[e.time, 1], [e.time + e.ms, -1]]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let most = 0;
+  for (const [, d] of edges) most = Math.max(most, (now += d));
+  return most;
+}
+
+describe('an https host without Timing-Allow-Origin', { skip }, () => {
+  let site;
+  let browser;
+  const hosts = {};
+  before(async () => {
+    const { startServer } = await import(path.join(REPO, 'tests', 'server', 'range-server.mjs'));
+    site = await startServer({ port: 0, tables: [], static: REPO });
+    const common = { port: 0, host: '127.0.0.1', tables: [TABLES], latencyMs: 60, timingAllowOrigin: false, tls: tls() };
+    hosts.h2 = await startServer(common);
+    hosts.h1 = await startServer({ ...common, http1: true });
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await Promise.all([site, hosts.h1, hosts.h2].map((s) => s?.close()));
+  });
+
+  /** A cold analysis of FEN in a fresh context: its result, stats and the host's log. */
+  async function cold(host) {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    try {
+      const servers = { pageUrl: `${site.url}tests/browser/page.html`, base: `https://localhost:${host.port}/tables/` };
+      const page = await openTablebase(context, servers);
+      host.reset();
+      const result = await probe(page, FEN);
+      return { result, stats: await tbStats(page), log: host.stats().log };
+    } finally {
+      await context.close();
+    }
+  }
+
+  it('HTTP/2: its answers show it, and the first round goes out whole', async () => {
+    const [want] = cliProbe([FEN]);
+    const { result, stats, log } = await cold(hosts.h2);
+    assert.deepStrictEqual(result, want);
+    assert.equal(stats.multiplexed, true);
+    assert.ok(mostAtOnce(log) > 6, `at most ${mostAtOnce(log)} requests at once`);
+  });
+
+  it('HTTP/1.1: its answers show it, and the answer is the same', async () => {
+    const [want] = cliProbe([FEN]);
+    const { result, stats } = await cold(hosts.h1);
+    assert.deepStrictEqual(result, want);
+    assert.equal(stats.multiplexed, false);
+  });
+});
