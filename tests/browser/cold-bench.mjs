@@ -22,9 +22,8 @@
 // and worst over positions: single runs of one position here spread by
 // 0.1-0.25 s; --phone-runs N loads the board N times per phone position).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { REPO, TABLES, CLI, CHROMIUM_ARGS, skipReason, cliProbe, legalPositions } from './helpers.mjs';
 
 const arg = (name, dflt) => {
@@ -57,15 +56,10 @@ const worst = (xs) => sorted(xs)[xs.length - 1];
 const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const kib = (b) => `${Math.round(b / 1024)} KiB`;
 
-/** A self-signed certificate for localhost, made with openssl for this run. */
+/** The tests' self-signed certificate for localhost (tests/server/tls). */
 function selfSigned() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syzygy-cert-'));
-  const key = path.join(dir, 'key.pem');
-  const cert = path.join(dir, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { stdio: 'ignore' });
-  const out = { key: fs.readFileSync(key), cert: fs.readFileSync(cert) };
-  fs.rmSync(dir, { recursive: true, force: true });
-  return out;
+  const dir = path.join(REPO, 'tests', 'server', 'tls');
+  return { key: fs.readFileSync(path.join(dir, 'localhost.key')), cert: fs.readFileSync(path.join(dir, 'localhost.crt')) };
 }
 
 async function main() {
@@ -79,6 +73,9 @@ async function main() {
   const site = await startServer({ port: 0, tables: [], static: REPO });
   const h1 = await startServer({ port: 0, tables: [TABLES], latencyMs: LATENCY });
   const h2 = await startServer({ port: 0, host: '127.0.0.1', tables: [TABLES], latencyMs: LATENCY, tls: selfSigned() });
+  // Hosts that do not send Timing-Allow-Origin (most CDNs; S3 without one, HTTP/1.1 only).
+  const h2Hidden = await startServer({ port: 0, host: '127.0.0.1', tables: [TABLES], latencyMs: LATENCY, tls: selfSigned(), timingAllowOrigin: false });
+  const h1sHidden = await startServer({ port: 0, host: '127.0.0.1', tables: [TABLES], latencyMs: LATENCY, tls: selfSigned(), http1: true, timingAllowOrigin: false });
   const board = await startServer({ port: 0, tables: [TABLES], static: path.join(REPO, 'www', 'dist') });
   const same = await startServer({ port: 0, tables: [TABLES], static: REPO, latencyMs: LATENCY });
   const same2 = await startServer({ port: 0, host: '127.0.0.1', tables: [TABLES], static: REPO, latencyMs: LATENCY, tls: selfSigned() });
@@ -94,6 +91,8 @@ async function main() {
     const bases = {
       'HTTP/1.1': `http://localhost:${h1.port}/tables/`,
       'HTTP/2': `https://localhost:${h2.port}/tables/`,
+      'HTTP/2 without Timing-Allow-Origin': `https://localhost:${h2Hidden.port}/tables/`,
+      'HTTP/1.1 over https without Timing-Allow-Origin': `https://localhost:${h1sHidden.port}/tables/`,
       'HTTP/1.1, page and tables from one origin': `${same.url}tables/`,
       'HTTP/2, page and tables from one origin': `${same2Url}tables/`,
     };
@@ -206,7 +205,7 @@ async function main() {
     say(`  over the ${PHONE.length} positions${PHONE_RUNS > 1 ? ` and ${PHONE_RUNS} loads each` : ''}: result on screen ${over('ms')}; with DTZ ${over('dtzMs')}`);
   } finally {
     await browser.close();
-    await Promise.all([site.close(), h1.close(), h2.close(), board.close(), same.close(), same2.close()]);
+    await Promise.all([site, h1, h2, h2Hidden, h1sHidden, board, same, same2].map((s) => s.close()));
   }
 }
 
