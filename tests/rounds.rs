@@ -536,7 +536,9 @@ fn a_join_budget_saves_waves_of_the_verdict() {
 /// and 1041. Underpromotions read beside a hanging queen (see
 /// `probe::search::best_zeroing`) take the rook promotion from 4 rounds
 /// to 3 (1221 to 1269 KiB; 2026-11-27: the 266 positions 580 rounds to
-/// 575, 72077 KiB to 72232, the queen promotion's 1041 to 1185).
+/// 575, 72077 KiB to 72232, the queen promotion's 1041 to 1185); naming
+/// the pages of only the two replies with the highest bounds at hand,
+/// 72044 KiB in all and 1037 for the queen promotion, in as many rounds.
 #[test]
 fn a_multiplexed_host_saves_the_round_after_the_bounds() {
     let mut positions = five_piece();
