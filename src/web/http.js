@@ -219,14 +219,17 @@ export class RangeClient {
   /**
    * Widens the gate before any request when the page has reached the
    * origin of `url` over HTTP/2 or 3 already: its own navigation (tables
-   * beside the page) or an earlier resource (the page's early heads).
+   * beside the page) or an earlier resource (the page's early heads); and
+   * presumes nothing of an origin seen to answer over HTTP/1.1.
    */
   learnOrigin(url) {
     const origin = originOf(url);
     if (!this.auto || this.originsLooked.has(origin) || typeof performance === 'undefined' || !performance.getEntriesByType) return;
     this.originsLooked.add(origin);
     const seen = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
-    if (seen.some((e) => multiplexed(e) && originOf(e.name) === origin)) this.settle(true);
+    const shown = seen.filter((e) => e.nextHopProtocol && originOf(e.name) === origin);
+    if (shown.some(multiplexed)) this.settle(true);
+    else if (shown.length) this.settle(false);
   }
 
   /**
@@ -240,7 +243,7 @@ export class RangeClient {
    * know yet.
    */
   presume(urls) {
-    if (!this.auto || this.guessed || this.gate.wide || this.link.slow()) return;
+    if (!this.auto || this.guessed || this.multiplexed === false || this.gate.wide || this.link.slow()) return;
     if (!urls.length || !urls.every((u) => originOf(u).startsWith('https:'))) return;
     this.guessed = true;
     this.presumed = true;
