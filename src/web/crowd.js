@@ -3,32 +3,35 @@
 // protocol of another origin only where it sends Timing-Allow-Origin,
 // which few static hosts and CDNs do.
 
-// Completed requests kept per origin: enough for any window of 1.5 trips.
+// Answers kept per origin: enough for any window of 1.5 round trips.
 const KEEP = 64;
+// Answers that must show HTTP/1.1 before it is taken for shown: one could
+// be a stall of the page's main thread.
+const SHOWN_TWICE = 2;
 
 /**
- * The requests out and lately done, by origin. A request takes at least
- * `trip` (the shortest seen) from its start to its end, and over HTTP/1.1
- * a connection carries one request at a time, so within 1.5 trips each of
- * `limit` connections completes at most one: more requests started and
- * ended inside such a window show a multiplexed host. The other way is
- * shown by a request that started with `limit` others to its origin out
- * and took nearly two trips: over HTTP/1.1 it waited a trip for a
- * connection before its own, where a multiplexed host answers it in about
- * one. (Bodies that share a slow link can take that long too: the gate
- * then stays at six, as for HTTP/1.1, which costs rounds but never
- * overloads a host.)
+ * The requests out and lately answered, by origin, timed from their start
+ * to their answer's headers (a body's time depends on the link's
+ * bandwidth, shared by every stream of a multiplexed host). An answer
+ * takes at least `trip`, the shortest seen from that origin; over
+ * HTTP/1.1 a connection carries one request at a time, so within 1.5
+ * trips each of `limit` connections answers at most one: more requests
+ * started and answered inside such a window show a multiplexed host.
+ * The other way: a request that started with `limit` others to its origin
+ * out, well before the first of them was answered, and was answered only
+ * most of a trip after that one: over HTTP/1.1 it waited for that
+ * connection, where a multiplexed host answers it about a trip after its
+ * start. Failed requests tell nothing (a quick error is no round trip).
  */
 export class Crowd {
   constructor(limit) {
     this.limit = limit;
     this.out = new Set();
-    // origin -> [{start, end}] of requests done, oldest first.
-    this.done = new Map();
-    this.trip = Infinity;
+    // origin -> {trip, answers: [{start, end}], http1: count}
+    this.origins = new Map();
   }
 
-  /** A request to `origin` leaves at `now` (ms): its token for `end`. */
+  /** A request to `origin` leaves at `now` (ms): its token for `answered`, then `end` or `drop`. */
   start(origin, now) {
     const ahead = [...this.out].filter((r) => r.origin === origin);
     const r = { origin, start: now, end: null, ahead: ahead.length >= this.limit ? ahead : null };
@@ -36,23 +39,41 @@ export class Crowd {
     return r;
   }
 
-  /**
-   * The request of token `r` is over at `now` (its body read, its
-   * connection free): true where the times show a multiplexed host, false
-   * where they show one request a connection, null where they show
-   * neither yet.
-   */
-  end(r, now) {
-    this.out.delete(r);
+  /** The headers of token `r`'s answer came at `now`. */
+  answered(r, now) {
     r.end = now;
-    this.trip = Math.min(this.trip, now - r.start);
-    const done = this.done.get(r.origin) || [];
-    done.push({ start: r.start, end: now });
-    if (done.length > KEEP) done.shift();
-    this.done.set(r.origin, done);
-    const from = now - 1.5 * this.trip;
-    if (done.filter((d) => d.start >= from).length > this.limit) return true;
-    if (r.ahead && now - r.start >= 1.8 * this.trip) return false;
-    return null;
+  }
+
+  /** The request of token `r` failed: it tells nothing. */
+  drop(r) {
+    this.out.delete(r);
+    r.end = null;
+    r.ahead = null;
+  }
+
+  /**
+   * The request of token `r` is over, answered (see `answered`): true
+   * where the times show a multiplexed host, false where they show one
+   * request a connection, null where they show neither yet.
+   */
+  end(r) {
+    this.out.delete(r);
+    const now = r.end;
+    const ahead = r.ahead;
+    r.ahead = null;
+    const o = this.origins.get(r.origin) || { trip: Infinity, answers: [], http1: 0 };
+    this.origins.set(r.origin, o);
+    o.trip = Math.min(o.trip, now - r.start);
+    o.answers.push({ start: r.start, end: now });
+    if (o.answers.length > KEEP) o.answers.shift();
+    const from = now - 1.5 * o.trip;
+    if (o.answers.filter((a) => a.start >= from && a.end <= now).length > this.limit) return true;
+    if (!ahead) return null;
+    const ends = ahead.filter((a) => a.end !== null).map((a) => a.end);
+    if (!ends.length) return null;
+    const first = Math.min(...ends);
+    if (first - r.start < 0.5 * o.trip || now - first < 0.7 * o.trip) return null;
+    o.http1++;
+    return o.http1 >= SHOWN_TWICE ? false : null;
   }
 }

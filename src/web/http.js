@@ -153,12 +153,15 @@ export class RangeClient {
       this.counters.requestsInFlight++;
       const wave = ask.trace ? ask.trace.start() : 0;
       let n = 0;
+      // While the protocol is being learned: timed to its answer's headers (see Crowd).
       let timed = this.auto ? this.crowd.start(originOf(url), performance.now()) : null;
       this.onActivity();
       try {
         const high = !!(ask.prio && ask.prio.rank > 0);
-        const r = asked.length > 1 ? await requestParts(this, url, asked, high) : await this.requestOnce(url, start, end, high);
-        const shown = timed && this.crowd.end(timed, performance.now());
+        const r = asked.length > 1 ? await requestParts(this, url, asked, high, timed) : await this.requestOnce(url, start, end, high, timed);
+        let shown = null;
+        if (timed && !r.retry && r.value && timed.end !== null) shown = this.crowd.end(timed);
+        else if (timed) this.crowd.drop(timed);
         timed = null;
         if (r.retry) {
           lastError = r.retry;
@@ -172,7 +175,7 @@ export class RangeClient {
         if (e && ((e.code && e.code !== 'network') || e.fatal)) throw e;
         lastError = e && e.message ? e.message : String(e);
       } finally {
-        if (timed) this.crowd.end(timed, performance.now());
+        if (timed) this.crowd.drop(timed);
         if (ask.trace) ask.trace.end(wave, n);
         this.counters.requestsInFlight--;
         this.gate.leave(admitted);
@@ -203,7 +206,10 @@ export class RangeClient {
    * showed (see Crowd), if anything.
    */
   learnProtocol(url, shown = null, again = true) {
-    if (typeof performance === 'undefined' || !performance.getEntriesByName) return;
+    if (typeof performance === 'undefined' || !performance.getEntriesByName) {
+      if (shown !== null) this.settle(shown);
+      return;
+    }
     const entries = performance.getEntriesByName(url);
     // The entry comes in a task of its own once the body is in, often
     // just after the read resolved: look once more then.
@@ -262,8 +268,8 @@ export class RangeClient {
     this.multiplexed = multiplex;
   }
 
-  async requestOnce(url, start, end, high = false) {
-    const sent = await this.send(url, [[start, end]], high);
+  async requestOnce(url, start, end, high = false, timed = null) {
+    const sent = await this.send(url, [[start, end]], high, timed);
     return sent.retry ? sent : this.answer(url, start, end, sent.res, sent.controller);
   }
 
@@ -272,8 +278,12 @@ export class RangeClient {
     return res.headers.get('ETag') || res.headers.get('Last-Modified') || '';
   }
 
-  /** GET with a Range header for `ranges` ([start, end) each): {res, controller}, or {retry}. */
-  async send(url, ranges, high) {
+  /**
+   * GET with a Range header for `ranges` ([start, end) each): {res,
+   * controller}, or {retry}. `timed` (a Crowd token) gets the time the
+   * headers came.
+   */
+  async send(url, ranges, high, timed = null) {
     const controller = new AbortController();
     const sent = performance.now();
     let stalled = false;
@@ -289,7 +299,9 @@ export class RangeClient {
         // The browser's own queue and HTTP/2 streams follow this hint.
         priority: high ? 'high' : this.presumed ? 'auto' : 'low',
       });
-      this.link.answered(performance.now() - sent);
+      const now = performance.now();
+      if (timed) this.crowd.answered(timed, now);
+      this.link.answered(now - sent);
       return { res, controller };
     } catch (e) {
       if (stalled) return { retry: `no answer within ${STALL_MS / 1000} s` };

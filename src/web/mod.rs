@@ -35,7 +35,7 @@ export interface TablebaseOptions {
   memoryBudget?: number;
   /** IndexedDB page budget in bytes (default 256 MiB); 0 disables IndexedDB. */
   idbBudget?: number;
-  /** Parallel HTTP requests (default 6). */
+  /** Parallel HTTP requests, fixed (default: learned; 6 over HTTP/1.1, 64 from a host that speaks HTTP/2 or 3, presumed so for https until its answers show). */
   concurrency?: number;
   /** Called whenever network activity changes. */
   onProgress?: (p: Progress) => void;
@@ -92,7 +92,8 @@ export interface Stats {
   cacheBytes: number; memoryBytes: number; indexedDb: 'ok' | 'memory-only' | 'opening';
   requestsInFlight: number; identityChanges: number;
   /** Whether the tables' host was seen to answer many requests at once (HTTP/2 or 3: from Resource
-   *  Timing, or from the answers' times where it sends no Timing-Allow-Origin); null before it showed. */
+   *  Timing, or from the answers' times where it sends no Timing-Allow-Origin); null before it showed,
+   *  and always with a `concurrency` option (nothing is learned then). */
   multiplexed: boolean | null;
   /** Tables generated in this session, read back from IndexedDB, and generation time. */
   tablesGenerated: number; tablesFromIndexedDb: number; generateMs: number;

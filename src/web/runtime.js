@@ -53,6 +53,16 @@ export class Runtime {
       return abs.endsWith('/') ? abs : abs + '/';
     });
     this.manifest = options.manifest || null;
+    // Every base URL a table may come from (the manifest's too): what the
+    // page learns or presumes of their hosts' protocol (see RangeClient).
+    this.bases = [...this.urls];
+    for (const v of this.manifest ? Object.values(this.manifest) : []) {
+      try {
+        this.bases.push(new URL(v, this.urls[0]).href);
+      } catch (e) {
+        // A bad entry fails where its table is opened, with its name.
+      }
+    }
     this.core = core;
     this.pageSize = core.pageSize();
     // Gap a waiting page request is joined across (see page-requests.js).
@@ -285,8 +295,8 @@ export class Runtime {
     let arrived = 0; // deepest round whose supply has arrived
     let rounds = 0;
     const first = kind === 'verdict' || kind === 'outcome';
-    for (const u of this.urls) this.http.learnOrigin(u);
-    this.http.presume(this.urls);
+    for (const u of this.bases) this.http.learnOrigin(u);
+    this.http.presume(this.bases);
     try {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         // The verdict's speculative reads fill only the connections its

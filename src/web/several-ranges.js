@@ -70,8 +70,8 @@ export class SeveralRanges {
  * range alone), or {retry}; throws when fatal. Learns whether the origin
  * answers in one multipart body.
  */
-export async function requestParts(client, url, ranges, high) {
-  const sent = await client.send(url, ranges, high);
+export async function requestParts(client, url, ranges, high, timed = null) {
+  const sent = await client.send(url, ranges, high, timed);
   if (sent.retry) return sent;
   const { res, controller } = sent;
   const type = res.headers.get('Content-Type') || '';
