@@ -4,12 +4,15 @@
 import { accept } from './accept.js';
 import { supplyPages } from './page-requests.js';
 
+/** The base URL a manifest entry names (relative to the first URL). */
+export function manifestBase(rt, entry) {
+  const abs = new URL(entry, rt.urls[0]).href;
+  return abs.endsWith('/') ? abs : abs + '/';
+}
+
 /** Base URLs where table `name` may be: the manifest's, else every URL. */
 export function candidates(rt, name) {
-  if (rt.manifest && rt.manifest[name]) {
-    const abs = new URL(rt.manifest[name], rt.urls[0]).href;
-    return [abs.endsWith('/') ? abs : abs + '/'];
-  }
+  if (rt.manifest && rt.manifest[name]) return [manifestBase(rt, rt.manifest[name])];
   if (rt.manifest) return [];
   return rt.urls;
 }

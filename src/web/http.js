@@ -48,11 +48,11 @@ export class RangeClient {
     this.gate = new Gate(concurrency || HTTP1_CONNECTIONS);
     // Whether the host was seen to multiplex (true), not to (false), or
     // neither yet (null); and whether the gate is wide on a presumption
-    // (see `presume`), once presumed (it is not presumed twice).
+    // (see `presume`).
     this.multiplexed = null;
     this.presumed = false;
-    this.guessed = false;
-    // Requests out while the protocol is being learned, whose times tell it.
+    // Requests out while the gate is wide on a presumption, whose times
+    // tell the protocol (under six at a time, they cannot).
     this.crowd = new Crowd(HTTP1_CONNECTIONS);
     this.link = pageLink();
     this.limit = limit;
@@ -153,8 +153,8 @@ export class RangeClient {
       this.counters.requestsInFlight++;
       const wave = ask.trace ? ask.trace.start() : 0;
       let n = 0;
-      // While the protocol is being learned: timed to its answer's headers (see Crowd).
-      let timed = this.auto ? this.crowd.start(originOf(url), performance.now()) : null;
+      // While the protocol is presumed: timed to its answer's headers (see Crowd).
+      let timed = this.presumed ? this.crowd.start(originOf(url), performance.now()) : null;
       this.onActivity();
       try {
         const high = !!(ask.prio && ask.prio.rank > 0);
@@ -249,9 +249,9 @@ export class RangeClient {
    * know yet.
    */
   presume(urls) {
-    if (!this.auto || this.guessed || this.multiplexed === false || this.gate.wide || this.link.slow()) return;
+    // Once settled, or presumed already (the gate is wide), never again.
+    if (!this.auto || this.multiplexed === false || this.gate.wide || this.link.slow()) return;
     if (!urls.length || !urls.every((u) => originOf(u).startsWith('https:'))) return;
-    this.guessed = true;
     this.presumed = true;
     this.gate.widen(MULTIPLEXED - HTTP1_CONNECTIONS);
   }

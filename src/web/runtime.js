@@ -12,7 +12,7 @@
 // generated in a Web Worker, for positions of up to 4 pieces).
 
 import { fail } from './errors.js';
-import { openFile } from './file-open.js';
+import { manifestBase, openFile } from './file-open.js';
 import { RANK } from './gate.js';
 import { Generated, MAX_GENERATED_PIECES } from './generated.js';
 import { RangeClient } from './http.js';
@@ -58,7 +58,7 @@ export class Runtime {
     this.bases = [...this.urls];
     for (const v of this.manifest ? Object.values(this.manifest) : []) {
       try {
-        this.bases.push(new URL(v, this.urls[0]).href);
+        this.bases.push(manifestBase(this, v));
       } catch (e) {
         // A bad entry fails where its table is opened, with its name.
       }
