@@ -6,9 +6,7 @@ use shakmaty::{Bitboard, Chess, Color, Piece, Position, Role};
 use super::Ctx;
 use crate::error::ProbeError;
 use crate::format::consts::MAX_PIECES;
-use crate::format::header::{
-    self, Header, Subtable, DTZ_LOSS_PLIES, DTZ_MAPPED, DTZ_STM, DTZ_WIN_PLIES,
-};
+use crate::format::header::{Header, Subtable, DTZ_LOSS_PLIES, DTZ_MAPPED, DTZ_STM, DTZ_WIN_PLIES};
 use crate::format::{decode, encode, Kind};
 use crate::material::Material;
 
@@ -221,6 +219,3 @@ pub fn dtz_table(
         precise: plies,
     }))
 }
-
-#[allow(dead_code)]
-fn _assert_header_used(_: &header::Header) {}
