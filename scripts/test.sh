@@ -58,7 +58,8 @@ cargo build --release
 cargo test --release
 
 step "generator: every 5-piece table of SYZYGY_PATH, 20,000 samples each against the official tables"
-# 22 tables and their sub-tables from nothing, about 11 minutes on 2 cores (653 s at 7c36d59)
+# 22 tables and their sub-tables from nothing, 11-24 minutes on 2 cores (653 s at 7c36d59,
+# 1411 s on session 32's slower machine)
 # (the three above are reused). Their files are checked above for those
 # three; for all 22, see README (SYZYGY_GENERATE_5=1 with written files).
 SYZYGY_GENERATE_5=1 cargo test --release --test generate five_piece_samples
