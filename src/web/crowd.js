@@ -8,6 +8,8 @@ const KEEP = 64;
 // Answers that must show HTTP/1.1 before it is taken for shown: one could
 // be a stall of the page's main thread.
 const SHOWN_TWICE = 2;
+// A request that waited for a connection takes at least this many trips.
+const WAITED = 1.5;
 
 /**
  * The requests out and lately answered, by origin, timed from their start
@@ -18,10 +20,13 @@ const SHOWN_TWICE = 2;
  * trips each of `limit` connections answers at most one: more requests
  * started and answered inside such a window show a multiplexed host.
  * The other way: a request that started with `limit` others to its origin
- * out, well before the first of them was answered, and was answered only
- * most of a trip after that one: over HTTP/1.1 it waited for that
- * connection, where a multiplexed host answers it about a trip after its
- * start. Failed requests tell nothing (a quick error is no round trip).
+ * out, took half a trip more than a trip, and was answered most of a trip
+ * after the first of them: over HTTP/1.1 it waited for a connection, where
+ * a multiplexed host answers it about a trip after its start (and a stall
+ * of the page delays answers together). Which of those it waited for the
+ * browser decides by priority, not by start: the answer before it may
+ * have come before it started. Failed requests tell nothing (a quick error
+ * is no round trip).
  */
 export class Crowd {
   constructor(limit) {
@@ -72,7 +77,7 @@ export class Crowd {
     const ends = ahead.filter((a) => a.end !== null).map((a) => a.end);
     if (!ends.length) return null;
     const first = Math.min(...ends);
-    if (first - r.start < 0.5 * o.trip || now - first < 0.7 * o.trip) return null;
+    if (now - r.start < WAITED * o.trip || now - first < 0.7 * o.trip) return null;
     o.http1++;
     return o.http1 >= SHOWN_TWICE ? false : null;
   }

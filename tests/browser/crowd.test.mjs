@@ -37,6 +37,30 @@ describe('crowd', () => {
     assert.deepEqual(shown.slice(6), [null, false, false, false, false]);
   });
 
+  it('shows HTTP/1.1 when a request waits a trip, though one of those out before it was answered before it left', () => {
+    // A trip of 175 ms. A request whose answer's headers came at 706 is
+    // still out (its body) when six more leave at 710-715 and two after
+    // them at 718-719: those two wait for connections the six hold until
+    // their answers (890-895), and come about a trip later.
+    const crowd = new Crowd(6);
+    const shown = [];
+    const answer = (r, t) => {
+      crowd.answered(r, t);
+      shown.push(crowd.end(r));
+    };
+    Array.from({ length: 6 }, (_, i) => crowd.start(ORIGIN, i)).forEach((r, i) => answer(r, 175 + i));
+    const reading = crowd.start(ORIGIN, 530);
+    crowd.answered(reading, 706);
+    const six = Array.from({ length: 6 }, (_, i) => crowd.start(ORIGIN, 710 + i));
+    const waiting = [crowd.start(ORIGIN, 718), crowd.start(ORIGIN, 719)];
+    shown.push(crowd.end(reading));
+    six.forEach((r, i) => answer(r, 890 + i));
+    answer(waiting[0], 1006);
+    answer(waiting[1], 1010);
+    assert.ok(!shown.includes(true), String(shown));
+    assert.deepEqual(shown.slice(-2), [null, false]);
+  });
+
   it('takes no stall of a multiplexed host for HTTP/1.1: one late answer shows nothing', () => {
     const answers = eleven.map((s) => 100 + s);
     answers[10] = 190;
