@@ -34,7 +34,7 @@ fn get(v: &JsValue, k: &str) -> JsValue {
 #[wasm_bindgen_test]
 async fn probes_a_position_over_range_requests() {
     let tb = tablebase(0.0);
-    let r = JsFuture::from(tb.probe("4k3/8/8/8/8/8/8/4K2R w - - 0 1", None))
+    let r = JsFuture::from(tb.probe("4k3/8/8/8/8/8/8/4K2R w - - 0 1".into(), None))
         .await
         .unwrap();
     assert_eq!(get(&r, "wdl").as_f64(), Some(2.0));
@@ -54,9 +54,11 @@ async fn a_second_tablebase_answers_from_indexeddb() {
     let fen = "8/8/8/8/8/2k5/8/KR6 w - - 0 1";
     let first = tablebase(8.0 * 1048576.0);
     JsFuture::from(first.clear_cache()).await.unwrap();
-    let a = JsFuture::from(first.probe(fen, None)).await.unwrap();
+    let a = JsFuture::from(first.probe(fen.into(), None)).await.unwrap();
     let second = tablebase(8.0 * 1048576.0);
-    let b = JsFuture::from(second.probe(fen, None)).await.unwrap();
+    let b = JsFuture::from(second.probe(fen.into(), None))
+        .await
+        .unwrap();
     assert_eq!(
         js_sys::JSON::stringify(&a).unwrap(),
         js_sys::JSON::stringify(&b).unwrap()
@@ -75,7 +77,9 @@ async fn errors_reject_with_a_code() {
         ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "castling"),
         ("4k3/8/8/8/8/8/8/QQQQK3 w - - 0 1", "missing-table"),
     ] {
-        let e = JsFuture::from(tb.probe(fen, None)).await.unwrap_err();
+        let e = JsFuture::from(tb.probe(fen.into(), None))
+            .await
+            .unwrap_err();
         assert_eq!(get(&e, "code").as_string().as_deref(), Some(code), "{fen}");
     }
 }
@@ -84,16 +88,16 @@ async fn errors_reject_with_a_code() {
 fn legal_moves_work_outside_the_tables() {
     let tb = tablebase(0.0);
     let start = tb
-        .legal_moves("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        .legal_moves("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into())
         .unwrap();
     assert_eq!(Array::from(&start).length(), 20);
     let castle = Array::from(
-        &tb.legal_moves("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+        &tb.legal_moves("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".into())
             .unwrap(),
     );
     assert!(castle
         .iter()
         .any(|m| get(&m, "uci").as_string().as_deref() == Some("e1g1")));
-    let e = tb.legal_moves("nonsense").unwrap_err();
+    let e = tb.legal_moves("nonsense".into()).unwrap_err();
     assert_eq!(get(&e, "code").as_string().as_deref(), Some("invalid-fen"));
 }

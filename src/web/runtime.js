@@ -36,6 +36,18 @@ const ABSENT_TTL_MS = 1000;
 // its second round in one wave of 6.
 const JOIN_BUDGET = 256 << 10;
 
+/**
+ * A numeric option of the Tablebase: null where absent (undefined or
+ * null), else a non-negative finite number, or the options error a wrong
+ * value gets rather than a silent default.
+ */
+function numberOption(options, key) {
+  const v = options[key];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw fail(`Tablebase option ${key} must be a non-negative number`, 'options');
+  return v;
+}
+
 export class Runtime {
   constructor(core, options, formatVersion) {
     const generate = (options && options.generate) || 'auto';
@@ -52,7 +64,14 @@ export class Runtime {
       const abs = new URL(u, base).href;
       return abs.endsWith('/') ? abs : abs + '/';
     });
-    this.manifest = options.manifest || null;
+    const manifest = options.manifest ?? null;
+    if (manifest !== null && (typeof manifest !== 'object' || Array.isArray(manifest) || !Object.values(manifest).every((v) => typeof v === 'string'))) {
+      throw fail('Tablebase option manifest must map file names to base URLs (strings)', 'options');
+    }
+    for (const k of ['onProgress', 'onGenerate']) {
+      if (options[k] != null && typeof options[k] !== 'function') throw fail(`Tablebase option ${k} must be a function`, 'options');
+    }
+    this.manifest = manifest;
     // Every base URL a table may come from (the manifest's too): what the
     // page learns or presumes of their hosts' protocol (see RangeClient).
     this.bases = [...this.urls];
@@ -67,8 +86,8 @@ export class Runtime {
     this.pageSize = core.pageSize();
     // Gap a waiting page request is joined across (see page-requests.js).
     this.bridgeBytes = core.bridgeBytes();
-    this.onProgress = typeof options.onProgress === 'function' ? options.onProgress : null;
-    this.db = new PageDb(options.idbBudget === undefined ? 256 * 1048576 : options.idbBudget, this.pageSize);
+    this.onProgress = options.onProgress || null;
+    this.db = new PageDb(numberOption(options, 'idbBudget') ?? 256 * 1048576, this.pageSize);
     // file id -> {url, size, validator} once known in this session.
     this.files = new Map();
     // `${file}:${page}` or `open:${file}` -> {promise, prio} of the request bringing it.
@@ -102,16 +121,17 @@ export class Runtime {
       identityChanges: 0,
     };
     // How far into a file a server that ignores Range may be streamed (bytes).
-    const limit = options.wholeBodyLimit > 0 ? options.wholeBodyLimit : WHOLE_BODY_LIMIT;
-    const concurrency = options.concurrency ? Math.max(1, Math.min(64, options.concurrency)) : 0;
-    this.http = new RangeClient(this.counters, concurrency, limit, () => this.progress());
+    const limit = numberOption(options, 'wholeBodyLimit') || WHOLE_BODY_LIMIT;
+    // Absent or 0: learned from the host (see RangeClient).
+    const concurrency = numberOption(options, 'concurrency') || 0;
+    if (concurrency > 0 && concurrency < 1) throw fail('Tablebase option concurrency must be a whole number of requests', 'options');
+    this.http = new RangeClient(this.counters, Math.min(64, Math.floor(concurrency)), limit, () => this.progress());
     for (const e of Array.isArray(options.early) ? options.early : []) {
       if (!e || typeof e.url !== 'string' || !e.response || !(e.end > 0)) continue;
       const controller = e.controller || new AbortController();
       this.http.early.set(new URL(e.url, base).href, { start: e.start > 0 ? e.start : 0, end: e.end, response: Promise.resolve(e.response), controller });
     }
-    const onGenerate = typeof options.onGenerate === 'function' ? options.onGenerate : null;
-    this.generated = new Generated(core, this.db, this.pageSize, formatVersion, onGenerate);
+    this.generated = new Generated(core, this.db, this.pageSize, formatVersion, options.onGenerate || null);
   }
 
   /**

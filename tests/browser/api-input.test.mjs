@@ -1,0 +1,100 @@
+// Values that are not what the JS API's types say: a FEN that is not a
+// string, options of the wrong type. Each gets an Error with a stable
+// `code` (`invalid-fen`, `options`), never a trap inside the wasm module
+// (wasm-bindgen's glue copies any value into the module's memory as if it
+// were a string), and the module answers as before afterwards.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { skipReason, startServers, launch, openTablebase, cliProbe } from './helpers.mjs';
+
+const skip = skipReason();
+const FEN = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+
+describe('wrong types at the JS API', { skip }, () => {
+  let servers;
+  let browser;
+  let page;
+  before(async () => {
+    servers = await startServers();
+    browser = await launch();
+    page = await openTablebase(await browser.newContext(), servers);
+  });
+  after(async () => {
+    await browser?.close();
+    await servers?.close();
+  });
+
+  it('a FEN that is not a string: invalid-fen from every method, and the module still answers', async () => {
+    const seen = await page.evaluate(async () => {
+      const values = [undefined, null, 42, 1.5, true, {}, [], ['8/8/8/4k3/8/8/8/R3K3 w - - 0 1'], () => 1, Symbol('s'), 2n, new Uint8Array(8)];
+      const codeOf = async (f) => {
+        try {
+          await f();
+          return 'answered';
+        } catch (e) {
+          return `${e && e.code}: ${e && e.message}`;
+        }
+      };
+      const out = [];
+      for (const v of values) {
+        out.push(await codeOf(() => window.tb.probe(v)));
+        out.push(await codeOf(() => window.tb.mainline(v)));
+        out.push(await codeOf(() => window.tb.prefetch(v)));
+        out.push(await codeOf(() => window.tb.legalMoves(v)));
+      }
+      return out;
+    });
+    assert.equal(seen.length, 48);
+    for (const s of seen) assert.match(s, /^invalid-fen: invalid FEN: expected a string, got (undefined|null|number|boolean|object|function|symbol|bigint)$/);
+    const [cli] = cliProbe([FEN]);
+    const web = await page.evaluate((f) => window.tb.probe(f), FEN);
+    assert.deepStrictEqual(web, cli);
+  });
+
+  it('options of the wrong type: the constructor throws code options, naming the option', async () => {
+    const seen = await page.evaluate((base) => {
+      const cases = [
+        ['pageSize', 'x'], ['pageSize', -4096], ['pageSize', 3000], ['pageSize', NaN],
+        ['memoryBudget', '64M'], ['memoryBudget', -1], ['idbBudget', Infinity], ['idbBudget', {}],
+        ['concurrency', 'six'], ['concurrency', 0.5], ['wholeBodyLimit', []],
+        ['manifest', 'KQvK.rtbw'], ['manifest', { 'KQvK.rtbw': 42 }],
+        ['onProgress', 'log'], ['onGenerate', 1], ['generate', 'sometimes'], ['urls', base],
+      ];
+      const out = [];
+      for (const [key, value] of cases) {
+        try {
+          new window.Tablebase({ urls: [base], [key]: value });
+          out.push(`${key}: accepted`);
+        } catch (e) {
+          out.push(`${key}: ${e.code}: ${e.message}`);
+        }
+      }
+      for (const value of [42, 'x', true]) {
+        try {
+          new window.Tablebase(value);
+          out.push('options: accepted');
+        } catch (e) {
+          out.push(`options: ${e.code}: ${e.message}`);
+        }
+      }
+      return out;
+    }, servers.base);
+    for (const s of seen) {
+      const key = s.slice(0, s.indexOf(':'));
+      assert.match(s, /^\w+: options: Tablebase option/, s);
+      assert.ok(s.includes(key === 'options' ? 'Tablebase options must be an object' : key), s);
+    }
+    assert.equal(seen.length, 20);
+  });
+
+  it('absent options (undefined or null) take their defaults, and concurrency 0 is learned', async () => {
+    const r = await page.evaluate(
+      async ({ base, fen }) => {
+        const tb = new window.Tablebase({ urls: [base], pageSize: null, memoryBudget: undefined, idbBudget: null, concurrency: 0, manifest: null, onProgress: null });
+        return (await tb.probe(fen)).wdl;
+      },
+      { base: servers.base, fen: FEN },
+    );
+    assert.equal(r, 2);
+  });
+});
