@@ -61,7 +61,12 @@ export class Runtime {
     this.generateMode = generate;
     const base = typeof location !== 'undefined' ? location.href : undefined;
     this.urls = urls.map((u) => {
-      const abs = new URL(u, base).href;
+      let abs;
+      try {
+        abs = new URL(u, base).href;
+      } catch (e) {
+        throw fail(`Tablebase option urls: ${JSON.stringify(u)} is not a URL`, 'options');
+      }
       return abs.endsWith('/') ? abs : abs + '/';
     });
     const manifest = options.manifest ?? null;
@@ -193,7 +198,10 @@ export class Runtime {
    * A stage whose successor came first is skipped.
    */
   async analyse(fen, options) {
-    const onUpdate = options && typeof options.onUpdate === 'function' ? options.onUpdate : null;
+    if (options != null && (typeof options !== 'object' || (options.onUpdate != null && typeof options.onUpdate !== 'function'))) {
+      throw fail('probe options must be an object whose onUpdate, if any, is a function', 'options');
+    }
+    const onUpdate = (options && options.onUpdate) || null;
     const trace = new Trace();
     let stage = 0;
     const STAGES = ['outcome', 'verdict', 'complete'];
@@ -253,7 +261,6 @@ export class Runtime {
    * line can be hundreds of plies.
    */
   async mainline(fen, options) {
-    if (typeof fen !== 'string') throw fail('FEN must be a string', 'invalid-fen');
     const toEnd = !!(options && options.toEnd);
     const trace = new Trace();
     const ask = { trace, prio: { rank: RANK.moves } };

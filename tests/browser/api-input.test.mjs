@@ -58,7 +58,7 @@ describe('wrong types at the JS API', { skip }, () => {
         ['memoryBudget', '64M'], ['memoryBudget', -1], ['idbBudget', Infinity], ['idbBudget', {}],
         ['concurrency', 'six'], ['concurrency', 0.5], ['wholeBodyLimit', []],
         ['manifest', 'KQvK.rtbw'], ['manifest', { 'KQvK.rtbw': 42 }],
-        ['onProgress', 'log'], ['onGenerate', 1], ['generate', 'sometimes'], ['urls', base],
+        ['onProgress', 'log'], ['onGenerate', 1], ['generate', 'sometimes'], ['urls', base], ['urls', ['http://[']],
       ];
       const out = [];
       for (const [key, value] of cases) {
@@ -84,14 +84,32 @@ describe('wrong types at the JS API', { skip }, () => {
       assert.match(s, /^\w+: options: Tablebase option/, s);
       assert.ok(s.includes(key === 'options' ? 'Tablebase options must be an object' : key), s);
     }
-    assert.equal(seen.length, 20);
+    assert.equal(seen.length, 21);
+  });
+
+  it('probe options of the wrong type: code options', async () => {
+    const seen = await page.evaluate(async (fen) => {
+      const out = [];
+      for (const options of [42, 'x', { onUpdate: 'log' }, { onUpdate: {} }]) {
+        try {
+          await window.tb.probe(fen, options);
+          out.push('answered');
+        } catch (e) {
+          out.push(`${e.code}: ${e.message}`);
+        }
+      }
+      return out;
+    }, FEN);
+    assert.deepStrictEqual(seen, Array(4).fill('options: probe options must be an object whose onUpdate, if any, is a function'));
   });
 
   it('absent options (undefined or null) take their defaults, and concurrency 0 is learned', async () => {
     const r = await page.evaluate(
       async ({ base, fen }) => {
         const tb = new window.Tablebase({ urls: [base], pageSize: null, memoryBudget: undefined, idbBudget: null, concurrency: 0, manifest: null, onProgress: null });
-        return (await tb.probe(fen)).wdl;
+        const a = await tb.probe(fen, null);
+        const b = await tb.probe(fen, { onUpdate: undefined });
+        return a.wdl === b.wdl ? a.wdl : null;
       },
       { base: servers.base, fen: FEN },
     );
