@@ -188,6 +188,10 @@ extern "C" {
 extern "C" {
     type PrefetchModule;
 }
+#[wasm_bindgen(module = "/src/web/options.js")]
+extern "C" {
+    type OptionsModule;
+}
 #[wasm_bindgen(module = "/src/web/generated.js")]
 extern "C" {
     type GeneratedModule;

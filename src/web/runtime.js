@@ -4,7 +4,8 @@
 // and tries again as each arrives. It also de-duplicates requests shared by
 // concurrent probes, remembers each file's identity and where it was found.
 //
-// The other concerns live beside it: http.js (Range requests, retries, the
+// The other concerns live beside it: options.js (the options checked),
+// http.js (Range requests, retries, the
 // concurrency gate, servers that ignore Range), file-open.js (a file's
 // identity and head, and every answer's way into the core and IndexedDB),
 // page-requests.js (a range's pages from IndexedDB or the network), page-db.js (the IndexedDB page
@@ -13,6 +14,7 @@
 
 import { fail } from './errors.js';
 import { manifestBase, openFile } from './file-open.js';
+import { checkOptions } from './options.js';
 import { RANK } from './gate.js';
 import { Generated, MAX_GENERATED_PIECES } from './generated.js';
 import { RangeClient } from './http.js';
@@ -26,8 +28,6 @@ import { Trace } from './trace.js';
 // attempts (one per arrival of what an attempt named).
 const MAX_ROUNDS = 256;
 const MAX_ATTEMPTS = 4096;
-// From a server that ignores Range, never stream further into a file than this.
-const WHOLE_BODY_LIMIT = 32 * 1048576;
 // A table found missing (404) is asked for again by probes starting this much later.
 const ABSENT_TTL_MS = 1000;
 // Most gap bytes a verdict's round fetches to save a wave (see
@@ -36,47 +36,12 @@ const ABSENT_TTL_MS = 1000;
 // its second round in one wave of 6.
 const JOIN_BUDGET = 256 << 10;
 
-/**
- * A numeric option of the Tablebase: null where absent (undefined or
- * null), else a non-negative finite number, or the options error a wrong
- * value gets rather than a silent default.
- */
-function numberOption(options, key) {
-  const v = options[key];
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw fail(`Tablebase option ${key} must be a non-negative number`, 'options');
-  return v;
-}
-
 export class Runtime {
   constructor(core, options, formatVersion) {
-    const generate = (options && options.generate) || 'auto';
-    if (!['auto', 'always', 'never'].includes(generate)) {
-      throw fail("Tablebase option generate must be 'auto', 'always' or 'never'", 'options');
-    }
-    const urls = (options && options.urls) || [];
-    if (!Array.isArray(urls) || !urls.every((u) => typeof u === 'string') || (urls.length === 0 && generate === 'never')) {
-      throw fail('Tablebase options need urls: an array of base URLs (or generate tables)', 'options');
-    }
-    this.generateMode = generate;
-    const base = typeof location !== 'undefined' ? location.href : undefined;
-    this.urls = urls.map((u) => {
-      let abs;
-      try {
-        abs = new URL(u, base).href;
-      } catch (e) {
-        throw fail(`Tablebase option urls: ${JSON.stringify(u)} is not a URL`, 'options');
-      }
-      return abs.endsWith('/') ? abs : abs + '/';
-    });
-    const manifest = options.manifest ?? null;
-    if (manifest !== null && (typeof manifest !== 'object' || Array.isArray(manifest) || !Object.values(manifest).every((v) => typeof v === 'string'))) {
-      throw fail('Tablebase option manifest must map file names to base URLs (strings)', 'options');
-    }
-    for (const k of ['onProgress', 'onGenerate']) {
-      if (options[k] != null && typeof options[k] !== 'function') throw fail(`Tablebase option ${k} must be a function`, 'options');
-    }
-    this.manifest = manifest;
+    const checked = checkOptions(options);
+    this.generateMode = checked.generate;
+    this.urls = checked.urls;
+    this.manifest = checked.manifest;
     // Every base URL a table may come from (the manifest's too): what the
     // page learns or presumes of their hosts' protocol (see RangeClient).
     this.bases = [...this.urls];
@@ -91,8 +56,8 @@ export class Runtime {
     this.pageSize = core.pageSize();
     // Gap a waiting page request is joined across (see page-requests.js).
     this.bridgeBytes = core.bridgeBytes();
-    this.onProgress = options.onProgress || null;
-    this.db = new PageDb(numberOption(options, 'idbBudget') ?? 256 * 1048576, this.pageSize);
+    this.onProgress = checked.onProgress;
+    this.db = new PageDb(checked.idbBudget, this.pageSize);
     // file id -> {url, size, validator} once known in this session.
     this.files = new Map();
     // `${file}:${page}` or `open:${file}` -> {promise, prio} of the request bringing it.
@@ -125,18 +90,13 @@ export class Runtime {
       requestsInFlight: 0,
       identityChanges: 0,
     };
-    // How far into a file a server that ignores Range may be streamed (bytes).
-    const limit = numberOption(options, 'wholeBodyLimit') || WHOLE_BODY_LIMIT;
-    // Absent or 0: learned from the host (see RangeClient).
-    const concurrency = numberOption(options, 'concurrency') || 0;
-    if (concurrency > 0 && concurrency < 1) throw fail('Tablebase option concurrency must be a whole number of requests', 'options');
-    this.http = new RangeClient(this.counters, Math.min(64, Math.floor(concurrency)), limit, () => this.progress());
+    this.http = new RangeClient(this.counters, checked.concurrency, checked.wholeBodyLimit, () => this.progress());
     for (const e of Array.isArray(options.early) ? options.early : []) {
       if (!e || typeof e.url !== 'string' || !e.response || !(e.end > 0)) continue;
       const controller = e.controller || new AbortController();
-      this.http.early.set(new URL(e.url, base).href, { start: e.start > 0 ? e.start : 0, end: e.end, response: Promise.resolve(e.response), controller });
+      this.http.early.set(new URL(e.url, typeof location !== 'undefined' ? location.href : undefined).href, { start: e.start > 0 ? e.start : 0, end: e.end, response: Promise.resolve(e.response), controller });
     }
-    this.generated = new Generated(core, this.db, this.pageSize, formatVersion, options.onGenerate || null);
+    this.generated = new Generated(core, this.db, this.pageSize, formatVersion, checked.onGenerate);
   }
 
   /**

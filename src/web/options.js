@@ -1,0 +1,72 @@
+// The Tablebase's options checked in one place: each absent one (undefined
+// or null) takes its default, and one of the wrong type or range throws
+// code `options` naming it, rather than being replaced without a word.
+// (pageSize and memoryBudget, which the core is made with, are checked in
+// Rust by the same rule.)
+
+import { fail } from './errors.js';
+
+// IndexedDB budget without an idbBudget option (bytes).
+const IDB_BUDGET = 256 * 1048576;
+// How far into a file a server that ignores Range may be streamed (bytes).
+const WHOLE_BODY_LIMIT = 32 * 1048576;
+// Most requests a fixed `concurrency` runs at once.
+const MAX_CONCURRENCY = 64;
+
+/**
+ * {generate, urls (absolute, ending in /), manifest, idbBudget,
+ * wholeBodyLimit, concurrency (0: learned from the host), onProgress,
+ * onGenerate} from the options the Tablebase was given.
+ */
+export function checkOptions(options) {
+  const generate = options.generate || 'auto';
+  if (!['auto', 'always', 'never'].includes(generate)) {
+    throw fail("Tablebase option generate must be 'auto', 'always' or 'never'", 'options');
+  }
+  const urls = options.urls || [];
+  if (!Array.isArray(urls) || !urls.every((u) => typeof u === 'string') || (urls.length === 0 && generate === 'never')) {
+    throw fail('Tablebase options need urls: an array of base URLs (or generate tables)', 'options');
+  }
+  const manifest = options.manifest ?? null;
+  if (manifest !== null && (typeof manifest !== 'object' || Array.isArray(manifest) || !Object.values(manifest).every((v) => typeof v === 'string'))) {
+    throw fail('Tablebase option manifest must map file names to base URLs (strings)', 'options');
+  }
+  const concurrency = number(options, 'concurrency') || 0;
+  if (concurrency > 0 && concurrency < 1) throw fail('Tablebase option concurrency must be a whole number of requests', 'options');
+  return {
+    generate,
+    urls: urls.map(absoluteBase),
+    manifest,
+    idbBudget: number(options, 'idbBudget') ?? IDB_BUDGET,
+    wholeBodyLimit: number(options, 'wholeBodyLimit') || WHOLE_BODY_LIMIT,
+    concurrency: Math.min(MAX_CONCURRENCY, Math.floor(concurrency)),
+    onProgress: callback(options, 'onProgress'),
+    onGenerate: callback(options, 'onGenerate'),
+  };
+}
+
+/** A base URL made absolute (against the page) and ending in a slash. */
+function absoluteBase(u) {
+  let abs;
+  try {
+    abs = new URL(u, typeof location !== 'undefined' ? location.href : undefined).href;
+  } catch (e) {
+    throw fail(`Tablebase option urls: ${JSON.stringify(u)} is not a URL`, 'options');
+  }
+  return abs.endsWith('/') ? abs : abs + '/';
+}
+
+/** A numeric option: null where absent, else a non-negative finite number. */
+function number(options, key) {
+  const v = options[key];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw fail(`Tablebase option ${key} must be a non-negative number`, 'options');
+  return v;
+}
+
+/** A callback option: null where absent, else a function. */
+function callback(options, key) {
+  const f = options[key] ?? null;
+  if (f !== null && typeof f !== 'function') throw fail(`Tablebase option ${key} must be a function`, 'options');
+  return f;
+}
