@@ -529,14 +529,14 @@ fn ignored_range_reads_only_what_is_needed() {
 }
 
 /// A server that ignores Range is streamed only up to the cap the browser
-/// runtime has too (32 MiB, `WHOLE_BODY_LIMIT` in src/web/runtime.js); a
+/// runtime has too (32 MiB, `WHOLE_BODY_LIMIT` in src/web/options.js); a
 /// read past it is a clear `network` error, not a whole file in memory.
 #[test]
 fn ignored_range_past_the_streaming_cap_is_a_clear_error() {
-    let runtime =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web/runtime.js"))
-            .expect("runtime.js");
-    assert!(runtime.contains("const WHOLE_BODY_LIMIT = 32 * 1048576;"));
+    let options =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web/options.js"))
+            .expect("options.js");
+    assert!(options.contains("const WHOLE_BODY_LIMIT = 32 * 1048576;"));
     assert_eq!(syzygy_web::drivers::http::WHOLE_BODY_LIMIT, 32 * 1048576);
 
     let srv = server!("ignored_range_past_the_streaming_cap_is_a_clear_error");
