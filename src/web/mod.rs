@@ -243,6 +243,8 @@ pub struct Core {
     generated: Library,
     /// Requests the runtime runs at once (see `set_connections`).
     connections: u64,
+    /// See `set_moves_ride`.
+    moves_ride: bool,
 }
 
 fn error_json(e: &ProbeError) -> String {
@@ -296,6 +298,7 @@ impl Core {
             engine: Engine::new(config),
             generated: Library::default(),
             connections: 6,
+            moves_ride: false,
         }
     }
 
@@ -304,6 +307,17 @@ impl Core {
     #[wasm_bindgen(js_name = setConnections)]
     pub fn set_connections(&mut self, n: u32) {
         self.connections = if n == 0 { u64::MAX } else { u64::from(n) };
+    }
+
+    /// Whether a verdict's attempt also names what the move list needs
+    /// next, as speculative reads: they then fill the connections the
+    /// verdict's round leaves idle, or join its ranges across small gaps,
+    /// instead of waiting a wave for the move list's own attempt (over
+    /// HTTP/1.1, six connections, where that attempt comes once the
+    /// verdict's requests have left).
+    #[wasm_bindgen(js_name = setMovesRide)]
+    pub fn set_moves_ride(&mut self, on: bool) {
+        self.moves_ride = on;
     }
 
     /// Whether table heads bring the sparse index (a fast link).
@@ -384,7 +398,14 @@ impl Core {
                 .map(|o| report::outcome(fen, &o)),
             "verdict" => self
                 .engine
-                .attempt(|ctx| probe::verdict(ctx, &pos))
+                .attempt(|ctx| {
+                    let verdict = probe::verdict(ctx, &pos);
+                    if self.moves_ride && matches!(verdict, Err(ProbeError::Missing)) {
+                        // Only what it names counts; its result is the move list's to find.
+                        let _ = ctx.speculate(|| probe::analyse(ctx, &pos));
+                    }
+                    verdict
+                })
                 .map(|a| report::analysis(fen, &a)),
             _ => self
                 .engine

@@ -309,6 +309,9 @@ export class Runtime {
         // connections would take a wave more: it joins ranges of a file
         // across gaps the link brings in less than a round trip.
         this.core.setJoinBudget(first && !this.http.gate.wide ? Math.min(JOIN_BUDGET, this.http.link.tripBytes()) : 0);
+        // There the verdict's round also carries what the move list beside
+        // it needs next, where that adds no wave (see Core.setMovesRide).
+        this.core.setMovesRide(kind === 'verdict' && !this.http.gate.wide && !this.http.link.slow());
         const t0 = performance.now();
         const r = JSON.parse(this.core.attempt(kind, fen));
         ask.trace.attempted(performance.now() - t0);
