@@ -328,7 +328,7 @@ impl Engine {
 
     /// Requests that carry `plan`: one a fetch, or with
     /// [`Config::several_ranges`] one an open and one a file for the rest.
-    fn requests(&self, plan: &[Fetch]) -> u64 {
+    pub fn requests(&self, plan: &[Fetch]) -> u64 {
         if !self.config.several_ranges {
             return plan.len() as u64;
         }

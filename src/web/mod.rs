@@ -10,7 +10,7 @@ mod generator;
 
 pub use generator::Generator;
 
-use crate::engine::{Attempt, Config, Engine, Supply};
+use crate::engine::{Attempt, Config, Engine, Fitted, Supply};
 use crate::error::ProbeError;
 use crate::format::Kind;
 use crate::generate::layout::{name_of, parse_material};
@@ -18,7 +18,7 @@ use crate::generate::solved::Library;
 use crate::generate::values_file;
 use crate::probe;
 use crate::report;
-use crate::store::Fetch;
+use crate::store::{Fetch, Wants};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -310,11 +310,9 @@ impl Core {
     }
 
     /// Whether a verdict's attempt also names what the move list needs
-    /// next, as speculative reads: they then fill the connections the
-    /// verdict's round leaves idle, or join its ranges across small gaps,
-    /// instead of waiting a wave for the move list's own attempt (over
-    /// HTTP/1.1, six connections, where that attempt comes once the
-    /// verdict's requests have left).
+    /// next, where it joins the verdict's requests without adding one
+    /// (see `with_moves_riding`): over HTTP/1.1, six connections, the move
+    /// list's own attempt comes once those requests have left.
     #[wasm_bindgen(js_name = setMovesRide)]
     pub fn set_moves_ride(&mut self, on: bool) {
         self.moves_ride = on;
@@ -398,14 +396,7 @@ impl Core {
                 .map(|o| report::outcome(fen, &o)),
             "verdict" => self
                 .engine
-                .attempt(|ctx| {
-                    let verdict = probe::verdict(ctx, &pos);
-                    if self.moves_ride && matches!(verdict, Err(ProbeError::Missing)) {
-                        // Only what it names counts; its result is the move list's to find.
-                        let _ = ctx.speculate(|| probe::analyse(ctx, &pos));
-                    }
-                    verdict
-                })
+                .attempt(|ctx| probe::verdict(ctx, &pos))
                 .map(|a| report::analysis(fen, &a)),
             _ => self
                 .engine
@@ -415,10 +406,33 @@ impl Core {
         match result {
             Ok(json) => format!("{{\"done\":{json}}}"),
             Err(Attempt::Failed(e)) => error_json(&e),
+            Err(Attempt::Need(w)) if kind == "verdict" && self.moves_ride => {
+                need_json(&self.engine, &self.with_moves_riding(&pos, &w))
+            }
             Err(Attempt::Need(w)) => need_json(
                 &self.engine,
                 &self.engine.fetches_and_gaps(&w, self.connections),
             ),
+        }
+    }
+
+    /// The verdict's round (`own` is what it needs) with the move list's
+    /// next reads riding in it as speculative reads, where they add no
+    /// request to it: joined to its ranges, or across gaps within the join
+    /// budget. The move list's attempt comes once the verdict's requests
+    /// have left; a range of it beside one of theirs would wait a wave.
+    fn with_moves_riding(&self, pos: &shakmaty::Chess, own: &Wants) -> Fitted {
+        let plain = self.engine.fetches_and_gaps(own, self.connections);
+        let requests = self.engine.requests(&plain.0);
+        let ride = self.engine.attempt(|ctx| {
+            let verdict = probe::verdict(ctx, pos);
+            // Only what it names counts: the move list finds its own result.
+            let _ = ctx.speculate(|| probe::analyse(ctx, pos));
+            verdict
+        });
+        match ride {
+            Err(Attempt::Need(w)) => self.engine.fetches_and_gaps(&w, requests.max(1)),
+            _ => plain,
         }
     }
 

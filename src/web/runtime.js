@@ -309,8 +309,8 @@ export class Runtime {
         // connections would take a wave more: it joins ranges of a file
         // across gaps the link brings in less than a round trip.
         this.core.setJoinBudget(first && !this.http.gate.wide ? Math.min(JOIN_BUDGET, this.http.link.tripBytes()) : 0);
-        // There the verdict's round also carries what the move list beside
-        // it needs next, where that adds no wave (see Core.setMovesRide).
+        // There the verdict's requests also carry what the move list beside
+        // it needs next, where that adds no request (see Core.setMovesRide).
         this.core.setMovesRide(kind === 'verdict' && !this.http.gate.wide && !this.http.link.slow());
         const t0 = performance.now();
         const r = JSON.parse(this.core.attempt(kind, fen));
