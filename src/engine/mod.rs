@@ -118,6 +118,21 @@ pub struct Engine {
     files: RefCell<Files>,
 }
 
+/// What an attempt that missed pages names, as an [`Attempt`].
+fn missing(mut wants: Wants) -> Attempt {
+    if wants.is_empty() {
+        // Only speculative inputs named: they are needed after all.
+        (wants.opens, wants.pages) = std::mem::take(&mut wants.maybe).into_needed();
+    }
+    if wants.is_empty() {
+        // A missing page always names itself; treat anything else as a bug in the
+        // table's bytes rather than loop forever.
+        Attempt::Failed(ProbeError::CorruptTable("?".into(), "probe stalled".into()))
+    } else {
+        Attempt::Need(wants)
+    }
+}
+
 /// One probe attempt's view: reads answer from the store or name what is missing.
 pub struct Ctx<'a> {
     engine: &'a Engine,
@@ -189,6 +204,25 @@ impl Engine {
         &self,
         f: impl FnOnce(&Ctx<'_>) -> Result<T, ProbeError>,
     ) -> Result<T, Attempt> {
+        self.run(f, None).0
+    }
+
+    /// [`Self::attempt`], and where it misses pages, those wants with what
+    /// `rider` names beside them as speculative inputs: reads another probe
+    /// needs next, which may ride in the same requests (see [`Self::fetches`]).
+    pub fn attempt_with_rider<T>(
+        &self,
+        f: impl FnOnce(&Ctx<'_>) -> Result<T, ProbeError>,
+        rider: &dyn Fn(&Ctx<'_>),
+    ) -> (Result<T, Attempt>, Option<Wants>) {
+        self.run(f, Some(rider))
+    }
+
+    fn run<T>(
+        &self,
+        f: impl FnOnce(&Ctx<'_>) -> Result<T, ProbeError>,
+        rider: Option<&dyn Fn(&Ctx<'_>)>,
+    ) -> (Result<T, Attempt>, Option<Wants>) {
         let ctx = Ctx {
             engine: self,
             wants: RefCell::new(Wants::default()),
@@ -199,25 +233,23 @@ impl Engine {
         let result = f(&ctx);
         self.last_reads.set(ctx.reads.get());
         match result {
-            Ok(v) => Ok(v),
+            Ok(v) => (Ok(v), None),
             Err(ProbeError::Missing) => {
-                let mut wants = ctx.wants.into_inner();
-                if wants.is_empty() {
-                    // Only speculative inputs named: they are needed after all.
-                    (wants.opens, wants.pages) = std::mem::take(&mut wants.maybe).into_needed();
-                }
-                if wants.is_empty() {
-                    // A missing page always names itself; treat anything else as a bug in the
-                    // table's bytes rather than loop forever.
-                    Err(Attempt::Failed(ProbeError::CorruptTable(
-                        "?".into(),
-                        "probe stalled".into(),
-                    )))
-                } else {
-                    Err(Attempt::Need(wants))
-                }
+                let Some(rider) = rider else {
+                    return (Err(missing(ctx.wants.into_inner())), None);
+                };
+                let own = missing(ctx.wants.borrow().clone());
+                let Attempt::Need(needed) = &own else {
+                    return (Err(own), None);
+                };
+                ctx.speculate(|| rider(&ctx));
+                // The rider's reads stay speculative, whatever `missing` made of the probe's.
+                let mut with = ctx.wants.into_inner();
+                with.opens.clone_from(&needed.opens);
+                with.pages.clone_from(&needed.pages);
+                (Err(own), Some(with))
             }
-            Err(e) => Err(Attempt::Failed(e)),
+            Err(e) => (Err(Attempt::Failed(e)), None),
         }
     }
 

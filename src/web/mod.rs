@@ -311,7 +311,7 @@ impl Core {
 
     /// Whether a verdict's attempt also names what the move list needs
     /// next, where it joins the verdict's requests without adding one
-    /// (see `with_moves_riding`): over HTTP/1.1, six connections, the move
+    /// (see `riding`): over HTTP/1.1, six connections, the move
     /// list's own attempt comes once those requests have left.
     #[wasm_bindgen(js_name = setMovesRide)]
     pub fn set_moves_ride(&mut self, on: bool) {
@@ -394,6 +394,18 @@ impl Core {
                 .engine
                 .attempt(|ctx| probe::outcome(ctx, &pos))
                 .map(|o| report::outcome(fen, &o)),
+            "verdict" if self.moves_ride => {
+                // What the move list searches next rides along (see `set_moves_ride`).
+                let (result, with) =
+                    self.engine
+                        .attempt_with_rider(|ctx| probe::verdict(ctx, &pos), &|ctx| {
+                            let _ = probe::analyse(ctx, &pos);
+                        });
+                if let (Err(Attempt::Need(own)), Some(with)) = (&result, with) {
+                    return need_json(&self.engine, &self.riding(own, &with));
+                }
+                result.map(|a| report::analysis(fen, &a))
+            }
             "verdict" => self
                 .engine
                 .attempt(|ctx| probe::verdict(ctx, &pos))
@@ -406,9 +418,6 @@ impl Core {
         match result {
             Ok(json) => format!("{{\"done\":{json}}}"),
             Err(Attempt::Failed(e)) => error_json(&e),
-            Err(Attempt::Need(w)) if kind == "verdict" && self.moves_ride => {
-                need_json(&self.engine, &self.with_moves_riding(&pos, &w))
-            }
             Err(Attempt::Need(w)) => need_json(
                 &self.engine,
                 &self.engine.fetches_and_gaps(&w, self.connections),
@@ -416,24 +425,15 @@ impl Core {
         }
     }
 
-    /// The verdict's round (`own` is what it needs) with the move list's
-    /// next reads riding in it as speculative reads, where they add no
-    /// request to it: joined to its ranges, or across gaps within the join
-    /// budget. The move list's attempt comes once the verdict's requests
-    /// have left; a range of it beside one of theirs would wait a wave.
-    fn with_moves_riding(&self, pos: &shakmaty::Chess, own: &Wants) -> Fitted {
+    /// The verdict's round (`own` is what it needs) with the reads of
+    /// `with` beyond it riding where they add no request to it: joined to
+    /// its ranges, or across gaps within the join budget. The move list's
+    /// attempt comes once the verdict's requests have left; a range of it
+    /// beside one of theirs would wait a wave.
+    fn riding(&self, own: &Wants, with: &Wants) -> Fitted {
         let plain = self.engine.fetches_and_gaps(own, self.connections);
         let requests = self.engine.requests(&plain.0);
-        let ride = self.engine.attempt(|ctx| {
-            let verdict = probe::verdict(ctx, pos);
-            // Only what it names counts: the move list finds its own result.
-            let _ = ctx.speculate(|| probe::analyse(ctx, pos));
-            verdict
-        });
-        match ride {
-            Err(Attempt::Need(w)) => self.engine.fetches_and_gaps(&w, requests.max(1)),
-            _ => plain,
-        }
+        self.engine.fetches_and_gaps(with, requests.max(1))
     }
 
     /// One answer from generated tables: `{"done": result}`, `{"error",
