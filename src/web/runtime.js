@@ -345,7 +345,7 @@ export class Runtime {
         // Answers arriving together (a round's, within a few ms) cost one
         // attempt, not one each: the attempt waits for the tasks already
         // queued, which may bring more of them.
-        await nextTask();
+        await nextTask(ask.prio.rank);
       }
       throw fail('probe did not converge', 'network');
     } finally {
