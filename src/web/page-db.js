@@ -20,6 +20,12 @@ function later(f) {
 // 100-120 ms for that walk).
 const TOTAL = '\u0000bytes';
 
+// Writes count as done once the operating system has them, not after a
+// flush to disk: this is a cache, and a page lost to a power cut is
+// fetched again. The full analysis answers only once its pages are
+// written, so a flush would be waited for on every cold analysis.
+const RELAXED = { durability: 'relaxed' };
+
 function promisify(req) {
   return new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
@@ -120,7 +126,7 @@ export class PageDb {
 
   /** Counts every page's bytes and records the total (see TOTAL). */
   async recount() {
-    const tx = this.db.transaction(['lru', 'files'], 'readwrite');
+    const tx = this.db.transaction(['lru', 'files'], 'readwrite', RELAXED);
     const bytes = await this.total(tx);
     tx.objectStore('files').put(bytes, TOTAL);
     await done(tx);
@@ -209,7 +215,7 @@ export class PageDb {
    */
   write(queue) {
     return this.guard(async (db) => {
-      const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
+      const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite', RELAXED);
       const files = tx.objectStore('files');
       const store = tx.objectStore('pages');
       const lru = tx.objectStore('lru');
@@ -278,7 +284,7 @@ export class PageDb {
   /** Drops every page of a URL. */
   purge(url) {
     return this.guard(async (db) => {
-      const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
+      const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite', RELAXED);
       const freed = await this.dropPages(tx, url);
       tx.objectStore('files').delete(url);
       const bytes = await this.addToTotal(tx, -freed);
@@ -310,7 +316,7 @@ export class PageDb {
 
   lookup(url, pages) {
     return this.guard(async (db) => {
-      const tx = db.transaction(['pages', 'lru'], 'readwrite');
+      const tx = db.transaction(['pages', 'lru'], 'readwrite', RELAXED);
       const store = tx.objectStore('pages');
       const lru = tx.objectStore('lru');
       const now = Date.now();
@@ -335,7 +341,7 @@ export class PageDb {
     return this.guard(async (db) => {
       // Read the total and delete in one transaction: other probes and
       // tabs write too, and a total read outside it could miss their pages.
-      const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
+      const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite', RELAXED);
       const recorded = await promisify(tx.objectStore('files').get(TOTAL));
       let bytes = typeof recorded === 'number' ? recorded : await this.total(tx);
       if (bytes > target) {
@@ -367,7 +373,7 @@ export class PageDb {
 
   clear() {
     return this.guard(async (db) => {
-      const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
+      const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite', RELAXED);
       for (const s of ['pages', 'lru', 'files']) tx.objectStore(s).clear();
       await done(tx);
       this.known.clear();
