@@ -14,7 +14,10 @@ if (channel) {
     let next = 0;
     for (let i = 1; i < waiting.length; i++) if (waiting[i].rank > waiting[next].rank) next = i;
     waiting.splice(next, 1)[0].resolve();
+    // Under Node (the tests), an idle port must not keep the process alive.
+    if (!waiting.length) channel.port1.unref?.();
   };
+  channel.port1.unref?.();
 }
 
 /** Resolves in a task of its own; among waiters, higher `rank` first (see gate.js's RANK). */
@@ -22,6 +25,7 @@ export function nextTask(rank = 0) {
   if (!channel) return new Promise((resolve) => setTimeout(resolve, 0));
   return new Promise((resolve) => {
     waiting.push({ rank, resolve });
+    channel.port1.ref?.();
     channel.port2.postMessage(0);
   });
 }

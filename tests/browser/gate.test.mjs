@@ -1,8 +1,10 @@
 // The request gate on its own (plain JS, no browser): ranks, holds, and the
-// holds that lapse once a multiplexed host widens it.
+// holds that lapse once a multiplexed host widens it; and the order in which
+// probes woken by one burst of answers attempt.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Gate, RANK } from '../../src/web/gate.js';
+import { nextTask } from '../../src/web/next-task.js';
 
 /** Enters `gate` at `rank`, recording the order of admission in `order`. */
 function enter(gate, rank, name, order) {
@@ -108,5 +110,16 @@ describe('request gate', () => {
     await enter(gate, RANK.verdict, 'verdict', order);
     await new Promise((r) => setTimeout(r, 40));
     assert.deepEqual(order, ['verdict']);
+  });
+
+  it('wakes the probes of one burst of answers in rank order, each in a task of its own', async () => {
+    const order = [];
+    const wake = (rank, name) => nextTask(rank).then(() => order.push(name));
+    const all = [wake(RANK.moves, 'moves'), wake(RANK.outcome, 'outcome'), wake(RANK.verdict, 'verdict'), wake(RANK.moves, 'moves 2')];
+    // One wake a task: after the first, the others still wait.
+    await new Promise((r) => queueMicrotask(r));
+    assert.deepEqual(order, []);
+    await Promise.all(all);
+    assert.deepEqual(order, ['outcome', 'verdict', 'moves', 'moves 2']);
   });
 });
