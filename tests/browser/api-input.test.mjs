@@ -3,29 +3,18 @@
 // `code` (`invalid-fen`, `options`), never a trap inside the wasm module
 // (wasm-bindgen's glue copies any value into the module's memory as if it
 // were a string), and the module answers as before afterwards.
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, startServers, launch, openTablebase, cliProbe } from './helpers.mjs';
+import { skipReason, suiteBrowser, tablebasePage, cliProbe } from './helpers.mjs';
 
 const skip = skipReason();
 const FEN = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
 
 describe('wrong types at the JS API', { skip }, () => {
-  let servers;
-  let browser;
-  let page;
-  before(async () => {
-    servers = await startServers();
-    browser = await launch();
-    page = await openTablebase(await browser.newContext(), servers);
-  });
-  after(async () => {
-    await browser?.close();
-    await servers?.close();
-  });
+  const env = suiteBrowser(tablebasePage);
 
   it('a FEN that is not a string: invalid-fen from every method, and the module still answers', async () => {
-    const seen = await page.evaluate(async () => {
+    const seen = await env.page.evaluate(async () => {
       const values = [undefined, null, 42, 1.5, true, {}, [], ['8/8/8/4k3/8/8/8/R3K3 w - - 0 1'], () => 1, Symbol('s'), 2n, new Uint8Array(8)];
       const codeOf = async (f) => {
         try {
@@ -47,12 +36,12 @@ describe('wrong types at the JS API', { skip }, () => {
     assert.equal(seen.length, 48);
     for (const s of seen) assert.match(s, /^invalid-fen: invalid FEN: expected a string, got (undefined|null|number|boolean|object|function|symbol|bigint)$/);
     const [cli] = cliProbe([FEN]);
-    const web = await page.evaluate((f) => window.tb.probe(f), FEN);
+    const web = await env.page.evaluate((f) => window.tb.probe(f), FEN);
     assert.deepStrictEqual(web, cli);
   });
 
   it('options of the wrong type: the constructor throws code options, naming the option', async () => {
-    const seen = await page.evaluate((base) => {
+    const seen = await env.page.evaluate((base) => {
       const cases = [
         ['pageSize', 'x'], ['pageSize', -4096], ['pageSize', 3000], ['pageSize', NaN],
         ['memoryBudget', '64M'], ['memoryBudget', -1], ['idbBudget', Infinity], ['idbBudget', {}],
@@ -78,7 +67,7 @@ describe('wrong types at the JS API', { skip }, () => {
         }
       }
       return out;
-    }, servers.base);
+    }, env.servers.base);
     for (const s of seen) {
       const key = s.slice(0, s.indexOf(':'));
       assert.match(s, /^\w+: options: Tablebase option/, s);
@@ -88,7 +77,7 @@ describe('wrong types at the JS API', { skip }, () => {
   });
 
   it('probe options of the wrong type: code options', async () => {
-    const seen = await page.evaluate(async (fen) => {
+    const seen = await env.page.evaluate(async (fen) => {
       const out = [];
       for (const options of [42, 'x', { onUpdate: 'log' }, { onUpdate: {} }]) {
         try {
@@ -104,14 +93,14 @@ describe('wrong types at the JS API', { skip }, () => {
   });
 
   it('absent options (undefined or null) take their defaults, and concurrency 0 is learned', async () => {
-    const r = await page.evaluate(
+    const r = await env.page.evaluate(
       async ({ base, fen }) => {
         const tb = new window.Tablebase({ urls: [base], pageSize: null, memoryBudget: undefined, idbBudget: null, concurrency: 0, manifest: null, onProgress: null });
         const a = await tb.probe(fen, null);
         const b = await tb.probe(fen, { onUpdate: undefined });
         return a.wdl === b.wdl ? a.wdl : null;
       },
-      { base: servers.base, fen: FEN },
+      { base: env.servers.base, fen: FEN },
     );
     assert.equal(r, 2);
   });

@@ -2,9 +2,9 @@
 // module loaded (the board asks for its first position's table heads while
 // the wasm downloads). The probe's opening reads take them instead of asking
 // again, ask only for what a short one lacks, and ignore a failed one.
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, startServers, launch, openTablebase, cliProbe, refetched } from './helpers.mjs';
+import { skipReason, suiteBrowser, openTablebase, cliProbe, refetched } from './helpers.mjs';
 
 const skip = skipReason();
 const LUCENA = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
@@ -43,20 +43,13 @@ async function probeWith(browser, servers, heads) {
 const opening = (log) => log.filter((l) => / bytes=0-/.test(l));
 
 describe('early responses (the Tablebase option early)', { skip }, () => {
-  let servers;
-  let browser;
+  const env = suiteBrowser();
   let want;
   let plain;
   before(async () => {
-    servers = await startServers();
-    browser = await launch();
     [want] = cliProbe([LUCENA]);
-    plain = await probeWith(browser, servers, []);
+    plain = await probeWith(env.browser, env.servers, []);
     assert.deepStrictEqual(plain.result, want);
-  });
-  after(async () => {
-    await browser?.close();
-    await servers?.close();
   });
 
   it('take the place of the opening reads they cover: the server sees the same requests', async () => {
@@ -65,7 +58,7 @@ describe('early responses (the Tablebase option early)', { skip }, () => {
       return [p.split('/').pop(), Number(r.split('-')[1]) + 1, 'fetch'];
     });
     assert.ok(heads.length >= 2, 'the probe opens its WDL and DTZ tables');
-    const got = await probeWith(browser, servers, heads);
+    const got = await probeWith(env.browser, env.servers, heads);
     assert.deepStrictEqual(got.result, want);
     // The early requests are the opening reads: none asked for again.
     assert.deepStrictEqual(opening(got.log), opening(plain.log));
@@ -76,7 +69,7 @@ describe('early responses (the Tablebase option early)', { skip }, () => {
     const head = plain.log.find((l) => l.includes('.rtbw bytes=0-'));
     const [p, r] = head.split(' ');
     const end = Number(r.split('-')[1]) + 1;
-    const got = await probeWith(browser, servers, [[p.split('/').pop(), 4096, 'fetch']]);
+    const got = await probeWith(env.browser, env.servers, [[p.split('/').pop(), 4096, 'fetch']]);
     assert.deepStrictEqual(got.result, want);
     // The rest of the head, up to its end or the file's (a short head opens
     // the file at once; the rest follows as pages).
@@ -97,7 +90,7 @@ describe('early responses (the Tablebase option early)', { skip }, () => {
   it('a failed one is forgotten and the network asked as usual', async () => {
     const head = plain.log.find((l) => l.includes('.rtbz bytes=0-'));
     const [p, r] = head.split(' ');
-    const got = await probeWith(browser, servers, [[p.split('/').pop(), Number(r.split('-')[1]) + 1, 'fail']]);
+    const got = await probeWith(env.browser, env.servers, [[p.split('/').pop(), Number(r.split('-')[1]) + 1, 'fail']]);
     assert.deepStrictEqual(got.result, want);
     assert.deepStrictEqual(opening(got.log), opening(plain.log));
     assert.deepStrictEqual(refetched(got.entries), []);

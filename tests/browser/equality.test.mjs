@@ -1,9 +1,9 @@
 // The wasm package in Chromium answers exactly as the native CLI does: the
 // same JSON object for ~60 seeded positions over 3-4-5 piece tables, and the
 // same error code (and message) for FENs that cannot be probed.
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, startServers, launch, openTablebase, probeAll, cliProbe, legalPositions, tbStats } from './helpers.mjs';
+import { skipReason, suiteBrowser, tablebasePage, probeAll, cliProbe, legalPositions, tbStats } from './helpers.mjs';
 
 const skip = skipReason();
 
@@ -55,24 +55,13 @@ const MATERIALS = [
 ];
 
 describe('equality with the native CLI', { skip }, () => {
-  let servers;
-  let browser;
-  let page;
-  before(async () => {
-    servers = await startServers();
-    browser = await launch();
-    page = await openTablebase(await browser.newContext(), servers);
-  });
-  after(async () => {
-    await browser?.close();
-    await servers?.close();
-  });
+  const env = suiteBrowser(tablebasePage);
 
   it('~61 positions over 3-4-5 pieces: the same object, field by field', async () => {
-    const random = await legalPositions(page, MATERIALS, 45, 0x5eed);
+    const random = await legalPositions(env.page, MATERIALS, 45, 0x5eed);
     const fens = [...FIXED, ...random];
     const cli = cliProbe(fens);
-    const web = await probeAll(page, fens);
+    const web = await probeAll(env.page, fens);
     let answered = 0;
     for (let i = 0; i < fens.length; i++) {
       assert.ok(!cli[i].error, `the CLI failed on ${fens[i]}: ${cli[i].error}`);
@@ -81,14 +70,14 @@ describe('equality with the native CLI', { skip }, () => {
     }
     assert.equal(answered, 61);
     // And again warm: nothing changes once the pages are cached.
-    const before = (await tbStats(page)).requests;
-    assert.deepStrictEqual(await probeAll(page, fens), cli);
-    assert.equal((await tbStats(page)).requests, before, 'warm probes made requests');
+    const before = (await tbStats(env.page)).requests;
+    assert.deepStrictEqual(await probeAll(env.page, fens), cli);
+    assert.equal((await tbStats(env.page)).requests, before, 'warm probes made requests');
   });
 
   it('mainlines: the moves of the CLI --mainline, one probe per step', async () => {
     const cli = cliProbe(LINES, ['--mainline']);
-    const web = await page.evaluate((fens) => Promise.all(fens.map((f) => window.tb.mainline(f))), LINES);
+    const web = await env.page.evaluate((fens) => Promise.all(fens.map((f) => window.tb.mainline(f))), LINES);
     for (let i = 0; i < LINES.length; i++) {
       assert.deepStrictEqual(
         [web[i].wdl, web[i].dtz, web[i].precise, web[i].moves.map((m) => m.uci)],
@@ -103,7 +92,7 @@ describe('equality with the native CLI', { skip }, () => {
 
   it('errors: the same code (and message) as the CLI', async () => {
     const cli = cliProbe(ERRORS);
-    const web = await probeAll(page, ERRORS);
+    const web = await probeAll(env.page, ERRORS);
     const seen = new Set();
     for (let i = 0; i < ERRORS.length; i++) {
       const fen = ERRORS[i];

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TABLES = path.resolve(process.env.SYZYGY_PATH || path.join(REPO, '..', 'shared', 'syzygy'));
@@ -51,6 +52,29 @@ export async function startServers({ latencyMs = 0, tables: dirs = [TABLES] } = 
     },
   };
 }
+
+/**
+ * For a describe block: the servers and the browser, started before its
+ * tests and closed after them; `open(browser, servers)`, if given, makes
+ * the page its tests share. Returns {servers, browser, page}, filled in
+ * once the block's tests start.
+ */
+export function suiteBrowser(open = null) {
+  const env = {};
+  before(async () => {
+    env.servers = await startServers();
+    env.browser = await launch();
+    if (open) env.page = await open(env.browser, env.servers);
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.servers?.close();
+  });
+  return env;
+}
+
+/** `suiteBrowser`'s `open`: page.html in a fresh context, with `window.tb` made. */
+export const tablebasePage = async (browser, servers) => openTablebase(await browser.newContext(), servers);
 
 /** The system Chromium through playwright-core. */
 export async function launch() {

@@ -1,9 +1,9 @@
 // A verdict's round carrying the move list's next reads (Core.setMovesRide):
 // the core alone, driven in a page with real Range requests, so that what
 // each attempt names is deterministic (the runtime's order of arrivals is not).
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, startServers, launch } from './helpers.mjs';
+import { skipReason, suiteBrowser } from './helpers.mjs';
 
 const skip = skipReason();
 // Over HTTP/1.1 before the ride, this position's second round named 7
@@ -61,25 +61,18 @@ function pages(lines) {
 }
 
 describe('the move list riding in the verdict round', { skip }, () => {
-  let servers;
-  let browser;
-  let page;
-  before(async () => {
-    servers = await startServers();
-    browser = await launch();
-    page = await (await browser.newContext()).newPage();
+  // page.html without a Tablebase: the test drives a Core of its own.
+  const env = suiteBrowser(async (browser, servers) => {
+    const page = await (await browser.newContext()).newPage();
     await page.goto(servers.pageUrl);
     await page.waitForFunction(() => window.ready === true);
-  });
-  after(async () => {
-    await browser?.close();
-    await servers?.close();
+    return page;
   });
 
   for (const connections of [4, 6]) {
     it(`names the move list's next reads with the verdict's, in its requests (${connections} connections)`, async () => {
       // With 4: the outcome's two requests are out beside the verdict's round.
-      const { plain, ride, moves } = await named(page, servers.base, connections);
+      const { plain, ride, moves } = await named(env.page, env.servers.base, connections);
       const [p, r] = [pages(plain), pages(ride)];
       assert.ok(plain.length > 0, 'the verdict needs reads');
       for (const x of p) assert.ok(r.has(x), `the ride keeps the verdict's own page ${x}`);
