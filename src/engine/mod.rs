@@ -67,7 +67,10 @@ pub struct Config {
     /// round's requests then cost no waves of connections, so the DTZ of a
     /// lost position names, as maybe needed, the pages of every reply's
     /// zeroing moves beside the bounds that pick the reply, saving the
-    /// round that would follow them (see `probe::search::lost_by_bounds`).
+    /// round that would follow them (see `probe::search::lost_by_bounds`),
+    /// and a move list's child names its DTZ's reads before its WDL is in
+    /// (see `probe::search::dtz_at`): more bytes for fewer rounds, which
+    /// drivers ask for only on a link measured fast.
     pub multiplexed: bool,
 }
 

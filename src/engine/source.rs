@@ -222,6 +222,11 @@ impl<'e> Ctx<'e> {
         self.engine.config.multiplexed
     }
 
+    /// Whether what is read now is only maybe needed (see [`Self::speculate`]).
+    pub fn speculating(&self) -> bool {
+        self.speculating.get() > 0
+    }
+
     /// Runs `f` with what it reads named as only maybe needed
     /// ([`crate::store::Wants::maybe`]): reads that would name pages for a
     /// result not known to be wanted yet.

@@ -282,6 +282,15 @@ fn dtz_at(ctx: &Ctx<'_>, pos: &Chess, depth: u32, eager: bool) -> Result<(i8, Dt
             // fetched only where it rides along with what the WDL needs.
             if eager {
                 let _ = ctx.speculate(|| from_table(ctx, pos, None, depth, eager));
+            } else if ctx.multiplexed() && depth == 0 {
+                // Where requests cost no waves, a move list's child names
+                // its DTZ's reads beside its WDL's, as a loss (what the
+                // children of a won position are but for blunders): the
+                // table's, else the bounds'. Over HTTP/2, medians of 6
+                // full analyses: `8/2B5/4B3/4B3/1k6/8/K7/8 w` 509 to 399
+                // ms, `QK6/Q7/4k3/4B3/8/8/8/8 w` 477 to 409, the queen
+                // promotion 623 to 556, the rook promotion unchanged.
+                let _ = ctx.speculate(|| from_table(ctx, pos, Some(-2), depth, eager));
             } else {
                 let mat = Material::of(&pos.board().material());
                 let _ =
@@ -380,7 +389,8 @@ fn lost_by_bounds(ctx: &Ctx<'_>, pos: &Chess, wdl: i8) -> Result<Option<Dtz>, Pr
         // the next should a zeroing move win at the best). Naming every
         // child's: the queen promotion of issue 12 reads 1185 KiB instead
         // of 1037, and no position of `tests/rounds.rs` a round less.
-        if ctx.multiplexed() {
+        if ctx.multiplexed() && !ctx.speculating() {
+            // (Not where the bounds are a guess: see speculate_zeroing_win.)
             for (.., child) in bounds.iter().take(2) {
                 let _ = ctx.speculate(|| zeroing_win(ctx, child));
             }
@@ -424,9 +434,13 @@ fn lost_by_bounds(ctx: &Ctx<'_>, pos: &Chess, wdl: i8) -> Result<Option<Dtz>, Pr
 
 /// [`zeroing_win`] as maybe needed: in full where requests cost no waves
 /// (the round the child with the best bound would take after the bounds
-/// is saved), else only the heads it reaches.
+/// is saved), else only the heads it reaches; only the heads too where
+/// the bounds themselves are a guess (see [`dtz_at`]): there every
+/// child's would be named, which took the queen promotion of issue 12
+/// from 1037 to 2149 KiB and its full analysis over HTTP/2 from 717 to
+/// 874 ms (medians of 6).
 fn speculate_zeroing_win(ctx: &Ctx<'_>, child: &Chess) {
-    if ctx.multiplexed() {
+    if ctx.multiplexed() && !ctx.speculating() {
         let _ = ctx.speculate(|| zeroing_win(ctx, child));
     } else {
         let _ = ctx.speculate_opens(|| zeroing_win(ctx, child));
