@@ -291,10 +291,11 @@ fn dtz_at(ctx: &Ctx<'_>, pos: &Chess, depth: u32, eager: bool) -> Result<(i8, Dt
                 // children of a won position are but for blunders): the
                 // table's, else the bounds'. Not where its side to move
                 // can capture, which often escapes the loss: there
-                // `1r5R/1k6/R7/8/8/8/K7/8 w` read 853 KiB where 353, and
-                // over 266 positions of `tests/rounds.rs` the guesses cost
-                // 12.8 MB more for 54 rounds fewer, 5.8 MB for 39 without
-                // them. Over HTTP/2, medians of 6 full analyses:
+                // `1r5R/1k6/R7/8/8/8/K7/8 w` read 853 KiB where 353; over
+                // the 266 positions of `tests/rounds.rs`, guessing for
+                // every child cost 12775 KiB more for 54 rounds fewer,
+                // guessing only here 5847 KiB for 39. Over HTTP/2,
+                // medians of 6 full analyses:
                 // `8/2B5/4B3/4B3/1k6/8/K7/8 w` 519 to 425 ms (3 waves to 2),
                 // the promotions within their spread.
                 let _ = ctx.speculate(|| from_table(ctx, pos, Some(-2), depth, eager));
