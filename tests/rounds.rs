@@ -541,11 +541,11 @@ fn a_join_budget_saves_waves_of_the_verdict() {
 /// the pages of only the two replies with the highest bounds at hand,
 /// 72044 KiB in all and 1037 for the queen promotion, in as many rounds.
 /// A move list's child whose WDL is still being fetched, and whose side
-/// to move has no capture, names its DTZ's reads beside it, as a loss
-/// (see `probe::search::dtz_at`; 2026-11-27): 575 rounds to 536 (53
-/// positions a round less than on a host taking one request a
-/// connection), 72044 KiB to 77891; the queen promotion 68 requests and
-/// 1045 KiB in 3 rounds.
+/// to move can capture with its king only, if at all, names its DTZ's
+/// reads beside it, as a loss (see `probe::search::dtz_at`; 2026-11-28):
+/// 575 rounds to 533 (56 positions a round less than on a host taking one
+/// request a connection), 72044 KiB to 78499; the queen promotion 68
+/// requests and 1045 KiB in 3 rounds.
 #[test]
 fn a_multiplexed_host_saves_the_round_after_the_bounds() {
     let mut positions = five_piece();

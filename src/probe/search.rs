@@ -284,20 +284,25 @@ fn dtz_at(ctx: &Ctx<'_>, pos: &Chess, depth: u32, eager: bool) -> Result<(i8, Dt
                 let _ = ctx.speculate(|| from_table(ctx, pos, None, depth, eager));
             } else if ctx.multiplexed()
                 && depth == 0
-                && !pos.legal_moves().iter().any(|m| m.is_capture())
+                && !pos
+                    .legal_moves()
+                    .iter()
+                    .any(|m| m.is_capture() && m.role() != shakmaty::Role::King)
             {
                 // Where requests cost no waves, a move list's child names
                 // its DTZ's reads beside its WDL's, as a loss (what the
                 // children of a won position are but for blunders): the
                 // table's, else the bounds'. Not where its side to move
-                // can capture, which often escapes the loss: there
-                // `1r5R/1k6/R7/8/8/8/K7/8 w` read 853 KiB where 353; over
-                // the 266 positions of `tests/rounds.rs`, guessing for
-                // every child cost 12775 KiB more for 54 rounds fewer,
-                // guessing only here 5847 KiB for 39. Over HTTP/2,
-                // medians of 6 full analyses:
+                // can capture with another piece than its king, which often
+                // escapes the loss: there `1r5R/1k6/R7/8/8/8/K7/8 w` read
+                // 853 KiB where 353; over the 266 positions of
+                // `tests/rounds.rs`, guessing for every child cost 12775
+                // KiB more for 54 rounds fewer, guessing only here 6455
+                // KiB for 42. Over HTTP/2, medians of 6 full analyses:
                 // `8/2B5/4B3/4B3/1k6/8/K7/8 w` 519 to 425 ms (3 waves to 2),
-                // the promotions within their spread.
+                // `RK6/Q7/4k3/4N3/8/8/8/8 w` 597 to 389 ms where only the
+                // king's captures are let through (3 waves to 2), the
+                // promotions within their spread.
                 let _ = ctx.speculate(|| from_table(ctx, pos, Some(-2), depth, eager));
             } else {
                 let mat = Material::of(&pos.board().material());
