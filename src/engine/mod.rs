@@ -70,7 +70,7 @@ pub struct Config {
     /// round that would follow them (see `probe::search::lost_by_bounds`),
     /// and a move list's child names its DTZ's reads before its WDL is in
     /// (see `probe::search::dtz_at`): more bytes for fewer rounds, which
-    /// drivers ask for only on a link measured fast.
+    /// the browser driver asks for only on a link not measured slow.
     pub multiplexed: bool,
 }
 

@@ -282,27 +282,14 @@ fn dtz_at(ctx: &Ctx<'_>, pos: &Chess, depth: u32, eager: bool) -> Result<(i8, Dt
             // fetched only where it rides along with what the WDL needs.
             if eager {
                 let _ = ctx.speculate(|| from_table(ctx, pos, None, depth, eager));
-            } else if ctx.multiplexed()
-                && depth == 0
-                && !pos
-                    .legal_moves()
-                    .iter()
-                    .any(|m| m.is_capture() && m.role() != shakmaty::Role::King)
-            {
+            } else if ctx.multiplexed() && depth == 0 && no_escape_by_capture(pos) {
                 // Where requests cost no waves, a move list's child names
                 // its DTZ's reads beside its WDL's, as a loss (what the
                 // children of a won position are but for blunders): the
-                // table's, else the bounds'. Not where its side to move
-                // can capture with another piece than its king, which often
-                // escapes the loss: there `1r5R/1k6/R7/8/8/8/K7/8 w` read
-                // 853 KiB where 353; over the 266 positions of
-                // `tests/rounds.rs`, guessing for every child cost 12775
-                // KiB more for 54 rounds fewer, guessing only here 6455
-                // KiB for 42. Over HTTP/2, medians of 6 full analyses:
-                // `8/2B5/4B3/4B3/1k6/8/K7/8 w` 519 to 425 ms (3 waves to 2),
-                // `RK6/Q7/4k3/4N3/8/8/8/8 w` 597 to 389 ms where only the
-                // king's captures are let through (3 waves to 2), the
-                // promotions within their spread.
+                // table's, else the bounds'. Over HTTP/2, medians of 6 full
+                // analyses: `8/2B5/4B3/4B3/1k6/8/K7/8 w` 519 to 425 ms (3
+                // waves to 2), `RK6/Q7/4k3/4N3/8/8/8/8 w` 597 to 389 ms,
+                // the promotions within their spread.
                 let _ = ctx.speculate(|| from_table(ctx, pos, Some(-2), depth, eager));
             } else {
                 let mat = Material::of(&pos.board().material());
@@ -313,6 +300,18 @@ fn dtz_at(ctx: &Ctx<'_>, pos: &Chess, depth: u32, eager: bool) -> Result<(i8, Dt
         }
         Err(e) => Err(e),
     }
+}
+
+/// Whether the side to move has no capture but by its king: a capture by
+/// another piece often escapes a loss (a king that takes a piece rarely
+/// does: the winning side keeps the rest), so guessing a loss there reads
+/// for nothing: `1r5R/1k6/R7/8/8/8/K7/8 w` read 853 KiB where 353. Over the
+/// 266 positions of `tests/rounds.rs`, guessing for every child cost 12775
+/// KiB more for 54 rounds fewer; guessing only here, 6455 KiB for 42.
+fn no_escape_by_capture(pos: &Chess) -> bool {
+    !pos.legal_moves()
+        .iter()
+        .any(|m| m.is_capture() && m.role() != shakmaty::Role::King)
 }
 
 /// DTZ from the table, or from a 1-ply search when the table stores the
