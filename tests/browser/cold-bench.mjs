@@ -130,22 +130,26 @@ async function main() {
                 const t0 = performance.now();
                 let outcome = null;
                 let verdict = null;
+                let full = null;
                 const onUpdate = (u) => {
                   const t = performance.now() - t0;
                   // Who wins: the outcome stage, or the verdict where that came first.
                   if (outcome === null && (u.stage === 'outcome' || u.stage === 'verdict')) outcome = t;
                   if (verdict === null && u.stage === 'verdict') verdict = t;
+                  // The whole analysis in hand (the board shows it then).
+                  if (u.stage === 'complete') full = t;
                 };
                 const result = await tb.probe(fen, { onUpdate });
-                const full = performance.now() - t0;
+                // The promise: once the pages read are in IndexedDB too.
+                const stored = performance.now() - t0;
                 // Requests still out when it answered count once in.
                 while (tb.stats().requestsInFlight > 0) await new Promise((r) => setTimeout(r, 5));
-                return { result, outcome, verdict, full, last: tb.stats().last };
+                return { result, outcome, verdict, full, stored, last: tb.stats().last };
               },
               { fen: fens[i], base },
             );
             if (JSON.stringify(r.result) !== JSON.stringify(want[i])) throw new Error(`${proto}: ${fens[i]} differs from the CLI`);
-            runs.push({ fen: fens[i], ...r.last, outcome: r.outcome, verdict: r.verdict, full: r.full });
+            runs.push({ fen: fens[i], ...r.last, outcome: r.outcome, verdict: r.verdict, full: r.full, stored: r.stored });
             await context.close();
           }
           rows.push(medianRow(runs));
@@ -171,7 +175,7 @@ async function main() {
             continue;
           }
           const st = JSON.parse(line);
-          runs.push({ fen, ...st, outcome: null, verdict: null, full: st.elapsedMs });
+          runs.push({ fen, ...st, outcome: null, verdict: null, full: st.elapsedMs, stored: null });
         }
         if (runs.length) rows.push(medianRow(runs));
       }
@@ -264,10 +268,11 @@ function report(say, title, rows) {
   say('');
   say(`${title} (median / worst over ${rows.length}${RUNS > 1 ? `, each the median of ${RUNS} runs` : ''}):`);
   say(`  outcome ${mw('outcome', s)}; verdict ${mw('verdict', s)}; full analysis ${mw('full', s)} (worst: ${worstOf('full').fen})`);
+  if (col('stored').length) say(`  promise resolved (the pages in IndexedDB too) ${mw('stored', s)}`);
   say(`  requests ${mw('requests', String)}; bytes ${mw('bytes', kib)}; waves ${mw('waves', String)}; rounds ${mw('rounds', String)}`);
   // --rows: every position, to see where the worst figures come from.
   if (process.argv.includes('--rows')) {
-    for (const r of rows) say(`    ${r.fen.padEnd(40)} outcome ${r.outcome === null ? 'n/a' : s(r.outcome)}, verdict ${r.verdict === null ? 'n/a' : s(r.verdict)}, full ${s(r.full)}, ${r.requests} requests, ${r.waves} waves, ${r.rounds} rounds${r.attempts ? `, ${r.attempts} attempts in ${r.attemptMs} ms` : ''}`);
+    for (const r of rows) say(`    ${r.fen.padEnd(40)} outcome ${r.outcome === null ? 'n/a' : s(r.outcome)}, verdict ${r.verdict === null ? 'n/a' : s(r.verdict)}, full ${s(r.full)}${r.stored ? ` (resolved ${s(r.stored)})` : ''}, ${r.requests} requests, ${r.waves} waves, ${r.rounds} rounds${r.attempts ? `, ${r.attempts} attempts in ${r.attemptMs} ms` : ''}`);
   }
   for (const fen of PROMOTIONS) {
     const r = rows.find((x) => x.fen === fen);

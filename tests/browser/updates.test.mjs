@@ -21,13 +21,17 @@ function probeWithUpdates(page, fen) {
   return page.evaluate(async (fen) => {
     const updates = [];
     let settled = false;
+    let atComplete = null;
     const result = await window.tb.probe(fen, {
-      onUpdate: (u) => updates.push({ stage: u.stage, result: u.result, beforeSettled: !settled }),
+      onUpdate: (u) => {
+        updates.push({ stage: u.stage, result: u.result, beforeSettled: !settled });
+        if (u.stage === 'complete') atComplete = window.tb.stats().last;
+      },
     });
     settled = true;
     // Requests still out when it answered count in stats().last once in.
     while (window.tb.stats().requestsInFlight > 0) await new Promise((r) => setTimeout(r, 5));
-    return { updates, result, stats: window.tb.stats() };
+    return { updates, result, atComplete, stats: window.tb.stats() };
   }, fen);
 }
 
@@ -49,7 +53,7 @@ describe('results as they arrive', { skip }, () => {
       const [want] = cliProbe([fen]);
       const page = await openTablebase(await browser.newContext(), servers, { idbBudget: 0 });
       servers.tables.reset();
-      const { updates, result, stats } = await probeWithUpdates(page, fen);
+      const { updates, result, atComplete, stats } = await probeWithUpdates(page, fen);
       assert.deepStrictEqual(result, want, 'the promise keeps its contract');
       const stages = updates.map((u) => u.stage);
       // The outcome is skipped only when the verdict came first.
@@ -74,6 +78,9 @@ describe('results as they arrive', { skip }, () => {
       assert.ok(last.waves >= 1 && last.waves <= last.requests, JSON.stringify(last));
       assert.ok(last.verdictMs !== null && last.verdictMs <= last.elapsedMs, JSON.stringify(last));
       assert.ok(last.outcomeMs !== null && last.outcomeMs <= last.verdictMs, JSON.stringify(last));
+      // The complete stage comes with the answer, its time stopped there
+      // (the promise also waits for IndexedDB's writes).
+      assert.equal(atComplete?.elapsedMs, last.elapsedMs, JSON.stringify(atComplete));
       console.log(`${fen}: ${JSON.stringify(last)}`);
 
       // Warm: no request, so `last` still describes the cold probe.

@@ -105,9 +105,17 @@ export async function analyse(ctx, fen, token) {
   const before = await statsOrNull(handle);
   if (full) view.network.working(true);
   try {
+    // The complete answer shows as soon as it is known, before its pages
+    // are in IndexedDB (the promise waits for that).
+    let shown = false;
     const onUpdate = (u) => {
+      if (stale()) return;
       // The outcome (who wins) shows at once; the verdict adds its DTZ.
-      if ((u.stage === 'outcome' || u.stage === 'verdict') && !stale()) renderVerdict(ctx, u.result, fen);
+      if (u.stage === 'outcome' || u.stage === 'verdict') renderVerdict(ctx, u.result, fen);
+      if (u.stage === 'complete') {
+        shown = true;
+        renderResult(ctx, u.result, fen);
+      }
     };
     const result = await handle.tb.probe(fen, { onUpdate });
     const after = await statsOrNull(handle);
@@ -119,7 +127,7 @@ export async function analyse(ctx, fen, token) {
       if (after) view.network.stats(after);
     }
     if (stale()) return;
-    renderResult(ctx, result, fen);
+    if (!shown) renderResult(ctx, result, fen);
     renderMainline(ctx, fen, token);
   } catch (raw) {
     const err = asError(raw);
