@@ -157,7 +157,7 @@ export class Runtime {
    * onUpdate({stage: 'complete', result}) as soon as the move list is
    * known. The promise resolves once the pages read are in IndexedDB too
    * (a reload then finds them): over HTTP/2 the last round's answers
-   * arrive together and their write took 30-77 ms after the answer.
+   * arrive together and their write took 8-77 ms after the answer.
    * A stage whose successor came first is skipped.
    */
   async analyse(fen, options) {
