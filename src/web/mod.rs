@@ -119,7 +119,9 @@ export interface ProbeOptions {
    *  `dtz`, `precise` and `dtm` null, `result.moves` empty; only where the WDL
    *  decides the category), then its verdict (`stage: 'verdict'`, with DTZ,
    *  `result.moves` empty) as soon as each is known, then with the complete
-   *  result (`stage: 'complete'`). A stage whose successor came first is skipped. */
+   *  result (`stage: 'complete'`) as soon as it is known: the promise resolves
+   *  with it once its pages are in IndexedDB too. A stage whose successor
+   *  came first is skipped. */
   onUpdate?: (update: ProbeUpdate) => void;
 }
 export type ProbeUpdate =
@@ -652,7 +654,8 @@ impl Tablebase {
 
     /// The result of a position and of every legal move, ranked best first.
     /// `options.onUpdate` receives the position's verdict as soon as it is
-    /// known, then the complete result.
+    /// known, then the complete result; the promise resolves with it once
+    /// its pages are stored in IndexedDB.
     #[wasm_bindgen(unchecked_return_type = "Promise<ProbeResult>")]
     pub fn probe(
         &self,
