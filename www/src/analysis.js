@@ -113,8 +113,10 @@ export async function analyse(ctx, fen, token) {
       // The outcome (who wins) shows at once; the verdict adds its DTZ.
       if (u.stage === 'outcome' || u.stage === 'verdict') renderVerdict(ctx, u.result, fen);
       if (u.stage === 'complete') {
-        shown = true;
+        // onUpdate's errors are swallowed: only a render that went through
+        // counts, else the one after the promise renders it (or its error).
         renderResult(ctx, u.result, fen);
+        shown = true;
       }
     };
     const result = await handle.tb.probe(fen, { onUpdate });
