@@ -27,7 +27,7 @@ export async function openFile(rt, f, job) {
     if (known) {
       const pages = [];
       for (let p = 0; p * rt.pageSize < Math.min(f.end, known.size); p++) pages.push(p);
-      const got = await rt.db.get(url, pages);
+      const got = await rt.db.get(url, pages, known);
       if (epoch !== rt.epoch) return;
       // A head stored shorter (sized for a slow link) opens the file all
       // the same: the core asks for what it lacks, if it needs it at all,

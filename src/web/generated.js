@@ -115,7 +115,7 @@ export class Generated {
     const url = this.url(name);
     const known = await this.db.identity(url);
     if (!known) return null;
-    const bytes = (await this.db.get(url, [WHOLE])).get(WHOLE);
+    const bytes = (await this.db.get(url, [WHOLE], known)).get(WHOLE);
     if (bytes && bytes.length === known.size) return bytes;
     await this.db.purge(url);
     return null;

@@ -8,7 +8,7 @@ import { fail, fatal } from './errors.js';
 import { Crowd } from './crowd.js';
 import { Gate } from './gate.js';
 import { pageLink } from './link.js';
-import { WholeBody, trimBodies } from './whole-body.js';
+import { WholeBody, stop, trimBodies } from './whole-body.js';
 import { SeveralRanges, requestParts, originOf } from './several-ranges.js';
 
 const RETRIES = 3;
@@ -91,7 +91,12 @@ export class RangeClient {
     let got = 0;
     this.onActivity();
     try {
-      const r = await this.answer(url, early.start, early.end, await early.response, early.controller);
+      const res = await within(early.response, STALL_MS);
+      if (!res) {
+        early.controller.abort();
+        return null;
+      }
+      const r = await this.answer(url, early.start, early.end, res, early.controller);
       if (r.retry) return null;
       got = r.value ? r.value.bytes.length : 0;
       return r;
@@ -408,7 +413,7 @@ export class RangeClient {
     let first = null;
     try {
       while (have < n) {
-        const stall = setTimeout(() => controller.abort(), STALL_MS);
+        const stall = setTimeout(() => stop(controller, reader), STALL_MS);
         const { done: end, value } = await reader.read().finally(() => clearTimeout(stall));
         if (end) break;
         if (first === null) first = { at: performance.now(), bytes: value.length };
@@ -420,7 +425,7 @@ export class RangeClient {
     } catch (e) {
       return null;
     } finally {
-      if (have >= n) controller.abort();
+      if (have >= n) stop(controller, reader);
       reader.releaseLock?.();
     }
     if (first !== null) this.link.read(have - first.bytes, performance.now() - first.at);
@@ -431,4 +436,11 @@ export class RangeClient {
   clear() {
     for (const b of [...this.bodies.values()]) b.evict();
   }
+}
+
+/** The promise's value, or null if it takes longer than `ms`. */
+function within(promise, ms) {
+  let timer;
+  const late = new Promise((resolve) => (timer = setTimeout(() => resolve(null), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

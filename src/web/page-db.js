@@ -295,32 +295,42 @@ export class PageDb {
   }
 
   /**
-   * Pages of a URL present in the database, as Map(page -> Uint8Array).
+   * Pages of a URL present in the database, as Map(page -> Uint8Array),
+   * none unless they belong to the version `identity` ({size, validator}):
+   * the file's record is read in the same transaction, so pages another
+   * version's write (another tab's, a prefetch's, this page's own after
+   * an eviction took the head) put there are never read as this one's.
    * Lookups of one URL made in one turn (the ranges one attempt names)
    * share a transaction and come back together, so that the requests for
    * what they lack go out together too and can join (page-requests.js).
    */
-  get(url, pages) {
-    let batch = this.lookups.get(url);
+  get(url, pages, identity) {
+    const key = `${url}|${identity.size}|${identity.validator}`;
+    let batch = this.lookups.get(key);
     if (!batch) {
       batch = { pages: new Set() };
-      this.lookups.set(url, batch);
+      this.lookups.set(key, batch);
       batch.found = Promise.resolve().then(() => {
-        this.lookups.delete(url);
-        return this.lookup(url, [...batch.pages]);
+        this.lookups.delete(key);
+        return this.lookup(url, [...batch.pages], identity);
       });
     }
     for (const p of pages) batch.pages.add(p);
     return batch.found.then((found) => new Map(pages.filter((p) => found.has(p)).map((p) => [p, found.get(p)])));
   }
 
-  lookup(url, pages) {
+  lookup(url, pages, identity) {
     return this.guard(async (db) => {
-      const tx = db.transaction(['pages', 'lru'], 'readwrite', RELAXED);
+      const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite', RELAXED);
       const store = tx.objectStore('pages');
       const lru = tx.objectStore('lru');
       const now = Date.now();
       const found = new Map();
+      const record = await promisify(tx.objectStore('files').get(url));
+      if (!record || !sameIdentity(record, identity.size, identity.validator)) {
+        await done(tx);
+        return found;
+      }
       await Promise.all(
         pages.map(async (p) => {
           const k = this.key(url, p);

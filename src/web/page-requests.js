@@ -83,7 +83,7 @@ async function fetchPages(rt, id, file, wanted, job, gaps) {
   // A file opened from IndexedDB may have any page there; one opened from
   // the network, those this page wrote (then let go from memory).
   const look = idb ? wanted : wanted.filter((p) => file.stored?.has(p));
-  const got = look.length ? await rt.db.get(file.url, look) : new Map();
+  const got = look.length ? await rt.db.get(file.url, look, { size, validator }) : new Map();
   if (epoch !== rt.epoch) return;
   // A version change seen meanwhile: what IndexedDB held is the version before.
   if ((idb && !file.idb) || file.size !== size || file.validator !== validator) got.clear();

@@ -48,10 +48,14 @@ export async function prefetchFiles(rt, names, onProgress) {
         if (r === null || r.size !== head.size || r.validator !== head.validator) throw fail(`${name} changed while prefetching`, 'network');
         await store(start, r);
       }
-      // A file this session opened from the network reads IndexedDB from
-      // now on: offline, its pages not in memory are there.
-      for (const f of rt.files.values()) {
-        if (f.url === url && f.size === head.size && f.validator === head.validator) f.idb = true;
+      // A file this session opened reads IndexedDB from now on: offline,
+      // its pages not in memory are there. Opened as another version (from
+      // IndexedDB before the server changed it), it is this one now: the
+      // core drops the pages it held of the old one.
+      for (const [id, f] of rt.files) {
+        if (f.url !== url) continue;
+        if (rt.core.identify(id, head.size, head.validator)) rt.counters.identityChanges++;
+        Object.assign(f, { size: head.size, validator: head.validator, idb: true, stored: null });
       }
       fetched.push(name);
       done = true;

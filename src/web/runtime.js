@@ -441,13 +441,15 @@ export class Runtime {
    */
   async clearCache() {
     this.http.clear();
-    await this.stored();
     this.epoch++;
     this.inflight.clear();
     this.waiting.clear();
     this.core.clear();
     this.files.clear();
     this.absent.clear();
+    // Writes queued before the clear land before it: an answer taken in
+    // while one waited may have queued another.
+    while (this.writes.size) await this.stored();
     await this.db.clear();
   }
 

@@ -103,7 +103,7 @@ export class WholeBody {
   close() {
     if (!this.live) return;
     this.live = false;
-    this.controller.abort();
+    stop(this.controller, this.reader);
   }
 
   /** Closes and forgets it. */
@@ -129,4 +129,14 @@ export function trimBodies(bodies, keep) {
     bytes -= b.buf.length;
     b.evict();
   }
+}
+
+/**
+ * Ends a download: its controller aborts the fetch, and cancelling the
+ * reader settles a read still waiting, even where the controller is not
+ * the fetch's (an early response passed without its own).
+ */
+export function stop(controller, reader) {
+  controller.abort();
+  reader?.cancel().catch(() => {});
 }

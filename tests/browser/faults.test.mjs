@@ -33,6 +33,9 @@ const KQKR_QUIET = '8/8/8/4k3/8/r7/8/3QK3 w - - 0 1';
 const EARLY = ['8/8/P4R2/6k1/8/8/8/4Kr2 w - - 0 1', '8/8/8/2krR3/8/7P/2K5/8 b - - 0 1'];
 // Another KRPvKR position, for the identity change.
 const OTHER = '8/5K2/8/P3k3/8/8/R1r5/8 w - - 0 1';
+// KBNvK positions (a 462 KB DTZ file, a few small ones reached), for a
+// file saved for offline.
+const KBN = ['8/8/8/4k3/8/8/8/2BNK3 w - - 0 1', '7k/8/8/8/8/8/8/KBN5 w - - 0 1'];
 
 const CASES = [
   { name: '416 once, then success', faults: { match: 'KRPvKR.rtbw', mode: 'status', status: 416, count: 1 }, retries: 1 },
@@ -122,7 +125,7 @@ describe('fault matrix', { skip }, () => {
   before(async () => {
     servers = await startServers();
     browser = await launch();
-    const fens = [FEN, KQKR, KQKR_QUIET, ...EARLY, OTHER];
+    const fens = [FEN, KQKR, KQKR_QUIET, ...EARLY, OTHER, ...KBN];
     cliProbe(fens).forEach((r, i) => {
       assert.ok(!r.error, `${fens[i]}: ${r.error}`);
       expected[fens[i]] = r;
@@ -312,6 +315,82 @@ describe('fault matrix', { skip }, () => {
       assert.match(recorded.validator, /-2"$/, `IndexedDB records ${JSON.stringify(recorded)}`);
       await recovers(page, FEN);
       await recovers(page, OTHER);
+    } finally {
+      await context.close();
+    }
+  });
+
+  /** Requests for table `name` in the server's log from entry `since` on: [heads, others]. */
+  function requestsFor(name, since = 0) {
+    const log = servers.tables.stats().log.slice(since).filter((e) => e.path.endsWith(`/${name}`));
+    const heads = log.filter((e) => /^bytes=0-/.test(e.range)).length;
+    return [heads, log.length - heads];
+  }
+
+  it('a file whose head IndexedDB let go, changed on the server: no page of the old version is read as the new one', async () => {
+    const name = 'KRPvKR.rtbw';
+    const { context, page } = await faulted([]);
+    try {
+      assert.deepStrictEqual(await probe(page, FEN), expected[FEN]);
+      // The LRU eviction of page 0 alone: the file's record and its
+      // other pages stay.
+      const dropped = await page.evaluate(async (url) => {
+        const db = await new Promise((resolve, reject) => {
+          const req = indexedDB.open('syzygy-web');
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(req.error);
+        });
+        const tx = db.transaction(['pages', 'lru'], 'readwrite');
+        const keys = await new Promise((resolve) => (tx.objectStore('lru').getAllKeys().onsuccess = (e) => resolve(e.target.result)));
+        const head = keys.filter((k) => k.startsWith(`${url}|`) && k.endsWith('|0'));
+        const rest = keys.filter((k) => k.startsWith(`${url}|`)).length - head.length;
+        for (const k of head) {
+          tx.objectStore('pages').delete(k);
+          tx.objectStore('lru').delete(k);
+        }
+        await new Promise((resolve) => (tx.oncomplete = resolve));
+        db.close();
+        return { head: head.length, rest };
+      }, servers.base + name);
+      assert.deepStrictEqual([dropped.head, dropped.rest > 0], [1, true], JSON.stringify(dropped));
+      // A new version on the server (the same bytes, a new ETag), read by a
+      // new Tablebase over the same IndexedDB.
+      servers.tables.reset();
+      servers.tables.setFaults({ match: name, mode: 'etag-change', count: 1 });
+      await createTablebase(page, { urls: [servers.base], generate: 'never' });
+      assert.deepStrictEqual(await probe(page, FEN), expected[FEN]);
+      // Its data pages came from the server, not from the old version's records.
+      const [heads, others] = requestsFor(name);
+      assert.equal(heads, 1, 'head requests');
+      assert.ok(others > 0, 'the new version read the old version\'s pages from IndexedDB');
+      await recovers(page, OTHER);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a file opened from IndexedDB, then saved for offline as a new version: the new one is read from then on', async () => {
+    const name = 'KBNvK.rtbz';
+    const { context, page } = await faulted([]);
+    try {
+      assert.deepStrictEqual(await probe(page, KBN[0]), expected[KBN[0]]);
+      // A new Tablebase opens the file from IndexedDB, without the network.
+      await createTablebase(page, { urls: [servers.base], generate: 'never' });
+      servers.tables.reset();
+      assert.deepStrictEqual(await probe(page, KBN[0]), expected[KBN[0]]);
+      assert.equal(servers.tables.stats().requests, 0, 'a warm probe made requests');
+      // The server changes the file; saving the material for offline stores the new version.
+      servers.tables.setFaults({ match: name, mode: 'etag-change', count: 1 });
+      const saved = await page.evaluate((fen) => window.tb.prefetch(fen), KBN[0]);
+      assert.ok(saved.files.includes(name), JSON.stringify(saved));
+      assert.equal((await tbStats(page)).identityChanges, 1, 'the open file did not take the new version');
+      // Pages of the file not in memory yet now come from IndexedDB, as the new version.
+      const since = servers.tables.stats().log.length;
+      const before = (await tbStats(page)).pagesFromIndexedDb;
+      assert.deepStrictEqual(await probe(page, KBN[1]), expected[KBN[1]]);
+      assert.deepStrictEqual(requestsFor(name, since), [0, 0], 'requests for the saved file');
+      assert.ok((await tbStats(page)).pagesFromIndexedDb > before, 'IndexedDB was not read');
+      await recovers(page, KBN[1]);
     } finally {
       await context.close();
     }
