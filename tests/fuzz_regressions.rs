@@ -196,5 +196,5 @@ fn supply(engine: &mut Engine, files: &mut FsFetcher, name: &str, f: &Fetch) {
         ),
         Response::Absent => engine.supply(f, Supply::Absent),
         Response::Failed(why) => panic!("{name}: {why}"),
-    }
+    };
 }

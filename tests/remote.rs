@@ -764,6 +764,30 @@ fn etag_change_mid_run_drops_the_files_pages() {
     check_all(&mut t, &ps[..6], &want[..6]);
 }
 
+#[test]
+fn a_file_that_keeps_changing_version_is_a_clear_error() {
+    let srv = server!("a_file_that_keeps_changing_version_is_a_clear_error");
+    let ps = krpvkr(1, 14);
+    // Every request for the file sees a new ETag, as from servers behind
+    // one URL whose copies differ: each change drops what was read of it.
+    srv.faults(r#"{"match":"KRPvKR.rtbw","mode":"etag-change"}"#);
+    let mut t = srv.driver();
+    match t.analyse(&ps[0]) {
+        Err(ProbeError::Network(name, why)) => {
+            assert_eq!(name, "KRPvKR.rtbw");
+            assert!(why.contains("changed version 3 times"), "{why}");
+        }
+        other => panic!("expected a network error, got {other:?}"),
+    }
+    // Given up after a few rounds, not after hundreds of requests.
+    let requests = srv.stats().requests();
+    assert!(requests <= 20, "{requests} requests");
+    // Once the server serves one version, the same driver answers.
+    srv.reset();
+    let want = expected(&ps);
+    check_all(&mut t, &ps, &want);
+}
+
 // ---------------------------------------------------------------------------
 // (c) The disk cache of the CLI.
 

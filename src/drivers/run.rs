@@ -1,6 +1,8 @@
 //! The synchronous driver loop shared by the native fetchers: attempt,
 //! fetch the named batch in one round, supply, attempt again.
 
+use std::collections::HashMap;
+
 use shakmaty::Chess;
 
 use crate::engine::{Attempt, Config, Ctx, Engine, Supply};
@@ -66,6 +68,24 @@ pub struct Tablebase<F: Fetcher> {
 /// A mainline is a probe per step, so this bounds a step, not a line.
 const MAX_ROUNDS: u32 = 256;
 
+/// Version changes of one file within one probe past which the probe
+/// fails: a file updated while it runs changes once, while servers that
+/// answer with two versions by turns (mirrors or CDN nodes whose copies
+/// differ in ETag) would change it every round, each change dropping what
+/// was read, for hundreds of requests and no answer.
+const MAX_VERSION_CHANGES: usize = 3;
+
+/// The error of a file that kept changing version: the versions it took.
+fn flapping(versions: &[String]) -> String {
+    format!(
+        "the file changed version {} times during one probe (to {}): the server, or the servers \
+         behind this URL, answer with different versions of it by turns; serve one copy, with the \
+         same ETag from every server",
+        versions.len(),
+        versions.join(", then ")
+    )
+}
+
 impl<F: Fetcher> Tablebase<F> {
     pub fn new(fetcher: F, config: Config) -> Self {
         Tablebase {
@@ -110,6 +130,8 @@ impl<F: Fetcher> Tablebase<F> {
         &mut self,
         f: &impl Fn(&Ctx<'_>) -> Result<T, ProbeError>,
     ) -> Result<T, ProbeError> {
+        // Per file changed during this probe: the validators it took.
+        let mut versions: HashMap<String, Vec<String>> = HashMap::new();
         for _ in 0..MAX_ROUNDS {
             let wants = match self.engine.attempt(f) {
                 Ok(v) => return Ok(v),
@@ -117,7 +139,13 @@ impl<F: Fetcher> Tablebase<F> {
                 Err(Attempt::Need(w)) => w,
             };
             let fetches = self.engine.fetches(&wants, self.fetcher.connections());
-            self.round(&fetches)?;
+            for (name, validator) in self.round(&fetches)? {
+                let seen = versions.entry(name.clone()).or_default();
+                seen.push(validator);
+                if seen.len() >= MAX_VERSION_CHANGES {
+                    return Err(ProbeError::Network(name, flapping(seen)));
+                }
+            }
         }
         Err(ProbeError::Network(
             "tables".into(),
@@ -125,7 +153,9 @@ impl<F: Fetcher> Tablebase<F> {
         ))
     }
 
-    fn round(&mut self, fetches: &[Fetch]) -> Result<(), ProbeError> {
+    /// Fetches a round and supplies it: the files whose version changed,
+    /// each with its new validator.
+    fn round(&mut self, fetches: &[Fetch]) -> Result<Vec<(String, String)>, ProbeError> {
         let batch: Vec<Request> = fetches
             .iter()
             .map(|f| Request {
@@ -139,6 +169,7 @@ impl<F: Fetcher> Tablebase<F> {
         self.stats.requests += batch.len() as u64;
         self.stats.waves += (batch.len() as u64).div_ceil(self.fetcher.connections().max(1));
         let responses = self.fetcher.fetch(&batch);
+        let mut changed = Vec::new();
         for (fetch, (req, resp)) in fetches.iter().zip(batch.iter().zip(responses)) {
             match resp {
                 Response::Bytes {
@@ -147,20 +178,22 @@ impl<F: Fetcher> Tablebase<F> {
                     bytes,
                 } => {
                     self.stats.bytes += bytes.len() as u64;
-                    self.engine.supply(
-                        fetch,
-                        Supply::Bytes {
-                            size,
-                            validator: &validator,
-                            bytes: &bytes,
-                        },
-                    );
+                    let supply = Supply::Bytes {
+                        size,
+                        validator: &validator,
+                        bytes: &bytes,
+                    };
+                    if self.engine.supply(fetch, supply) {
+                        changed.push((req.name.clone(), format!("{validator} ({size} bytes)")));
+                    }
                 }
-                Response::Absent => self.engine.supply(fetch, Supply::Absent),
+                Response::Absent => {
+                    self.engine.supply(fetch, Supply::Absent);
+                }
                 Response::Failed(why) => return Err(ProbeError::Network(req.name.clone(), why)),
             }
         }
-        Ok(())
+        Ok(changed)
     }
 
     /// WDL and DTZ of a position and of every legal move, ranked.

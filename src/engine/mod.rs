@@ -430,18 +430,23 @@ impl Engine {
         self.files.borrow().info(file)
     }
 
-    /// Stores what a fetch returned. A size different from the one known
-    /// before means the file changed: its pages and header are dropped.
-    pub fn supply(&mut self, fetch: &Fetch, supply: Supply<'_>) {
+    /// Stores what a fetch returned. A size or validator different from
+    /// the one known before means the file changed: its pages and header
+    /// are dropped, and this returns true.
+    pub fn supply(&mut self, fetch: &Fetch, supply: Supply<'_>) -> bool {
         match supply {
-            Supply::Absent => self.files.get_mut().set_absent(fetch.file),
+            Supply::Absent => {
+                self.files.get_mut().set_absent(fetch.file);
+                false
+            }
             Supply::Bytes {
                 size,
                 validator,
                 bytes,
             } => {
-                self.identify(fetch.file, size, validator);
+                let changed = self.identify(fetch.file, size, validator);
                 self.insert_bytes(fetch.file, fetch.start, size, bytes);
+                changed
             }
         }
     }

@@ -1,6 +1,16 @@
 // Every answer's way in: its file's identity checked, its bytes supplied to
 // the core, its whole pages queued for IndexedDB.
 
+import { fail } from './errors.js';
+
+// Version changes of one URL within VERSION_WINDOW_MS past which its
+// answers are refused: a file updated while the page is open changes
+// once, while servers that answer with two versions by turns (mirrors or
+// CDN nodes whose copies differ in ETag) change it on every request, each
+// change dropping what was read, for hundreds of requests and no answer.
+const MAX_VERSION_CHANGES = 3;
+const VERSION_WINDOW_MS = 60000;
+
 /**
  * Checks identity, supplies the bytes, and queues their storing in
  * IndexedDB (the probe goes on meanwhile; it awaits `rt.stored()` before
@@ -18,6 +28,7 @@ export function accept(rt, id, url, start, r) {
       known.idb = false;
       known.stored = null;
     }
+    keepsChanging(rt, url, r);
   }
   rt.core.setStreamed(id, rt.http.bodies.has(url));
   // Into the core before any await: a probe attempting meanwhile must not
@@ -45,4 +56,19 @@ export function accept(rt, id, url, start, r) {
       for (const p of pages.keys()) file.stored.add(p);
     }
   });
+}
+
+/** Records a version change of `url`; throws once it keeps changing (see MAX_VERSION_CHANGES). */
+function keepsChanging(rt, url, r) {
+  const now = Date.now();
+  const seen = (rt.versionChanges.get(url) || []).filter((c) => now - c.at < VERSION_WINDOW_MS);
+  seen.push({ at: now, version: `${r.validator || 'no validator'} (${r.size} bytes)` });
+  rt.versionChanges.set(url, seen);
+  if (seen.length >= MAX_VERSION_CHANGES) {
+    throw fail(
+      `${url}: the file changed version ${seen.length} times within ${VERSION_WINDOW_MS / 1000} s (to ${seen.slice(-MAX_VERSION_CHANGES).map((c) => c.version).join(', then ')}): ` +
+        'the server, or the servers behind this URL, answer with different versions of it by turns; serve one copy, with the same ETag from every server',
+      'network',
+    );
+  }
 }

@@ -73,6 +73,8 @@ export class Runtime {
     // PageDb.store): every write not yet done, which a probe awaits before
     // it answers.
     this.writes = new Set();
+    // url -> [{at (ms), version}]: its recent version changes (see accept.js).
+    this.versionChanges = new Map();
     // file id -> {f (its open request), at (ms)}: files every location answered 404 for.
     this.absent = new Map();
     // url -> Set of page requests still waiting at the gate (see page-requests.js).

@@ -320,6 +320,27 @@ describe('fault matrix', { skip }, () => {
     }
   });
 
+  it('a file that keeps changing version: a clear error after a few requests, not hundreds', async () => {
+    const name = 'KRPvKR.rtbw';
+    // Every request for the file sees a new ETag, as from servers behind
+    // one URL whose copies differ.
+    const { context, page } = await faulted({ match: name, mode: 'etag-change' });
+    try {
+      const got = await probe(page, FEN);
+      assert.equal(got.code, 'network', JSON.stringify(got));
+      assert.match(got.error, /KRPvKR\.rtbw: the file changed version \d+ times within 60 s .*serve one copy/);
+      const requests = servers.tables.stats().requests;
+      assert.ok(requests <= 30, `${requests} requests`);
+      // One version again: a new Tablebase answers (this one refuses the
+      // file for a minute, as the servers behind it disagreed).
+      servers.tables.reset();
+      await createTablebase(page, { urls: [servers.base], generate: 'never' });
+      assert.deepStrictEqual(await probe(page, FEN), expected[FEN]);
+    } finally {
+      await context.close();
+    }
+  });
+
   /** Requests for table `name` in the server's log from entry `since` on: [heads, others]. */
   function requestsFor(name, since = 0) {
     const log = servers.tables.stats().log.slice(since).filter((e) => e.path.endsWith(`/${name}`));
