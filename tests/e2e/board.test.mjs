@@ -237,6 +237,13 @@ describe('app page', () => {
       const message = await page.textContent('syzygy-board .sb-verdict .sb-summary');
       assert.ok(message.length > 5, message);
     }
+    // A missing table is named as the host names its files, stronger side
+    // first (black holds the queens here), once the host's coverage is known.
+    await page.fill('syzygy-board .sb-fen', '1qq1k3/8/8/8/8/8/8/3RK3 w - - 0 1');
+    await page.press('syzygy-board .sb-fen', 'Enter');
+    await page
+      .waitForFunction(() => /but not KQQvKR\b/.test(document.querySelector('syzygy-board .sb-verdict .sb-summary')?.textContent || ''), null, { timeout: 30000 })
+      .catch(async (e) => assert.fail(`${e.message}: ${await page.textContent('syzygy-board .sb-verdict')}`));
 
     // Network failure: tables served by a server that is gone.
     await page.goto(appUrl(ctx.site.url, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1', `?tables=${encodeURIComponent(await deadUrl())}`));

@@ -241,6 +241,20 @@ describe('issue 14 defects', () => {
     }
   });
 
+  it('a win the halfmove clock already spoils: the best line marks where the 50-move rule draws it', async () => {
+    const fen = '8/8/8/4k3/8/8/8/3QK3 w - - 95 1';
+    const [cli] = cliProbe([fen]);
+    assert.ok(cli.wdl === 2 && cli.category === 'cursed-win', `${cli.wdl} ${cli.category}`);
+    const page = await open(fen);
+    const mark = page.locator('syzygy-board .sb-mainline .sb-line-lost');
+    await mark.waitFor({ timeout: 20000 });
+    assert.match(await mark.textContent(), /draw can be claimed/);
+    // After the 5th ply: 95 + 5 = 100.
+    const index = await page.$eval('syzygy-board .sb-mainline .sb-line-lost', (el) => el.previousElementSibling.dataset.index);
+    assert.equal(index, '4');
+    await page.close();
+  });
+
   it('12: played moves add history entries: Back returns to the position before', async () => {
     const fen = '8/8/8/4k3/8/8/8/3QK3 w - - 0 1';
     const page = await open(fen);
@@ -259,6 +273,17 @@ describe('issue 14 defects', () => {
     await page.goBack();
     await expectFen(page, line[0]);
     await page.goForward();
+    await expectFen(page, line[1]);
+    // Steps along the line are entries too: Back after stepping to the
+    // start returns to the position shown before the last step.
+    await page.goForward();
+    await page.goForward();
+    await expectFen(page, line[3]);
+    for (let i = 2; i >= 0; i--) {
+      await page.keyboard.press('ArrowLeft');
+      await expectFen(page, line[i]);
+    }
+    await page.goBack();
     await expectFen(page, line[1]);
     await page.close();
   });

@@ -201,6 +201,7 @@ describe('verdict.js', () => {
       'missing-table': 'Table not available',
       network: 'Network problem',
       'corrupt-table': 'Corrupt table',
+      module: 'The board could not load',
     };
     for (const [code, title] of Object.entries(titles)) {
       const e = Object.assign(new Error('lower case message'), { code });
@@ -278,7 +279,7 @@ describe('share codes (sharecode.js)', () => {
       assert.equal(decodePosition(encodePosition(fen)), fen);
     }
     assert.equal(encodePosition('r3k3/8/8/8/8/8/8/4K3 b q - 0 1'), null);
-    for (const bad of ['KQvKw', 'KQvKx3', 'hello', 'KQvKw____________', 'KQvKwAB.1']) assert.throws(() => decodePosition(bad), (e) => e.code === 'invalid-fen', bad);
+    for (const bad of ['KQvKw', 'KQvKx3', 'hello', 'KQvKw____________', 'KQvKwAB.1', 'KRvKw3kQ.0.0', 'KRvKw3kQ.5.0']) assert.throws(() => decodePosition(bad), (e) => e.code === 'invalid-fen', bad);
   });
 });
 

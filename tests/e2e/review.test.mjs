@@ -94,16 +94,27 @@ describe('board review defects', () => {
     await page.context().close();
   });
 
-  it('the module failing to download once: the next position answers without a reload', async () => {
+  it('the module failing to download once: said as such, and Retry or the next position answers without a reload', async () => {
     const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
     const next = '8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1';
-    const [cli] = cliProbe([next]);
+    const [cli, cliFirst] = cliProbe([next, fen]);
+    for (const retry of [true, false]) {
     const page = await newPage(ctx.browser);
     let failed = 0;
     await page.route('**/*.wasm', (route) => (failed++ === 0 ? route.abort() : route.continue()));
     await page.goto(appUrl(ctx.site.url, fen));
     const first = await waitVerdict(page, fen, 'syzygy-board', { moves: false });
     assert.equal(first.tone, 'error', JSON.stringify(first));
+    // Not the tables' server: the module itself.
+    assert.equal(first.error, 'module', JSON.stringify(first));
+    assert.match(first.headline, /could not load/, JSON.stringify(first));
+    if (retry) {
+      await page.click('syzygy-board .sb-fix');
+      const v = await waitVerdict(page, fen);
+      assert.equal(v.headline, expectedHeadline(cliFirst));
+      await page.context().close();
+      continue;
+    }
     await page.evaluate((f) => {
       location.hash = `fen=${f.replace(/ /g, '_')}`;
     }, next);
@@ -111,6 +122,7 @@ describe('board review defects', () => {
     assert.equal(v.headline, expectedHeadline(cli));
     assert.ok(failed >= 2, `${failed} module requests`);
     await page.context().close();
+    }
   });
   it('after a move whose DTZ is above 100, the best line goes on past its zeroing move', async () => {
     // Qf5+'s DTZ is above 100: the move list asks for its line to the

@@ -5,9 +5,9 @@
 import { h, icon, ICONS } from './dom.js';
 import { describe, describeError, sideName } from './verdict.js';
 import { asError } from './tablebase.js';
-import { applyUci, coords, inCheck, materialKey, makeFen, parseFen, pieceCount } from './chess.js';
+import { applyUci, coords, inCheck, makeFen, parseFen, pieceCount } from './chess.js';
 import { remember } from './state.js';
-import { coverageOf, offline, scanHost } from './materials.js';
+import { coverageOf, offline, scanHost, tableOf } from './materials.js';
 
 /**
  * What the host offers (materials.js scanHost), asked once per set of table
@@ -25,10 +25,10 @@ export function hostTables(ctx) {
   return s.scan;
 }
 
-/** Material key of a FEN, or '' when it does not parse. */
+/** The table name of `fen`'s material, or '' (see tableOf). */
 export const safeMaterial = (fen) => {
   try {
-    return materialKey(fen);
+    return tableOf(fen);
   } catch {
     return '';
   }
@@ -263,7 +263,9 @@ export function renderError(ctx, err, fen) {
   } catch {
     pieces = 0;
   }
-  const material = safeMaterial(fen);
+  // A missing table may be one a capture reaches: the error names it.
+  const named = err && err.code === 'missing-table' && /\b(K[QRBNP]*vK[QRBNP]*)\.rtb[wz]\b/.exec(String(err.message));
+  const material = named ? named[1] : safeMaterial(fen);
   const e = describeError(err, {
     pieces,
     material,
@@ -271,8 +273,10 @@ export function renderError(ctx, err, fen) {
     coverage: s.coverage || null,
     kingsAdjacent: kingsAdjacent(fen),
   });
-  // What the host covers is asked once, then the message is worded again.
-  if ((e.code === 'missing-table' || e.code === 'too-many-pieces') && !s.coverage) {
+  // What the host covers is asked once, then the message is worded again
+  // (the full page only: a HEAD request per material of up to 5 pieces is
+  // too much for a compact embed's error).
+  if (ctx.full && (e.code === 'missing-table' || e.code === 'too-many-pieces') && !s.coverage) {
     const token = s.token;
     hostTables(ctx).then((offered) => {
       // Nothing found while offline is not kept: asked again next time.
@@ -310,6 +314,9 @@ function kingsAdjacent(fen) {
 function fixFor(ctx, code, fen) {
   if (code === 'castling') {
     return h('button.sb-btn.sb-fix', { type: 'button', onclick: () => ctx.act.load(makeFen({ ...parseFen(fen), castling: '-' })) }, 'Probe without castling rights');
+  }
+  if (code === 'module') {
+    return h('button.sb-btn.sb-fix', { type: 'button', onclick: () => ctx.act.redraw() }, 'Retry');
   }
   if (code === 'too-many-pieces' && ctx.full && !ctx.s.editing) {
     return h('button.sb-btn.sb-fix', { type: 'button', onclick: () => ctx.act.setEditing(true) }, icon(ICONS.edit), 'Remove pieces in the editor');
@@ -356,10 +363,14 @@ async function renderMainline(ctx, fen, token) {
  * the phase after the line; otherwise the count runs out inside the line.
  */
 function losesAt(r, line) {
-  if (!r || Math.abs(r.wdl) !== 1 || !line || !line.moves.length) return null;
+  // A cursed result of the tables, or a win (loss) the halfmove clock
+  // already spoils (saves): the category says which.
+  const spoilt = r && (Math.abs(r.wdl) === 1 || r.category === 'cursed-win' || r.category === 'blessed-loss');
+  if (!spoilt || !line || !line.moves.length) return null;
   const n = zeroingPlies(line);
   const h = r.halfmoveClock || 0;
-  if (n !== undefined && n + h <= 100) {
+  // Only a cursed result loses a later phase; one the clock spoils loses this one.
+  if (Math.abs(r.wdl) === 1 && n !== undefined && n + h <= 100) {
     return { after: n - 1, text: 'after this zeroing move the next phase takes more than 50 moves: the 50-move rule draws it' };
   }
   const at = Math.max(0, Math.min(line.moves.length - 1, 100 - h - 1));

@@ -57,8 +57,10 @@ export function createApp(host, options) {
     s.handle = null;
     s.handleFailed = false;
     act.reconnect = () => connect(spec);
-    s.handlePromise = openTablebase(parseTableUrls(spec), early).then((handle) => {
-      if (s.destroyed) return handle;
+    const promise = openTablebase(parseTableUrls(spec), early).then((handle) => {
+      // Destroyed, or connected elsewhere since (two quick setTables):
+      // this handle's listeners would never be removed.
+      if (s.destroyed || s.handlePromise !== promise) return handle;
       s.handle = handle;
       const offNet = handle.subscribe((p) => {
         view.verdict.fetching(p && p.requestsInFlight > 0);
@@ -78,6 +80,7 @@ export function createApp(host, options) {
       };
       return handle;
     });
+    s.handlePromise = promise;
     s.handlePromise.catch(() => {});
     early = [];
     s.scan = null;
@@ -143,11 +146,16 @@ export function createApp(host, options) {
     show(false);
   }
 
+  /**
+   * Moves along the line: a history entry too, as for a played move, so
+   * that Back retraces what was shown (replacing the entry instead had
+   * Back after stepping to the start land on a later move).
+   */
   function jump(ply) {
     if (s.editing) return;
     if (moveCursor(s, ply)) {
       clearNotice();
-      show(true);
+      show(true, { push: true });
     }
   }
 
@@ -292,6 +300,10 @@ export function createApp(host, options) {
     } else load(p.fen, { fromUrl: true, source: 'The link\'s position' });
   }
   if (options.urlSync) window.addEventListener('hashchange', onHashChange);
+  // Back online with no answer for the position shown (the module or the
+  // tables could not be reached, which is not remembered): try again.
+  const onOnline = () => !s.editing && !s.results.has(currentFen(s)) && show(false);
+  window.addEventListener('online', onOnline);
 
   // ---- start -------------------------------------------------------------------
   connect(options.tables);
@@ -339,6 +351,7 @@ export function createApp(host, options) {
       s.destroyed = true;
       keyTarget.removeEventListener('keydown', onKey);
       if (options.urlSync) window.removeEventListener('hashchange', onHashChange);
+      window.removeEventListener('online', onOnline);
       if (s.unsubscribe) s.unsubscribe();
       board.destroy();
     },

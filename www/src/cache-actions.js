@@ -4,8 +4,7 @@
 import { asError } from './tablebase.js';
 import { refreshStats } from './analysis.js';
 import { formatBytes } from './dom.js';
-import { materialKey } from './chess.js';
-import { offlineBytes, reachableMaterials, scanHost } from './materials.js';
+import { offlineBytes, reachableMaterials, scanHost, tableOf } from './materials.js';
 
 /** Drops every stored page and the answers cached in the page. */
 export async function clearCache(ctx) {
@@ -33,7 +32,7 @@ export async function clearCache(ctx) {
 export async function prefetch(ctx, fen) {
   const { s, view } = ctx;
   if (!s.handle || s.saving) return;
-  const key = materialKey(fen);
+  const key = tableOf(fen);
   s.saving = true;
   view.network.open();
   const say = (text) => {

@@ -2,7 +2,7 @@
 // configured host offers (one HEAD request per file, whose Content-Length is
 // the offline download size), the materials a position's captures and
 // promotions reach, and random legal positions of a material.
-import { boardFen, inCheck, makeFen, squareName } from './chess.js';
+import { boardFen, inCheck, makeFen, materialKey, squareName } from './chess.js';
 
 const ORDER = 'QRBNP';
 const ROLE = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn' };
@@ -21,6 +21,12 @@ function strongerFirst(a, b) {
 export function canonicalMaterial(white, black) {
   const [a, b] = [sortSide(white), sortSide(black)];
   return strongerFirst(a, b) ? `K${a}vK${b}` : `K${b}vK${a}`;
+}
+
+/** The Syzygy table of a position's material: KQvK for a black queen too (materialKey says KvKQ). */
+export function tableOf(fen) {
+  const [white, black] = materialKey(fen).split('v');
+  return canonicalMaterial(white.slice(1), black.slice(1));
 }
 
 /** Piece count of a material name ("KRPvKR" -> 5). */

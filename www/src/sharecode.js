@@ -118,7 +118,9 @@ export function decodePosition(code) {
   if (fields.length !== nums.length + (ep ? 1 : 0) || nums.length === 1 || nums.length > 2) throw fail('unexpected extra fields');
   if (nums.length === 2) [pos.halfmove, pos.fullmove] = nums;
   if (ep) pos.ep = ep;
-  return makeFen(pos);
+  // The FEN's own checks too (a move number of 0, an en passant square
+  // no pawn stands behind): what the board then parses must parse.
+  return makeFen(parseFen(makeFen(pos)));
 }
 
 /** True when the text looks like a share code rather than a FEN. */

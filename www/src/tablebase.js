@@ -14,7 +14,8 @@ export function loadWasm() {
     ready = init().catch((err) => {
       ready = null;
       const e = new Error(`Could not load the tablebase module: ${err && err.message ? err.message : err}`);
-      e.code = 'network';
+      // Not the tables' server: nothing works until the module loads.
+      e.code = 'module';
       throw e;
     });
   }

@@ -44,9 +44,9 @@ export function shortUrl(fen, base = location.href) {
 }
 
 /**
- * Puts `fen` in the address bar: a new history entry for a played move
- * (`push`), so that Back returns to the position before it; otherwise the
- * current entry is replaced.
+ * Puts `fen` in the address bar: a new history entry for a played move or
+ * a step along the line (`push`), so that Back returns to the position
+ * shown before it; otherwise (an edit) the current entry is replaced.
  */
 export function writeUrl(fen, { push = false } = {}) {
   const url = shareUrl(fen);

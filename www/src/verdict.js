@@ -255,6 +255,7 @@ export function describeError(err, context = {}) {
     'missing-table': 'Table not available',
     network: 'Network problem',
     'corrupt-table': 'Corrupt table',
+    module: 'The board could not load',
   };
   const hints = {
     'invalid-fen': 'Check the FEN: 8 ranks, side to move, castling, en passant, clocks.',
@@ -264,6 +265,7 @@ export function describeError(err, context = {}) {
     'missing-table': 'The server has no table for this material. Moves can still be played.',
     network: 'The table server could not be reached. Positions seen before still work offline.',
     'corrupt-table': 'A table file did not decode as expected; it may be truncated or from another version.',
+    module: 'Its decoder (a WebAssembly module) did not download: no moves or results until it does. It is tried again with the next position, when the device comes back online, or with Retry.',
   };
   let title = titles[code] || 'Something went wrong';
   let hint = hints[code] || '';

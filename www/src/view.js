@@ -53,7 +53,7 @@ export function createView(host, { full }, act) {
   const mainlineCard = h(
     'section.sb-card.sb-mainline-card',
     { 'aria-label': 'Best line' },
-    h('h2.sb-card-title', 'Best line', h('small', ' to the next capture, pawn move or mate')),
+    h('h2.sb-card-title', 'Best line', h('small', ' played out to mate')),
     mainline.el,
   );
 
