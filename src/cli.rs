@@ -58,6 +58,17 @@ impl Prober {
         if opts.generate {
             return Ok(Prober::Generated(Box::default()));
         }
+        if !opts.urls.is_empty() && !opts.paths.is_empty() {
+            return Err(
+                "give tables either as folders (--path) or as URLs (--url), not both".into(),
+            );
+        }
+        if opts.cache_dir.is_some() && opts.urls.is_empty() {
+            return Err("--cache-dir keeps pages fetched with --url: give --url too".into());
+        }
+        if let Some(p) = opts.paths.iter().find(|p| !p.is_dir()) {
+            return Err(format!("--path {}: no such folder", p.display()));
+        }
         if !opts.urls.is_empty() {
             #[cfg(not(target_arch = "wasm32"))]
             {

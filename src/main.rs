@@ -132,7 +132,12 @@ mod native {
             failed |= !ok;
             writeln!(out, "{text}")?;
             if opts.stats {
-                eprintln!("{}", prober.stats_json(fen, started.elapsed()));
+                // A closed standard error loses the figures, not the answers.
+                let _ = writeln!(
+                    io::stderr(),
+                    "{}",
+                    prober.stats_json(fen, started.elapsed())
+                );
             }
             out.flush()
         };
@@ -142,7 +147,8 @@ mod native {
             io::stdin().lock().split(b'\n').try_for_each(|line| {
                 let line = line?;
                 let line = String::from_utf8_lossy(&line);
-                let line = line.trim_end_matches('\r');
+                // A byte-order mark (a file saved by some editors) is not part of the FEN.
+                let line = line.trim_end_matches('\r').trim_start_matches('\u{feff}');
                 if line.trim().is_empty() {
                     return Ok(());
                 }

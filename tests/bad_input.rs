@@ -353,6 +353,8 @@ fn hostile_bytes_on_the_command_line_get_clear_errors() {
         "http:// bad host/",
         "http://[::1",
         "https://host:99999/",
+        "http://host/tables?key=1",
+        "http://host/tables#top",
     ] {
         let (out, err, code) = cli_bytes(
             &["probe", "--url", url, "8/8/8/4k3/8/8/8/1BN1K3 w - - 0 1"].map(OsStr::new),
@@ -361,6 +363,29 @@ fn hostile_bytes_on_the_command_line_get_clear_errors() {
         assert_eq!((out.as_str(), code), ("", 2), "{url}: {err}");
         assert!(err.contains("--url"), "{url}: {err}");
     }
+
+    // Options that cannot work together, or a folder that is not there: usage errors.
+    let here = path.to_str().expect("UTF-8 path");
+    for (opts, says) in [
+        (
+            vec!["--path", here, "--url", "http://127.0.0.1:9/"],
+            "not both",
+        ),
+        (vec!["--path", here, "--cache-dir", "/tmp"], "--cache-dir"),
+        (vec!["--path", "/nonexistent/syzygy"], "no such folder"),
+    ] {
+        let mut a = vec!["probe"];
+        a.extend(opts.iter().copied());
+        a.push("8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
+        let a: Vec<&OsStr> = a.into_iter().map(OsStr::new).collect();
+        let (out, err, code) = cli_bytes(&a, b"");
+        assert_eq!((out.as_str(), code), ("", 2), "{opts:?}: {err}");
+        assert!(err.contains(says), "{opts:?}: {err}");
+    }
+    // A byte-order mark before the first line (a file saved so) is not part of the FEN.
+    let (out, _, code) = cli_bytes(&args, "\u{feff}8/8/8/4k3/8/8/8/R3K3 w - - 0 1\n".as_bytes());
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\"wdl\":2"), "{out}");
 
     // Generated on demand, a 5-piece position is past that mode's reach
     // (4 pieces), which the error names rather than the files' 7.
@@ -373,4 +398,26 @@ fn hostile_bytes_on_the_command_line_get_clear_errors() {
         out.contains("too many pieces: 5 (tables cover at most 4)"),
         "{out}"
     );
+}
+
+/// `--stats` writes its figures to standard error: one that cannot be
+/// written to loses them, not the answers or the exit status.
+#[test]
+fn stats_to_a_full_standard_error_keep_the_answers() {
+    use std::process::{Command, Stdio};
+    let Ok(full) = std::fs::File::options().write(true).open("/dev/full") else {
+        return;
+    };
+    let path = syzygy_path();
+    let out = Command::new(env!("CARGO_BIN_EXE_syzygy-web"))
+        .args(["probe", "--json", "--stats", "--path"])
+        .arg(&path)
+        .arg("8/8/8/4k3/8/8/8/R3K3 w - - 0 1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(full))
+        .output()
+        .expect("CLI output");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"wdl\":2"));
 }

@@ -194,3 +194,27 @@ fn categories_match_reference_near_the_boundary() {
     assert!(clocked > 1000);
     assert!(bad.is_empty(), "{bad:#?}");
 }
+
+/// A win whose rounded DTZ is 1 is exact where a move mates at once: a
+/// mate on the 100th ply wins (FIDE 9.3 and 9.6, see Category::new), and
+/// the side to move that can only walk into it has lost. Facts of the
+/// rules, not of another prober (which reads the rounded value and says
+/// "maybe").
+#[test]
+fn a_mate_in_one_on_the_last_ply_wins() {
+    let mut us = ours();
+    for (fen_str, want) in [
+        // Ra8# on the 100th ply.
+        ("6k1/8/6K1/8/8/8/8/R7 w - - 99 1", Category::Win),
+        // In check from the bishop, Kg8 is forced, then Qg7# on the 100th ply.
+        ("7k/8/7Q/8/4K3/8/8/B7 b - - 98 1", Category::Loss),
+    ] {
+        let pos = syzygy_web::probe::parse_fen(fen_str).expect("FEN");
+        let a = us.analyse(&pos).expect("answer");
+        assert_eq!(
+            a.category, want,
+            "{fen_str}: dtz {} precise {}",
+            a.dtz, a.precise
+        );
+    }
+}

@@ -414,6 +414,31 @@ fn a_failing_mirror_gives_way_to_the_next() {
     assert!(up.stats().requests() > 0);
 }
 
+/// A mirror that refuses (401: asking again would not change it) gives way
+/// to the next at once, and is asked last from then on.
+#[test]
+fn a_refusing_mirror_gives_way_to_the_next() {
+    let locked = server!("a_refusing_mirror_gives_way_to_the_next");
+    let up = server!("a_refusing_mirror_gives_way_to_the_next");
+    locked.faults(r#"{"mode":"status","status":401}"#);
+    let mut t = mirrors(&[&locked, &up]);
+    let ps = krpvkr(3, 15);
+    let want = expected(&ps);
+    check_all(&mut t, &ps, &want);
+    assert!(
+        locked.stats().requests() > 0,
+        "the first mirror was never asked"
+    );
+    assert!(up.stats().requests() > 0);
+    // Refused everywhere: the refusal is the error.
+    up.faults(r#"{"mode":"status","status":401}"#);
+    let p = sample("KQvKR", 1, 16).remove(0);
+    match t.analyse(&p) {
+        Err(ProbeError::Network(_, why)) => assert!(why.contains("401"), "{why}"),
+        other => panic!("expected a network error, got {other:?}"),
+    }
+}
+
 /// A file one mirror failed for is read from the mirror that answered for
 /// it from then on, even once the first recovers (and answers other
 /// files): each switch of mirror would drop what was read of the file.

@@ -6,6 +6,10 @@
 //! as a change too (each run opens a file from the network: a replacement
 //! whose head is unchanged goes unseen there, as it would by size alone). Every file is written whole under a temporary name and
 //! renamed, so a crash or a second process never leaves a torn piece.
+//! A piece's name carries a tag of the version it was fetched as: a write
+//! that raced a version change (another thread of the round, another
+//! process behind another mirror) leaves a piece no read of the new
+//! version looks for.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -35,6 +39,17 @@ impl DiskCache {
         Some((size.parse().ok()?, validator.to_string()))
     }
 
+    /// The file of piece `n` of a file's version (size, validator).
+    fn piece(&self, name: &str, n: u64, size: u64, validator: &str) -> PathBuf {
+        // FNV-1a of the version: a name, not a checksum.
+        let tag = format!("{size}\n{validator}")
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+            });
+        self.folder(name).join(format!("{n}.{tag:016x}"))
+    }
+
     /// Bytes `[start, end)` if every piece is on disk.
     pub fn get(&self, name: &str, start: u64, end: u64) -> Option<Response> {
         let (size, validator) = self.identity(name)?;
@@ -45,7 +60,7 @@ impl DiskCache {
         let mut bytes = Vec::with_capacity((end - start) as usize);
         let mut at = start;
         while at < end {
-            let piece = fs::read(self.folder(name).join(format!("{}", at / PIECE))).ok()?;
+            let piece = fs::read(self.piece(name, at / PIECE, size, &validator)).ok()?;
             let want = PIECE.min(size - at) as usize;
             if piece.len() != want {
                 return None;
@@ -87,7 +102,7 @@ impl DiskCache {
                 break;
             }
             pieces.push((
-                folder.join(format!("{}", off / PIECE)),
+                self.piece(name, off / PIECE, size, validator),
                 &bytes[at..at + want],
             ));
             at += want;
@@ -156,6 +171,27 @@ mod tests {
             Response::Bytes { bytes, .. } => Some(bytes),
             _ => None,
         }
+    }
+
+    /// A piece written as one version after another version's restart
+    /// (a write that raced the change) is never read as the new version's.
+    #[test]
+    fn a_piece_of_the_version_before_is_not_read_after_a_change() {
+        let c = cache("raced");
+        let size = 2 * PIECE;
+        let old: Vec<u8> = vec![1; size as usize];
+        c.put("KRvK.rtbw", size, "\"v1\"", 0, &old[..PIECE as usize]);
+        c.put("KRvK.rtbw", size, "\"v2\"", 0, &[2; PIECE as usize]);
+        // The race: v1's second piece lands after v2 restarted the folder.
+        c.write(
+            &c.piece("KRvK.rtbw", 1, size, "\"v1\""),
+            &old[PIECE as usize..],
+        );
+        assert_eq!(bytes_of(c.get("KRvK.rtbw", PIECE, size)), None);
+        assert_eq!(
+            bytes_of(c.get("KRvK.rtbw", 0, PIECE)),
+            Some(vec![2; PIECE as usize])
+        );
     }
 
     /// Without a validator, a same-size file with other bytes is a new

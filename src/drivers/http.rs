@@ -90,6 +90,9 @@ impl HttpFetcher {
             }
         }
         let mut last = String::from("no base URL");
+        // The first refusal (401, a compressed body...): the next mirror is
+        // asked all the same, and this is the error if none answers.
+        let mut refused: Option<String> = None;
         // The mirror that answered for this file first; then healthy
         // mirrors in the order given; failing ones last.
         let answered = self
@@ -123,7 +126,11 @@ impl HttpFetcher {
                         return r;
                     }
                     Try::NotHere => break,
-                    Try::Fatal(why) => return Response::Failed(why),
+                    Try::Fatal(why) => {
+                        self.failing[i].store(true, Ordering::Relaxed);
+                        refused.get_or_insert(why);
+                        break;
+                    }
                     Try::Retry(why) => {
                         last = why;
                         attempt += 1;
@@ -138,10 +145,10 @@ impl HttpFetcher {
                 }
             }
         }
-        if last == "no base URL" {
-            Response::Absent
-        } else {
-            Response::Failed(last)
+        match refused {
+            Some(why) => Response::Failed(why),
+            None if last == "no base URL" => Response::Absent,
+            None => Response::Failed(last),
         }
     }
 
@@ -269,6 +276,13 @@ fn check_base(b: &str) -> Result<(), String> {
     let Some(authority) = uri.authority().filter(|a| !a.host().is_empty()) else {
         return Err(format!("--url names no host: {b}"));
     };
+    // Table names go after the base: under a query or fragment every file
+    // would name the same resource.
+    if uri.query().is_some() || b.contains('#') {
+        return Err(format!(
+            "--url must be a folder, with no query (?) or fragment (#): {b}"
+        ));
+    }
     // What follows the host, past any user info: a port, if any, of 16 bits.
     let after_user = authority.as_str().rsplit('@').next().unwrap_or_default();
     let port = after_user.strip_prefix(authority.host());

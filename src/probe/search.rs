@@ -334,10 +334,12 @@ fn from_table(
     match stored {
         Some(stored) => {
             let offset = if wdl.abs() == 1 { 100 } else { 0 };
-            Ok(Dtz {
-                plies: (stored.plies as i32 + offset) * sign(wdl),
-                precise: stored.precise && offset == 0,
-            })
+            let plies = (stored.plies as i32 + offset) * sign(wdl);
+            // A rounded 1 of a win is 1 or 2 plies; with a mate in one it
+            // is 1 (at a halfmove clock of 99 that makes it a win, not a
+            // maybe-win).
+            let precise = stored.precise && offset == 0 || plies == 1 && mates_in_one(pos);
+            Ok(Dtz { plies, precise })
         }
         None if depth > 0 => Err(ProbeError::CorruptTable(
             format!("{}.rtbz", mat.name),
@@ -348,6 +350,13 @@ fn from_table(
             None => one_ply(ctx, pos, &mat, Some(wdl), depth, false),
         },
     }
+}
+
+/// Whether the side to move has a checkmating move.
+fn mates_in_one(pos: &Chess) -> bool {
+    pos.legal_moves()
+        .iter()
+        .any(|m| after(pos, m).is_checkmate())
 }
 
 fn sign(w: i8) -> i32 {

@@ -323,21 +323,28 @@ pub fn compare(
     Ok(())
 }
 
-/// Where every legal move zeroes, DTZ is exactly one ply to zeroing, and a
-/// mated position's -1 is exact too; we say so (precise) where the
-/// reference reads the rounded table value, here or in a 1-ply search that
-/// reaches such a position. The values still agree.
+/// Where every legal move zeroes, DTZ is exactly one ply to zeroing, a
+/// mated position's -1 is exact too, and so is a win's 1 where a move mates
+/// at once; we say so (precise) where the reference reads the rounded table
+/// value, here or in a 1-ply search that reaches such a position. The
+/// values still agree.
 pub fn forced_zeroing_near(pos: &Chess) -> bool {
+    let after = |p: &Chess, m: &shakmaty::Move| {
+        let mut c = p.clone();
+        c.play_unchecked(*m);
+        c
+    };
     let all_zeroing = |p: &Chess| {
         let moves = p.legal_moves();
-        p.is_checkmate() || (!moves.is_empty() && moves.iter().all(|m| m.is_zeroing()))
+        p.is_checkmate()
+            || (!moves.is_empty() && moves.iter().all(|m| m.is_zeroing()))
+            || moves.iter().any(|m| after(p, m).is_checkmate())
     };
     all_zeroing(pos)
-        || pos.legal_moves().iter().any(|m| {
-            let mut c = pos.clone();
-            c.play_unchecked(*m);
-            all_zeroing(&c)
-        })
+        || pos
+            .legal_moves()
+            .iter()
+            .any(|m| all_zeroing(&after(pos, m)))
 }
 
 /// Where a table file's compression headers sit: per subtable (leading
