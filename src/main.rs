@@ -20,10 +20,11 @@ mod native {
 
     const USAGE: &str =
         "usage: syzygy-web probe ... | syzygy-web generate ... (see generate --help)
-       syzygy-web probe [--path DIR]... [--url BASE_URL]... [--generate] [--cache-dir DIR] [--json] [--stats] [--mainline] [FEN]...
+       syzygy-web probe (--path DIR... | --url BASE_URL... [--cache-dir DIR] | --generate) [--json] [--stats] [--mainline] [FEN]...
       Probes each FEN (or each line of standard input) in Syzygy tables.
       --path DIR       a folder of .rtbw/.rtbz files (repeatable)
-      --url BASE_URL   a folder of tables over HTTP(S) with Range support (repeatable)
+      --url BASE_URL   a folder of tables over HTTP(S) with Range support (repeatable:
+                       mirrors, asked in order; one that fails or refuses gives way)
       --cache-dir DIR  keep fetched pages on disk between runs (with --url)
       --json           one JSON object per line
       --stats          after each answer, one JSON line on standard error: fen,
