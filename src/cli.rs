@@ -113,11 +113,12 @@ impl Prober {
         out.push(':');
         report::string(&mut out, fen.trim());
         out.push_str(&format!(
-            ",\"requests\":{},\"bytes\":{},\"waves\":{},\"rounds\":{},\"elapsedMs\":{}}}",
+            ",\"requests\":{},\"bytes\":{},\"waves\":{},\"rounds\":{},\"fromDiskCache\":{},\"elapsedMs\":{}}}",
             s.requests,
             s.bytes,
             s.waves,
             s.rounds,
+            s.local,
             elapsed.as_millis()
         ));
         out

@@ -852,6 +852,63 @@ fn cache_dir_second_run_answers_the_same_with_fewer_bytes() {
     let _ = std::fs::remove_dir_all(&cache);
 }
 
+/// `--stats` counts what crossed the network: a second run that the disk
+/// cache answers in part reports the server's own request and byte counts,
+/// and the rest as `fromDiskCache`.
+#[test]
+fn stats_count_only_network_requests_with_a_cache_dir() {
+    let srv = server!("stats_count_only_network_requests_with_a_cache_dir");
+    let cache = temp_dir("stats");
+    let input: String = sample("KRPvKR", 6, 21)
+        .iter()
+        .map(|p| fen(p) + "\n")
+        .collect();
+    let url = srv.tables();
+    let dir = cache.to_str().expect("utf-8 temp dir");
+    let args = [
+        "probe",
+        "--json",
+        "--stats",
+        "--url",
+        &url,
+        "--cache-dir",
+        dir,
+    ];
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    let sums = |stderr: &[u8]| {
+        let text = String::from_utf8_lossy(stderr).into_owned();
+        let lines: Vec<&str> = text.lines().filter(|l| l.contains("\"fen\"")).collect();
+        assert_eq!(lines.len(), 6, "{text}");
+        let sum = |key: &str| -> u64 {
+            lines
+                .iter()
+                .map(|l| number_after(l, key).expect("stats field"))
+                .sum()
+        };
+        (
+            sum("\"requests\":"),
+            sum("\"bytes\":"),
+            sum("\"fromDiskCache\":"),
+        )
+    };
+    for run in 0..2 {
+        srv.reset();
+        let out = common::cli::run_cli(&args, input.as_bytes());
+        assert_eq!(out.status.code(), Some(0));
+        let (requests, bytes, local) = sums(&out.stderr);
+        let served = srv.stats();
+        println!("run {run}: {requests} requests, {bytes} B, {local} from the disk cache");
+        assert_eq!(requests, served.requests(), "run {run}");
+        assert_eq!(bytes, served.bytes(), "run {run}");
+        if run == 0 {
+            assert_eq!(local, 0);
+        } else {
+            assert!(local > 0, "the second run read nothing from the cache");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
 #[test]
 fn cache_dir_is_purged_when_the_etag_changes_between_runs() {
     let srv = server!("cache_dir_is_purged_when_the_etag_changes_between_runs");

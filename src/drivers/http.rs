@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::thread;
 use std::time::Duration;
@@ -36,6 +36,8 @@ pub struct HttpFetcher {
     answered: Mutex<HashMap<String, usize>>,
     agent: ureq::Agent,
     cache: Option<super::disk_cache::DiskCache>,
+    /// Requests and bytes the cache answered, for [`Fetcher::take_local`].
+    local: (AtomicU64, AtomicU64),
     whole_body_limit: u64,
 }
 
@@ -71,6 +73,7 @@ impl HttpFetcher {
             bases,
             agent,
             cache,
+            local: Default::default(),
             whole_body_limit: WHOLE_BODY_LIMIT,
         })
     }
@@ -86,6 +89,12 @@ impl HttpFetcher {
     fn one(&self, req: &Request) -> Response {
         if let (Some(cache), false) = (&self.cache, req.open) {
             if let Some(r) = cache.get(&req.name, req.start, req.end) {
+                if let Response::Bytes { bytes, .. } = &r {
+                    self.local.0.fetch_add(1, Ordering::Relaxed);
+                    self.local
+                        .1
+                        .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                }
                 return r;
             }
         }
@@ -346,5 +355,12 @@ impl Fetcher for HttpFetcher {
 
     fn connections(&self) -> u64 {
         PARALLEL as u64
+    }
+
+    fn take_local(&mut self) -> (u64, u64) {
+        (
+            self.local.0.swap(0, Ordering::Relaxed),
+            self.local.1.swap(0, Ordering::Relaxed),
+        )
     }
 }

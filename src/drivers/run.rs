@@ -43,6 +43,13 @@ pub trait Fetcher {
     fn connections(&self) -> u64 {
         u64::MAX
     }
+
+    /// Requests and bytes of the batches since the last call that a local
+    /// copy answered (a disk cache), not the network: `--stats` counts
+    /// only what crossed the network.
+    fn take_local(&mut self) -> (u64, u64) {
+        (0, 0)
+    }
 }
 
 /// Round trips and volume, counted by the driver loop.
@@ -54,6 +61,9 @@ pub struct NetStats {
     /// Sequential waves of requests: per round, ceil(requests / the
     /// fetcher's connections).
     pub waves: u64,
+    /// Requests a local copy answered instead (the CLI's disk cache):
+    /// not in `requests`, `bytes` or `waves`.
+    pub local: u64,
 }
 
 /// A fetcher plus the engine: the native face of the library.
@@ -165,10 +175,14 @@ impl<F: Fetcher> Tablebase<F> {
                 open: f.open,
             })
             .collect();
-        self.stats.rounds += 1;
-        self.stats.requests += batch.len() as u64;
-        self.stats.waves += (batch.len() as u64).div_ceil(self.fetcher.connections().max(1));
         let responses = self.fetcher.fetch(&batch);
+        let (local, local_bytes) = self.fetcher.take_local();
+        let network = (batch.len() as u64).saturating_sub(local);
+        self.stats.rounds += 1;
+        self.stats.requests += network;
+        self.stats.local += local;
+        self.stats.waves += network.div_ceil(self.fetcher.connections().max(1));
+        let mut bytes_in = 0u64;
         let mut changed = Vec::new();
         for (fetch, (req, resp)) in fetches.iter().zip(batch.iter().zip(responses)) {
             match resp {
@@ -177,7 +191,7 @@ impl<F: Fetcher> Tablebase<F> {
                     validator,
                     bytes,
                 } => {
-                    self.stats.bytes += bytes.len() as u64;
+                    bytes_in += bytes.len() as u64;
                     let supply = Supply::Bytes {
                         size,
                         validator: &validator,
@@ -193,6 +207,7 @@ impl<F: Fetcher> Tablebase<F> {
                 Response::Failed(why) => return Err(ProbeError::Network(req.name.clone(), why)),
             }
         }
+        self.stats.bytes += bytes_in.saturating_sub(local_bytes);
         Ok(changed)
     }
 
