@@ -176,27 +176,32 @@ pub(super) fn sort(moves: &mut [MoveInfo]) {
     moves.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| a.uci.cmp(&b.uci)));
 }
 
-/// Sort key, best first: mates; wins by fewest plies to zeroing (a zeroing
-/// move counts as one ply), zeroing moves first among equals; cursed wins
-/// likewise; draws; blessed losses and losses by most plies to zeroing;
-/// moves without a result last. Where mate distances are known they come
-/// first within a WDL: fastest mate when winning, longest resistance when
-/// losing.
-fn rank(m: &MoveInfo) -> (u8, i64, i64, bool, i64) {
+/// Sort key, best first: the move's category under the halfmove clock
+/// (a win the clock keeps before one it may spoil, a loss it spoils before
+/// one it keeps: with mate distances, the fastest mate may walk past the
+/// 50-move limit where a capture wins); then mates; wins by fewest plies to
+/// zeroing (a zeroing move counts as one ply), zeroing moves first among
+/// equals; cursed wins likewise; draws; blessed losses and losses by most
+/// plies to zeroing; moves without a result last. Where mate distances are
+/// known they come next within a WDL: fastest mate when winning, longest
+/// resistance when losing.
+fn rank(m: &MoveInfo) -> (u8, u8, i64, i64, bool, i64) {
     if m.error.is_some() {
-        return (6, 0, 0, false, 0);
+        return (u8::MAX, 6, 0, 0, false, 0);
     }
+    // The category is the opponent's after the move: lower is better here.
+    let clock = m.category as u8;
     if m.facts.checkmate {
-        return (0, 0, 0, false, 0);
+        return (clock, 0, 0, 0, false, 0);
     }
     let child = i64::from(m.dtz).abs();
     let ours = if m.zeroing { 1 } else { child + 1 };
     let mate = m.dtm.map_or(0, |d| i64::from(d).abs());
     match m.wdl {
-        -2 => (1, mate, ours, !m.zeroing, child),
-        -1 => (2, mate, ours, !m.zeroing, child),
-        0 => (3, 0, 0, false, 0),
-        1 => (4, -mate, -ours, m.zeroing, -child),
-        _ => (5, -mate, -ours, m.zeroing, -child),
+        -2 => (clock, 1, mate, ours, !m.zeroing, child),
+        -1 => (clock, 2, mate, ours, !m.zeroing, child),
+        0 => (clock, 3, 0, 0, false, 0),
+        1 => (clock, 4, -mate, -ours, m.zeroing, -child),
+        _ => (clock, 5, -mate, -ours, m.zeroing, -child),
     }
 }

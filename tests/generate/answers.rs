@@ -284,6 +284,68 @@ fn mate_distances_agree_with_their_moves() {
     assert!(lines > names.len());
 }
 
+/// With a running halfmove clock the first move is one whose category is
+/// best: the fastest mate may need more plies without a capture or pawn
+/// move than the clock leaves, where another move keeps the win (or, for
+/// the losing side, one reaches the 50-move draw). Counts the positions
+/// where the fastest mate was not first, so the check is seen to bite.
+#[test]
+fn the_clock_ranks_moves_before_mate_distance() {
+    let lib = super::library();
+    let (mut positions, mut overruled) = (0usize, 0usize);
+    let mut bad = Vec::new();
+    for name in materials() {
+        for (i, pos) in sample(&name, per_material() / 4, 29).iter().enumerate() {
+            let clock = [40, 70, 85, 92, 97][i % 5];
+            let text = fen(pos);
+            let mut fields: Vec<&str> = text.split(' ').collect();
+            let clock_text = clock.to_string();
+            fields[4] = &clock_text;
+            let Ok(at) = syzygy_web::probe::parse_fen(&fields.join(" ")) else {
+                continue;
+            };
+            let Ok(a) = generated::analyse(lib, &at) else {
+                continue;
+            };
+            positions += 1;
+            let rated: Vec<_> = a.moves.iter().filter(|m| m.error.is_none()).collect();
+            let Some(first) = rated.first() else { continue };
+            if let Some(better) = rated.iter().find(|m| m.category < first.category) {
+                if bad.len() < 10 {
+                    bad.push(format!(
+                        "{}: {} ({}) first, {} ({}) is better",
+                        fields.join(" "),
+                        first.uci,
+                        first.category,
+                        better.uci,
+                        better.category
+                    ));
+                }
+            }
+            let fastest = rated
+                .iter()
+                .filter(|m| m.wdl == first.wdl && m.wdl != 0)
+                .min_by_key(|m| {
+                    let d = i64::from(m.dtm.unwrap_or(0)).abs();
+                    if m.wdl < 0 {
+                        d
+                    } else {
+                        -d
+                    }
+                });
+            if fastest.is_some_and(|m| m.category > first.category) {
+                overruled += 1;
+            }
+        }
+    }
+    eprintln!("{positions} positions with a running clock; the clock overruled the mate distance in {overruled}");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert!(
+        overruled > 0,
+        "no position where the clock changes the best move"
+    );
+}
+
 #[test]
 fn cli_prints_mate_distances() {
     let mut p = Prober::new(&Options {
