@@ -293,19 +293,22 @@ fn values_file_round_trips() {
     assert_eq!(back.layout.name, "KRPvK");
     assert_eq!(back.dtz, t.dtz);
     assert_eq!(back.dtm, t.dtm);
-    assert!(generate::values_file::current(&mut bytes.as_slice(), false));
-    assert_eq!(
-        generate::values_file::current(&mut bytes.as_slice(), true),
-        t.dtm.is_some()
-    );
+    let current = |bytes: &[u8], name: &str, dtm: bool| {
+        generate::values_file::current(&mut &bytes[..], name, dtm, bytes.len() as u64)
+    };
+    assert!(current(&bytes, "KRPvK", false));
+    assert_eq!(current(&bytes, "KRPvK", true), t.dtm.is_some());
+    // Another material's file under this name, or one cut short: not
+    // current, so the CLI generates the material again rather than read
+    // another table as this one or stop at a short read.
+    assert!(!current(&bytes, "KQPvK", false));
+    assert!(!current(&bytes[..bytes.len() - 1], "KRPvK", false));
+    assert!(!current(&bytes[..100], "KRPvK", false));
     // Another version: refused by the reader, and not current (the CLI
     // generates such a sub-table again instead of failing).
     bytes[4] ^= 1;
     assert!(generate::values_file::read(&mut bytes.as_slice()).is_err());
-    assert!(!generate::values_file::current(
-        &mut bytes.as_slice(),
-        false
-    ));
+    assert!(!current(&bytes, "KRPvK", false));
     let mut short = Vec::new();
     generate::values_file::write(t, &mut short).unwrap();
     short.truncate(short.len() / 2);
@@ -806,5 +809,81 @@ fn a_run_with_dtm_regenerates_sub_tables_written_without() {
     run(&args("KPvKP", true)).expect("KPvKP with DTM over KPvK without");
     assert!(read("KPvK").dtm.is_some(), "KPvK was not generated again");
     assert!(read("KPvKP").dtm.is_some());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A sub-table's values file cut short, or holding another material (a
+/// file copied over another), is generated again: the run neither stops at
+/// it nor reads another table's values as the child's.
+#[test]
+fn a_run_regenerates_sub_tables_cut_short_or_of_another_material() {
+    use syzygy_web::generate_cli::{run, Args};
+    let dir = std::env::temp_dir().join(format!("syzygy-web-bad-subs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = |material: &str| Args {
+        materials: vec![material.to_string()],
+        out: Some(dir.clone()),
+        values_only: true,
+        dtm: true,
+        ..Default::default()
+    };
+    let path = |name: &str| dir.join(format!("{name}.swv"));
+    let read = |name: &str| {
+        let f = std::fs::File::open(path(name)).expect("values file");
+        generate::values_file::read(&mut std::io::BufReader::new(f)).expect("read")
+    };
+    run(&args("KQvKR")).expect("KQvKR and its sub-tables");
+    let whole = read("KQvKR");
+    let kqvk = std::fs::read(path("KQvK")).expect("KQvK.swv");
+
+    // Cut short: generated again, the same bytes.
+    std::fs::write(path("KQvK"), &kqvk[..1000]).expect("cut");
+    std::fs::remove_file(path("KQvKR")).expect("target removed");
+    run(&args("KQvKR")).expect("a short sub-table is generated again");
+    assert_eq!(std::fs::read(path("KQvK")).expect("KQvK.swv"), kqvk);
+
+    // Another material's file under KQvK's name: generated again, and the
+    // target's values are those made from the right sub-table.
+    std::fs::copy(path("KRvK"), path("KQvK")).expect("copy");
+    std::fs::remove_file(path("KQvKR")).expect("target removed");
+    run(&args("KQvKR")).expect("a mislabelled sub-table is generated again");
+    assert_eq!(std::fs::read(path("KQvK")).expect("KQvK.swv"), kqvk);
+    let again = read("KQvKR");
+    assert_eq!(again.dtz, whole.dtz);
+    assert_eq!(again.dtm, whole.dtm);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two runs never share an output directory (they would share its scratch
+/// files); a material whose slices the generator cannot number is refused
+/// before anything is generated.
+#[test]
+fn a_second_run_on_one_directory_and_six_piece_tables_too_big_are_refused() {
+    use syzygy_web::generate_cli::{run, Args};
+    let dir = std::env::temp_dir().join(format!("syzygy-web-locked-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = |material: &str| Args {
+        materials: vec![material.to_string()],
+        out: Some(dir.clone()),
+        values_only: true,
+        ..Default::default()
+    };
+    std::fs::create_dir_all(&dir).expect("dir");
+    let held = std::fs::File::create(dir.join(".generate.lock")).expect("lock file");
+    held.lock().expect("lock");
+    let e = run(&args("KPvK")).expect_err("a run while another holds the directory");
+    assert!(e.contains("another `syzygy-web generate`"), "{e}");
+    assert!(!dir.join("KPvK.swv").exists());
+    drop(held);
+    run(&args("KPvK")).expect("the directory free again");
+    assert!(dir.join("KPvK.swv").exists());
+
+    let t = std::time::Instant::now();
+    let e = run(&args("KQRvKQB")).expect_err("too big to number");
+    assert!(
+        e.contains("KQRvKQB") && e.contains("positions a slice"),
+        "{e}"
+    );
+    assert!(t.elapsed().as_secs() < 60, "refused only after generating");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -198,16 +198,31 @@ fn discard<R: Read>(r: &mut R, n: u64) -> io::Result<()> {
     Ok(())
 }
 
-/// Whether a file starts as one this version writes (stale files from
-/// another version are generated again rather than refused).
-/// With `dtm`, it must also hold distances to mate (a file written without
-/// them is generated again for a run that wants them).
-pub fn current(r: &mut impl Read, dtm: bool) -> bool {
-    let mut head = [0u8; 7];
-    r.read_exact(&mut head).is_ok()
-        && head[..4] == MAGIC
-        && u16::from_le_bytes([head[4], head[5]]) == VERSION
-        && (!dtm || head[6] & 1 != 0)
+/// Whether a file of `len` bytes is a whole table of material `name` that
+/// this version writes: stale files from another version, files cut short
+/// and files holding another material are generated again rather than
+/// refused (or worse, read as the material their name says). With `dtm`, it
+/// must also hold distances to mate (a file written without them is
+/// generated again for a run that wants them).
+pub fn current(r: &mut impl Read, name: &str, dtm: bool, len: u64) -> bool {
+    let mut head = [0u8; 8];
+    if r.read_exact(&mut head).is_err()
+        || head[..4] != MAGIC
+        || u16::from_le_bytes([head[4], head[5]]) != VERSION
+    {
+        return false;
+    }
+    let has_dtm = head[6] & 1 != 0;
+    let mut stored = vec![0u8; usize::from(head[7])];
+    if (dtm && !has_dtm) || r.read_exact(&mut stored).is_err() || stored != name.as_bytes() {
+        return false;
+    }
+    let Ok(key) = parse_material(name) else {
+        return false;
+    };
+    let layout = Layout::new(key);
+    layout.name == name
+        && len == (header_len(&layout) + arrays(has_dtm) * 2 * layout.positions_per_side()) as u64
 }
 
 fn read_as<R: Read>(

@@ -52,6 +52,10 @@ pub fn run(a: &Args) -> Result<(), String> {
     }
     let target_set: HashSet<[u8; 12]> = targets.iter().map(|&k| plan::normalize(k)).collect();
     let dir = a.out.clone();
+    // One run an output directory at a time: two would share its scratch
+    // files (the second emptying what the first writes). The lock goes
+    // with the process, a crash included.
+    let _lock = dir.as_deref().map(values_dir::lock).transpose()?;
     // A Syzygy directory is complete only with the trivially drawn tables
     // that positions reach (KBvK, KNvK): probers open those like any other.
     if let Some(d) = dir.as_ref().filter(|_| !a.values_only) {
@@ -71,11 +75,25 @@ pub fn run(a: &Args) -> Result<(), String> {
     }
     let on_disk = |k: &[u8; 12]| {
         dir.as_deref().is_some_and(|d| {
-            fs::File::open(values_path(d, &name_of(k).0))
-                .is_ok_and(|mut f| values_file::current(&mut f, a.dtm))
+            let name = name_of(k).0;
+            fs::File::open(values_path(d, &name)).is_ok_and(|mut f| {
+                let len = f.metadata().map_or(0, |m| m.len());
+                values_file::current(&mut f, &name, a.dtm, len)
+            })
         })
     };
     let order = plan::order(&targets, on_disk);
+    // Positions within a slice are numbered in 32 bits.
+    for k in &order {
+        let size = Layout::new(*k).slice_size;
+        if u32::try_from(size).is_err() {
+            return Err(format!(
+                "{}: {size} positions a slice, more than the generator numbers ({}): it makes tables of up to 5 pieces, and of 6 with pawns or runs of identical pieces",
+                name_of(k).0,
+                u32::MAX
+            ));
+        }
+    }
     let opts = Options {
         threads: threads(a),
         dtm: a.dtm,

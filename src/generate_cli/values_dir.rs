@@ -28,11 +28,15 @@ pub(super) fn flags_offset(l: &Layout, slice: usize, side: usize) -> u64 {
 }
 
 /// A finished table with exact values (not packed) from the output
-/// directory, if one of this version is there and fits.
+/// directory, if one of this version and of this material is there and fits.
 pub(super) fn load_exact(dir: &Path, name: &str, dtm: bool) -> Option<Solved> {
     let f = fs::File::open(values_path(dir, name)).ok()?;
-    let t = values_file::read(&mut BufReader::new(f)).ok()?;
-    (!dtm || t.dtm.is_some()).then_some(t)
+    let mut t = values_file::read(&mut BufReader::new(f)).ok()?;
+    if !dtm {
+        // A run without --dtm reports none, from reused files too.
+        t.dtm = None;
+    }
+    (t.layout.name == name && (!dtm || t.dtm.is_some())).then_some(t)
 }
 
 /// A finished table from the output directory, if one is there and fits,
@@ -40,7 +44,7 @@ pub(super) fn load_exact(dir: &Path, name: &str, dtm: bool) -> Option<Solved> {
 pub(super) fn load(dir: &Path, name: &str, dtm: bool, sides: [bool; 2]) -> Option<Solved> {
     let f = fs::File::open(values_path(dir, name)).ok()?;
     let t = values_file::read_packed_sides(&mut BufReader::new(f), sides).ok()?;
-    (!dtm || t.packed || t.dtm.is_some()).then_some(t)
+    (t.layout.name == name && (!dtm || t.packed || t.dtm.is_some())).then_some(t)
 }
 
 /// A sub-table from the output directory, on the sides planned
@@ -77,6 +81,28 @@ pub(super) fn load_all(
         });
     }
     out
+}
+
+/// Holds `dir` for this run (see [`fs::File::try_lock`]): the error names
+/// the directory when another run has it.
+pub(super) fn lock(dir: &Path) -> Result<fs::File, String> {
+    let failed = |e: &dyn std::fmt::Display| format!("output directory {}: {e}", dir.display());
+    fs::create_dir_all(dir).map_err(|e| failed(&e))?;
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(".generate.lock"))
+        .map_err(|e| failed(&e))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(fs::TryLockError::WouldBlock) => Err(failed(
+            &"another `syzygy-web generate` is writing there; wait for it or choose another --out",
+        )),
+        // A file system without locks: run as before locks.
+        Err(fs::TryLockError::Error(e)) if e.kind() == io::ErrorKind::Unsupported => Ok(file),
+        Err(fs::TryLockError::Error(e)) => Err(failed(&e)),
+    }
 }
 
 pub(super) fn save(dir: &Path, t: &Solved) -> io::Result<()> {
