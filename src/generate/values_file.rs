@@ -225,6 +225,13 @@ pub fn current(r: &mut impl Read, name: &str, dtm: bool, len: u64) -> bool {
         && len == (header_len(&layout) + arrays(has_dtm) * 2 * layout.positions_per_side()) as u64
 }
 
+/// The material a values file's header names, as written (`KRPvKR`), if
+/// the header is whole.
+pub fn material(bytes: &[u8]) -> Option<&str> {
+    let len = usize::from(*bytes.get(7)?);
+    std::str::from_utf8(bytes.get(8..8 + len)?).ok()
+}
+
 fn read_as<R: Read>(
     r: &mut R,
     pack: bool,

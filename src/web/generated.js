@@ -30,12 +30,15 @@ function weight(name) {
 
 export class Generated {
   /**
-   * `core` answers from the tables; `db` is the PageDb; `version` the
-   * generator's format version; `onGenerate` receives progress reports.
+   * `core` answers from the tables; `db` is the PageDb; `writes` the
+   * runtime's set of IndexedDB writes in flight (clearCache waits for
+   * them); `version` the generator's format version; `onGenerate` receives
+   * progress reports.
    */
-  constructor(core, db, pageSize, version, onGenerate) {
+  constructor(core, db, writes, pageSize, version, onGenerate) {
     this.core = core;
     this.db = db;
+    this.writes = writes;
     this.pageSize = pageSize;
     this.version = version;
     this.onGenerate = onGenerate;
@@ -44,8 +47,9 @@ export class Generated {
     // name -> promise of its loading or generation.
     this.pending = new Map();
     // Materials the worker holds (given or made), and those held here that
-    // it lacks (name -> bytes, or null: ask the core), handed over when it
-    // next generates.
+    // it lacks (name -> bytes, or null: ask the core, so that a table read
+    // from IndexedDB is not kept twice), handed over when it next
+    // generates.
     this.inWorker = new Set();
     this.toWorker = new Map();
     this.worker = null;
@@ -70,6 +74,21 @@ export class Generated {
     }
   }
 
+  /**
+   * Makes the core hold every material of `names` from IndexedDB alone
+   * (offline, say): false, with nothing generated, if one is not stored.
+   */
+  async ensureStored(names) {
+    for (const name of names) {
+      if (this.held.has(name)) continue;
+      const bytes = await this.fromDb(name);
+      if (!bytes || !this.insert(name, bytes)) return false;
+      this.counters.fromIndexedDb++;
+      this.keep(name);
+    }
+    return true;
+  }
+
   one(name, plan, later) {
     if (this.held.has(name)) return Promise.resolve();
     let p = this.pending.get(name);
@@ -82,7 +101,7 @@ export class Generated {
 
   async load(name, plan, later) {
     let bytes = await this.fromDb(name);
-    if (bytes && !this.insert(bytes)) {
+    if (bytes && !this.insert(name, bytes)) {
       await this.db.purge(this.url(name));
       bytes = null;
     }
@@ -90,21 +109,26 @@ export class Generated {
       this.counters.fromIndexedDb++;
     } else {
       bytes = await this.generate(name, plan, later);
+      if (!this.insert(name, bytes)) throw fail(`the generated table ${name} does not read`, 'generate');
       this.counters.generated++;
-      if (!this.insert(bytes)) throw fail(`the generated table ${name} does not read`, 'generate');
       await this.toDb(name, bytes);
     }
-    // The worker keeps its own copy as a sub-table for later materials.
-    if (!this.inWorker.has(name)) this.toWorker.set(name, bytes);
-    this.held.add(name);
-    return bytes;
+    this.keep(name);
   }
 
-  /** Gives the core a stored table; false when it does not read. */
-  insert(bytes) {
+  /** The core holds `name`; the worker gets it as a sub-table for later materials. */
+  keep(name) {
+    if (!this.inWorker.has(name)) this.toWorker.set(name, null);
+    this.held.add(name);
+  }
+
+  /**
+   * Gives the core a stored table; false when it does not read or holds
+   * another material (a record of another table under this name).
+   */
+  insert(name, bytes) {
     try {
-      this.core.insertGenerated(bytes);
-      return true;
+      return this.core.insertGenerated(bytes) === name;
     } catch (e) {
       return false;
     }
@@ -124,13 +148,25 @@ export class Generated {
   async toDb(name, bytes) {
     const url = this.url(name);
     const validator = `v${this.version}`;
-    await this.db.store(url, { size: bytes.length, validator }, new Map([[WHOLE, bytes]]));
+    const write = this.db.store(url, { size: bytes.length, validator }, new Map([[WHOLE, bytes]]));
+    this.writes.add(write);
+    try {
+      await write;
+    } finally {
+      this.writes.delete(write);
+    }
   }
 
   startWorker() {
     if (this.worker) return;
     if (typeof Worker === 'undefined') throw fail('generating tables needs Web Workers', 'generate');
-    const worker = new Worker(new URL('./generate-worker.js', import.meta.url), { type: 'module' });
+    let worker;
+    try {
+      worker = new Worker(new URL('./generate-worker.js', import.meta.url), { type: 'module' });
+    } catch (e) {
+      // A script from another origin than the page, or a Content Security Policy without worker-src.
+      throw fail(`generating tables needs a Web Worker, which the page may not start: ${(e && e.message) || e}`, 'generate');
+    }
     worker.onmessage = (e) => {
       const m = e.data;
       const job = this.jobs.get(m.id);

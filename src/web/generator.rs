@@ -44,6 +44,14 @@ impl Progress for ToJs {
 /// Reads a values file into a library; the material's name on success.
 /// `sub` keeps it only as a sub-table of later materials (half the memory).
 pub(crate) fn insert_into(lib: &mut Library, bytes: &[u8], sub: bool) -> Result<String, JsError> {
+    // The material is checked before its layout is built: a record naming
+    // a 7-piece material would take gigabytes to lay out.
+    let pieces = values_file::material(bytes).map_or(0, |m| m.len() - 1);
+    if pieces > usize::from(MAX_PIECES) {
+        return Err(JsError::new(&format!(
+            "a generated table of {pieces} pieces; a browser makes tables of up to {MAX_PIECES}"
+        )));
+    }
     let read = if sub {
         values_file::read_packed
     } else {

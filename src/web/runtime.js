@@ -98,7 +98,7 @@ export class Runtime {
       const controller = e.controller || new AbortController();
       this.http.early.set(new URL(e.url, typeof location !== 'undefined' ? location.href : undefined).href, { start: e.start > 0 ? e.start : 0, end: e.end, response: Promise.resolve(e.response), controller });
     }
-    this.generated = new Generated(core, this.db, this.pageSize, formatVersion, checked.onGenerate);
+    this.generated = new Generated(core, this.db, this.writes, this.pageSize, formatVersion, checked.onGenerate);
   }
 
   /**
@@ -113,13 +113,17 @@ export class Runtime {
     return this.generateMode === 'always' || this.urls.length === 0;
   }
 
-  /** A probe from generated tables: load or generate what it names, then answer. */
-  async runGenerated(kind, fen) {
+  /**
+   * A probe from generated tables: load or generate what it names, then
+   * answer. With `stored`, only tables IndexedDB holds: null if one is not.
+   */
+  async runGenerated(kind, fen, stored = false) {
     for (let round = 0; round < 4; round++) {
       const r = JSON.parse(this.core.attemptGenerated(kind, fen));
       if (r.done) return r.done;
       if (r.error) throw fail(r.error, r.code);
-      await this.generated.ensure(r.generate);
+      if (!stored) await this.generated.ensure(r.generate);
+      else if (!(await this.generated.ensureStored(r.generate))) return null;
     }
     throw fail('generated tables did not answer', 'generate');
   }
@@ -263,9 +267,14 @@ export class Runtime {
     try {
       return await this.runTables(kind, fen, ask);
     } catch (e) {
+      const within = this.generateMode === 'auto' && this.core.constructor.pieceCount(fen) <= MAX_GENERATED_PIECES;
       // 'auto': a table no URL has is generated instead, within reach.
-      if (e && e.code === 'missing-table' && this.generateMode === 'auto' && this.core.constructor.pieceCount(fen) <= MAX_GENERATED_PIECES) {
-        return this.runGenerated(kind, fen);
+      if (within && e && e.code === 'missing-table') return this.runGenerated(kind, fen);
+      // Offline (or the host down): tables generated on an earlier visit,
+      // kept in IndexedDB, still answer; nothing is generated for it.
+      if (within && e && e.code === 'network') {
+        const r = await this.runGenerated(kind, fen, true).catch(() => null);
+        if (r) return r;
       }
       throw e;
     }

@@ -162,6 +162,51 @@ describe('generation in the browser, when things go wrong', { skip }, () => {
     await context.close();
   });
 
+  it('a Worker the page may not start (a policy, another origin) is a generate error', { timeout: 300_000 }, async () => {
+    const context = await browser.newContext();
+    const page = await openTablebase(context, servers, { urls: [], idbBudget: 0 });
+    await page.evaluate(() => {
+      window.Worker = class {
+        constructor() {
+          throw new DOMException('blocked (simulated)', 'SecurityError');
+        }
+      };
+    });
+    await createTablebase(page, { urls: [], idbBudget: 0 });
+    const r = await probe(page, KRVK);
+    assert.equal(r.code, 'generate', JSON.stringify(r));
+    assert.match(r.error, /Web Worker.*blocked \(simulated\)/);
+    await context.close();
+  });
+
+  it('tables generated where the host has none answer offline from IndexedDB', { timeout: 600_000 }, async () => {
+    const context = await browser.newContext();
+    // A host without tables: the board's default './tables/' on a static site.
+    const urls = [`${servers.site.url}no-tables-here/`];
+    const page = await openTablebase(context, servers, { urls });
+    const online = await probe(page, KRVK);
+    assert.equal(online.wdl, 2);
+    assert.ok(online.dtm > 0);
+    assert.equal((await tbStats(page)).tablesGenerated, 1);
+
+    await context.setOffline(true);
+    try {
+      await createTablebase(page, { urls });
+      const offline = await probe(page, KRVK);
+      assert.deepEqual(offline, online);
+      const st = await tbStats(page);
+      assert.deepEqual([st.tablesFromIndexedDb, st.tablesGenerated], [1, 0]);
+      // A material never generated here: the network error, nothing generated.
+      const other = await probe(page, KQVK);
+      assert.equal(other.code, 'network', JSON.stringify(other));
+      assert.equal((await tbStats(page)).tablesGenerated, 0);
+    } finally {
+      await context.setOffline(false);
+    }
+    console.log('# offline: KRvK, generated on a visit to a host without tables, answered from IndexedDB; KQvK a network error');
+    await context.close();
+  });
+
   it('a generated table is kept or evicted whole under the IndexedDB budget', { timeout: 600_000 }, async () => {
     // Sizes of two tables' values files, measured in a first context.
     const sizing = await browser.newContext();

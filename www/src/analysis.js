@@ -138,9 +138,11 @@ export async function analyse(ctx, fen, token) {
       view.network.error(err.code === 'network' ? 'Network error' : 'Idle');
       refreshStats(ctx);
     }
-    // Network errors and missing tables are asked again on a later visit
-    // (the package looks for a missing table again after a while).
-    if (handle === s.handle && err.code !== 'network' && err.code !== 'missing-table') remember(s.results, fen, { error: err });
+    // Network errors, missing tables and failed generations are asked
+    // again on a later visit (the package looks for a missing table again
+    // after a while, and starts a fresh generation worker).
+    const passing = ['network', 'missing-table', 'generate'];
+    if (handle === s.handle && !passing.includes(err.code)) remember(s.results, fen, { error: err });
     if (stale()) return;
     // Failed requests may end without a last progress report: nothing is in flight for this position now.
     view.verdict.fetching(false);

@@ -256,6 +256,7 @@ export function describeError(err, context = {}) {
     network: 'Network problem',
     'corrupt-table': 'Corrupt table',
     module: 'The board could not load',
+    generate: 'Generating the table failed',
   };
   const hints = {
     'invalid-fen': 'Check the FEN: 8 ranks, side to move, castling, en passant, clocks.',
@@ -266,6 +267,7 @@ export function describeError(err, context = {}) {
     network: 'The table server could not be reached. Positions seen before still work offline.',
     'corrupt-table': 'A table file did not decode as expected; it may be truncated or from another version.',
     module: 'Its decoder (a WebAssembly module) did not download: no moves or results until it does. It is tried again with the next position, when the device comes back online, or with Retry.',
+    generate: 'This device could not make the table (it may be short of memory). Coming back to the position tries again.',
   };
   let title = titles[code] || 'Something went wrong';
   let hint = hints[code] || '';
