@@ -42,6 +42,17 @@ pub fn needed(pos: &Chess, have: impl Fn(&[u8; 12]) -> bool) -> Vec<[u8; 12]> {
         .collect()
 }
 
+/// The generated materials an answer for `pos` reads: its own and those one
+/// capture or promotion away (trivially drawn ones have no table). A
+/// table's other dependencies serve only to generate it.
+pub fn reads(pos: &Chess) -> Vec<[u8; 12]> {
+    let key = material_key(pos);
+    std::iter::once(key)
+        .chain(plan::children(&key))
+        .filter(|k| !plan::trivial(k))
+        .collect()
+}
+
 /// (DTZ50'' code, mate code) of a position for its side to move.
 fn codes(lib: &Library, pos: &Chess) -> Result<(i16, i16), ProbeError> {
     if pos.ep_square(EnPassantMode::Legal).is_some() {

@@ -11,8 +11,15 @@
 // A worker that dies or fails (out of memory, a load failure, a trap in the
 // module) fails every job it had with a 'generate' error; the next
 // generation starts a fresh worker and gives it again the tables it needs.
-// In IndexedDB a generated table is one record, so the page cache's LRU
-// keeps or evicts it whole: part of a table is of no use.
+//
+// Memory: wasm memory never shrinks, and every 3-4 piece table held at once
+// took 735 MB in the page and more in the worker. So the page's core holds
+// only tables answers read (a position's own and those one capture or
+// promotion away; the deeper ones a generation needs go to the worker
+// alone), within a budget beyond the probe at hand (the generatedBudget
+// option; least recently read let go first; IndexedDB still has them), and
+// a worker idle for WORKER_IDLE_MS is stopped, its memory with it: the next
+// one is given the sub-tables each material needs as it needs them.
 
 import { fail } from './errors.js';
 
@@ -21,6 +28,9 @@ export const MAX_GENERATED_PIECES = 4;
 
 // The page number under which a generated table's whole file is stored.
 const WHOLE = 0;
+
+// A worker without a job for this long is stopped.
+const WORKER_IDLE_MS = 30_000;
 
 /** Positions to generate for a material: its name's pieces, as a rough weight for estimates. */
 function weight(name) {
@@ -32,45 +42,50 @@ export class Generated {
   /**
    * `core` answers from the tables; `db` is the PageDb; `writes` the
    * runtime's set of IndexedDB writes in flight (clearCache waits for
-   * them); `version` the generator's format version; `onGenerate` receives
+   * them); `budget` the bytes of tables the core keeps beyond a probe's;
+   * `version` the generator's format version; `onGenerate` receives
    * progress reports.
    */
-  constructor(core, db, writes, pageSize, version, onGenerate) {
+  constructor(core, db, writes, budget, version, onGenerate) {
     this.core = core;
+    this.budget = budget;
     this.db = db;
     this.writes = writes;
-    this.pageSize = pageSize;
     this.version = version;
     this.onGenerate = onGenerate;
-    // Materials the core holds.
-    this.held = new Set();
+    // Materials the core holds: name -> {bytes, used (a counter's value at its last read)}.
+    this.held = new Map();
+    this.uses = 0;
+    // Probes from generated tables under way: no table is let go meanwhile.
+    this.active = 0;
+    this.idleTimer = null;
     // name -> promise of its loading or generation.
     this.pending = new Map();
-    // Materials the worker holds (given or made), and those held here that
-    // it lacks (name -> bytes, or null: ask the core, so that a table read
-    // from IndexedDB is not kept twice), handed over when it next
-    // generates.
+    // Materials the worker holds (given or made).
     this.inWorker = new Set();
-    this.toWorker = new Map();
     this.worker = null;
     this.jobs = new Map();
     this.nextId = 1;
     // Measured generation speed (weight units per ms), for estimates.
     this.speed = null;
-    this.counters = { generated: 0, fromIndexedDb: 0, generateMs: 0 };
+    this.counters = { generated: 0, fromIndexedDb: 0, generateMs: 0, letGo: 0 };
   }
 
   url(name) {
     return `generated:v${this.version}/${name}.swv`;
   }
 
-  /** Makes sure the core holds every material of `names` (dependencies first). */
-  async ensure(names) {
-    const started = performance.now();
-    const plan = { names, index: 0, started };
+  /**
+   * Makes every material of `names` (dependencies first) ready: those in
+   * `reads` held by the core (the answer reads them), the others by the
+   * worker alone, which makes the later ones from them.
+   */
+  async ensure(names, reads) {
+    const plan = { names, index: 0, started: performance.now() };
+    const core = new Set(reads);
     for (let i = 0; i < names.length; i++) {
       plan.index = i;
-      await this.one(names[i], plan, names.slice(i + 1));
+      await this.one(names[i], plan, names.slice(i + 1), core.has(names[i]));
     }
   }
 
@@ -89,37 +104,77 @@ export class Generated {
     return true;
   }
 
-  one(name, plan, later) {
-    if (this.held.has(name)) return Promise.resolve();
-    let p = this.pending.get(name);
-    if (!p) {
-      p = this.load(name, plan, later).finally(() => this.pending.delete(name));
-      this.pending.set(name, p);
-    }
-    return p;
+  ready(name, forCore) {
+    return this.held.has(name) || (!forCore && this.inWorker.has(name));
   }
 
-  async load(name, plan, later) {
+  /** One load of a material at a time: another waits for it, then does what is still to do. */
+  one(name, plan, later, forCore) {
+    if (this.ready(name, forCore)) return Promise.resolve();
+    const before = this.pending.get(name);
+    const mine = (async () => {
+      if (before) await before.catch(() => {});
+      if (!this.ready(name, forCore)) await this.load(name, plan, later, forCore);
+    })().finally(() => {
+      if (this.pending.get(name) === mine) this.pending.delete(name);
+    });
+    this.pending.set(name, mine);
+    return mine;
+  }
+
+  async load(name, plan, later, forCore) {
     let bytes = await this.fromDb(name);
-    if (bytes && !this.insert(name, bytes)) {
+    const reads = (b) => (forCore ? this.insert(name, b) : this.core.constructor.isGeneratedTable(b, name));
+    if (bytes && !reads(bytes)) {
       await this.db.purge(this.url(name));
       bytes = null;
     }
     if (bytes) {
       this.counters.fromIndexedDb++;
+      if (!forCore) this.give(name, bytes);
     } else {
       bytes = await this.generate(name, plan, later);
-      if (!this.insert(name, bytes)) throw fail(`the generated table ${name} does not read`, 'generate');
+      if (forCore && !this.insert(name, bytes)) throw fail(`the generated table ${name} does not read`, 'generate');
       this.counters.generated++;
       await this.toDb(name, bytes);
     }
-    this.keep(name);
+    if (forCore) this.keep(name);
   }
 
-  /** The core holds `name`; the worker gets it as a sub-table for later materials. */
+  /** Hands the worker a sub-table; a failure fails the generation that needs it, which reports it. */
+  give(name, bytes) {
+    this.startWorker();
+    this.post({ type: 'insert', name, bytes }).catch(() => {});
+    this.inWorker.add(name);
+  }
+
+  /** The core holds `name`. */
   keep(name) {
-    if (!this.inWorker.has(name)) this.toWorker.set(name, null);
-    this.held.add(name);
+    this.held.set(name, { bytes: this.core.generatedBytes(name), used: ++this.uses });
+  }
+
+  /**
+   * A probe read `names` (the core's `generatedReads`): they are the last
+   * let go. Then, if no other probe is under way, tables beyond the budget
+   * are let go, least recently read first.
+   */
+  read(names) {
+    for (const name of names) {
+      const h = this.held.get(name);
+      if (h) h.used = ++this.uses;
+    }
+    if (this.active > 0) return;
+    let total = 0;
+    for (const h of this.held.values()) total += h.bytes;
+    const keep = new Set(names);
+    const order = [...this.held].filter(([name]) => !keep.has(name)).sort((a, b) => a[1].used - b[1].used);
+    for (const [name, h] of order) {
+      if (total <= this.budget) break;
+      this.core.dropGenerated(name);
+      this.held.delete(name);
+      total -= h.bytes;
+      this.counters.letGo++;
+    }
   }
 
   /**
@@ -193,36 +248,55 @@ export class Generated {
   /**
    * The worker died or failed: its jobs fail with a 'generate' error (no
    * probe waits forever), and the next generation starts a fresh worker,
-   * to which every table held here is handed again.
+   * given the sub-tables each material needs.
    */
   lost(worker, message) {
     if (this.worker !== worker) return;
-    worker.terminate();
-    this.worker = null;
+    this.stop();
     const err = fail(message, 'generate');
     for (const job of this.jobs.values()) job.reject(err);
     this.jobs.clear();
+  }
+
+  /** Stops the worker: the next generation starts a fresh one. */
+  stop() {
+    clearTimeout(this.idleTimer);
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
     this.inWorker.clear();
-    for (const name of this.held) if (!this.toWorker.has(name)) this.toWorker.set(name, null);
+  }
+
+  /** Stops the worker once it has had no job for WORKER_IDLE_MS. */
+  idle() {
+    clearTimeout(this.idleTimer);
+    if (this.jobs.size) return;
+    const worker = this.worker;
+    this.idleTimer = setTimeout(() => {
+      if (this.worker === worker && !this.jobs.size) this.stop();
+    }, WORKER_IDLE_MS);
   }
 
   post(msg, progress = () => {}) {
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
+    clearTimeout(this.idleTimer);
+    const done = new Promise((resolve, reject) => {
       this.jobs.set(id, { resolve, reject, progress });
       this.worker.postMessage({ id, ...msg });
     });
+    done.then(() => this.idle(), () => {});
+    return done;
   }
 
   async generate(name, plan, later) {
     this.startWorker();
-    // The worker needs every sub-table this core holds and it lacks.
-    for (const [held, bytes] of this.toWorker) {
-      // Its failure fails the generation below too, which reports it.
-      this.post({ type: 'insert', name: held, bytes: bytes || this.core.generatedTable(held) }).catch(() => {});
-      this.inWorker.add(held);
+    // The worker needs the sub-tables it lacks: the plan made them ready
+    // before this material (in the core, or in this worker), and none is
+    // let go meanwhile.
+    for (const child of this.core.constructor.generatedChildren(name).split(',').filter(Boolean)) {
+      if (this.inWorker.has(child)) continue;
+      if (!this.held.has(child)) throw fail(`the generated table ${child} is not at hand to make ${name}`, 'generate');
+      this.give(child, this.core.generatedTable(child));
     }
-    this.toWorker.clear();
     const t0 = performance.now();
     const laterWeight = later.reduce((s, n) => s + weight(n), 0);
     const report = (done, total) => {

@@ -35,6 +35,11 @@ export interface TablebaseOptions {
   memoryBudget?: number;
   /** IndexedDB page budget in bytes (default 256 MiB); 0 disables IndexedDB. */
   idbBudget?: number;
+  /** Bytes of generated tables kept in memory beyond those the probe at hand reads
+   *  (least recently read let go first; IndexedDB keeps them). Default by
+   *  `navigator.deviceMemory`: 1 GiB at 8 GB (every 3-4 piece table), 48 MiB a GB below,
+   *  192 MiB where the browser does not tell. */
+  generatedBudget?: number;
   /** Parallel HTTP requests, fixed (default: learned; 6 over HTTP/1.1, 64 from a host that speaks HTTP/2 or 3, presumed so for https until its answers show). */
   concurrency?: number;
   /** Called whenever network activity changes. */
@@ -449,17 +454,26 @@ impl Core {
             Err(e) => return error_json(&e),
         };
         let lib = &self.generated;
-        let need = probe::generated::needed(&pos, |k| lib.contains(k));
-        if !need.is_empty() {
-            let mut out = String::from("{\"generate\":[");
-            for (i, k) in need.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
+        // The core holds the tables answers read; the others only serve to
+        // generate those, in the worker.
+        let reads = probe::generated::reads(&pos);
+        if reads.iter().any(|k| !lib.contains(k)) {
+            let need = probe::generated::needed(&pos, |k| lib.contains(k));
+            let list = |keys: &[[u8; 12]]| {
+                let mut out = String::from("[");
+                for (i, k) in keys.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    report::string(&mut out, &name_of(k).0);
                 }
-                report::string(&mut out, &name_of(k).0);
-            }
-            out.push_str("]}");
-            return out;
+                out + "]"
+            };
+            return format!(
+                "{{\"generate\":{},\"reads\":{}}}",
+                list(&need),
+                list(&reads)
+            );
         }
         let result = match kind {
             "mainline-step" => {
@@ -492,8 +506,57 @@ impl Core {
         generator::insert_into(&mut self.generated, bytes, false)
     }
 
-    /// A held generated table as a values file: what a fresh generation
-    /// worker is given when the last one died.
+    /// The generated materials an answer for `fen` reads, comma-separated
+    /// (empty for a bad FEN): what the page keeps when it trims the others.
+    #[wasm_bindgen(js_name = generatedReads)]
+    pub fn generated_reads(fen: &str) -> String {
+        probe::parse_fen(fen.trim()).map_or_else(
+            |_| String::new(),
+            |pos| names(&probe::generated::reads(&pos)),
+        )
+    }
+
+    /// Whether `bytes` are a whole values file of material `name` (a record
+    /// from IndexedDB, before a worker is given it).
+    #[wasm_bindgen(js_name = isGeneratedTable)]
+    pub fn is_generated_table(bytes: &[u8], name: &str) -> bool {
+        values_file::current(&mut &bytes[..], name, false, bytes.len() as u64)
+    }
+
+    /// The generated materials a worker needs to generate `name`, comma-separated.
+    #[wasm_bindgen(js_name = generatedChildren)]
+    pub fn generated_children(name: &str) -> String {
+        parse_material(name).map_or_else(
+            |_| String::new(),
+            |k| {
+                let children: Vec<[u8; 12]> = crate::generate::plan::children(&k)
+                    .into_iter()
+                    .filter(|c| !crate::generate::plan::trivial(c))
+                    .collect();
+                names(&children)
+            },
+        )
+    }
+
+    /// Bytes a held generated table takes (0 if not held).
+    #[wasm_bindgen(js_name = generatedBytes)]
+    pub fn generated_bytes(&self, name: &str) -> f64 {
+        parse_material(name)
+            .ok()
+            .and_then(|k| self.generated.get(&k))
+            .map_or(0.0, |t| values_file::encoded_len(t) as f64)
+    }
+
+    /// Lets go of a held generated table (IndexedDB keeps it).
+    #[wasm_bindgen(js_name = dropGenerated)]
+    pub fn drop_generated(&mut self, name: &str) {
+        if let Ok(k) = parse_material(name) {
+            self.generated.remove(&k);
+        }
+    }
+
+    /// A held generated table as a values file: what a generation worker
+    /// is given of the sub-tables it lacks.
     #[wasm_bindgen(js_name = generatedTable)]
     pub fn generated_table(&self, name: &str) -> Result<Vec<u8>, JsError> {
         let t = parse_material(name)
@@ -565,6 +628,14 @@ impl Core {
     pub fn clear(&mut self) {
         self.engine.clear();
     }
+}
+
+/// Material names, comma-separated, each once.
+fn names(keys: &[[u8; 12]]) -> String {
+    let mut out: Vec<String> = keys.iter().map(|k| name_of(k).0).collect();
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|n| seen.insert(n.clone()));
+    out.join(",")
 }
 
 /// A JS `Error` with the error's message and its stable `code`.

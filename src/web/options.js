@@ -8,13 +8,25 @@ import { fail } from './errors.js';
 
 // IndexedDB budget without an idbBudget option (bytes).
 const IDB_BUDGET = 256 * 1048576;
+/**
+ * Generated tables the page keeps in memory without a generatedBudget
+ * option (bytes), by the device's memory where the browser tells it
+ * (navigator.deviceMemory, GB, at most 8): every 3-4 piece table with its
+ * mate distances is 698 MB, which a desktop keeps (nothing is made twice)
+ * and a phone cannot (it makes again what it let go and IndexedDB lost).
+ */
+function generatedBudget() {
+  const gb = typeof navigator !== 'undefined' ? navigator.deviceMemory : undefined;
+  if (!(gb > 0)) return 192 * 1048576;
+  return gb >= 8 ? 1024 * 1048576 : Math.round(gb * 48 * 1048576);
+}
 // How far into a file a server that ignores Range may be streamed (bytes).
 const WHOLE_BODY_LIMIT = 32 * 1048576;
 // Most requests a fixed `concurrency` runs at once.
 const MAX_CONCURRENCY = 64;
 
 /**
- * {generate, urls (absolute, ending in /), manifest, idbBudget,
+ * {generate, urls (absolute, ending in /), manifest, idbBudget, generatedBudget,
  * wholeBodyLimit, concurrency (0: learned from the host), onProgress,
  * onGenerate} from the options the Tablebase was given.
  */
@@ -38,6 +50,7 @@ export function checkOptions(options) {
     urls: urls.map(absoluteBase),
     manifest,
     idbBudget: number(options, 'idbBudget') ?? IDB_BUDGET,
+    generatedBudget: number(options, 'generatedBudget') ?? generatedBudget(),
     wholeBodyLimit: number(options, 'wholeBodyLimit') || WHOLE_BODY_LIMIT,
     concurrency: Math.min(MAX_CONCURRENCY, Math.floor(concurrency)),
     onProgress: callback(options, 'onProgress'),

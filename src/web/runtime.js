@@ -98,7 +98,7 @@ export class Runtime {
       const controller = e.controller || new AbortController();
       this.http.early.set(new URL(e.url, typeof location !== 'undefined' ? location.href : undefined).href, { start: e.start > 0 ? e.start : 0, end: e.end, response: Promise.resolve(e.response), controller });
     }
-    this.generated = new Generated(core, this.db, this.writes, this.pageSize, formatVersion, checked.onGenerate);
+    this.generated = new Generated(core, this.db, this.writes, checked.generatedBudget, formatVersion, checked.onGenerate);
   }
 
   /**
@@ -118,12 +118,26 @@ export class Runtime {
    * answer. With `stored`, only tables IndexedDB holds: null if one is not.
    */
   async runGenerated(kind, fen, stored = false) {
+    const g = this.generated;
+    g.active++;
+    let answer = null;
+    try {
+      answer = await this.answerGenerated(kind, fen, stored);
+    } finally {
+      g.active--;
+    }
+    // What it read is kept; tables beyond the budget are let go.
+    if (answer) g.read(this.core.constructor.generatedReads(fen).split(','));
+    return answer;
+  }
+
+  async answerGenerated(kind, fen, stored) {
     for (let round = 0; round < 4; round++) {
       const r = JSON.parse(this.core.attemptGenerated(kind, fen));
       if (r.done) return r.done;
       if (r.error) throw fail(r.error, r.code);
-      if (!stored) await this.generated.ensure(r.generate);
-      else if (!(await this.generated.ensureStored(r.generate))) return null;
+      if (!stored) await this.generated.ensure(r.generate, r.reads);
+      else if (!(await this.generated.ensureStored(r.reads))) return null;
     }
     throw fail('generated tables did not answer', 'generate');
   }
@@ -134,6 +148,8 @@ export class Runtime {
       cacheBytes: this.db.bytes,
       tablesGenerated: this.generated.counters.generated,
       tablesFromIndexedDb: this.generated.counters.fromIndexedDb,
+      tablesLetGo: this.generated.counters.letGo,
+      generatedBytes: [...this.generated.held.values()].reduce((n, h) => n + h.bytes, 0),
       generateMs: Math.round(this.generated.counters.generateMs),
       memoryBytes: this.core.memoryBytes(),
       indexedDb: this.db.state,

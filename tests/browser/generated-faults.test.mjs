@@ -34,6 +34,7 @@ function wrapWorkers(page) {
         window.workers.push(this);
       }
       postMessage(message, transfer) {
+        if (message && message.type === 'insert') (this.given = this.given || []).push(message.name);
         if (window.hold) this.held.push(message);
         else super.postMessage(message, transfer);
       }
@@ -204,6 +205,47 @@ describe('generation in the browser, when things go wrong', { skip }, () => {
       await context.setOffline(false);
     }
     console.log('# offline: KRvK, generated on a visit to a host without tables, answered from IndexedDB; KQvK a network error');
+    await context.close();
+  });
+
+  it('the page keeps generated tables within generatedBudget, beyond those the probe at hand reads', { timeout: 600_000 }, async () => {
+    const context = await browser.newContext();
+    // A budget of one byte: only the tables of the probe at hand stay.
+    const page = await openTablebase(context, servers, { urls: [], generatedBudget: 1 });
+    await wrapWorkers(page);
+    await createTablebase(page, { urls: [], generatedBudget: 1 });
+    const krvk = await probe(page, KRVK);
+    const kqvk = await probe(page, KQVK);
+    let st = await tbStats(page);
+    // KQvK's probe let KRvK go.
+    assert.deepEqual([st.tablesGenerated, st.tablesLetGo], [2, 1]);
+    const kqvkBytes = st.generatedBytes;
+    assert.ok(kqvkBytes > 0);
+
+    // KRvKN reads KRvK: loaded again from IndexedDB, not generated; the
+    // worker (which made KRvK) makes KRvKN. KQvK is let go.
+    const krvkn = await probe(page, KRVKN);
+    assert.ok(Number.isInteger(krvkn.dtm), JSON.stringify(krvkn));
+    st = await tbStats(page);
+    assert.deepEqual([st.tablesGenerated, st.tablesFromIndexedDb, st.tablesLetGo], [3, 1, 2]);
+
+    // A fresh worker (the first stopped) is given KRvK, which it lacks, to
+    // make a material that reads it: KRvKB.
+    await page.evaluate(() => window.workers[0].dispatchEvent(new ErrorEvent('error', { message: 'stopped (simulated)' })));
+    const krvkb = await probe(page, '8/8/8/4k3/8/2b5/8/R3K3 w - - 0 1');
+    assert.ok(Number.isInteger(krvkb.dtm), JSON.stringify(krvkb));
+    assert.equal(await page.evaluate(() => window.workers.length), 2);
+    const given = await page.evaluate(() => window.workers[1].given);
+    assert.deepEqual(given, ['KRvK'], JSON.stringify(given));
+
+    // Answers are those of a page that keeps everything.
+    const clean = await openTablebase(context, servers, { urls: [], idbBudget: 0 });
+    assert.deepEqual(await probe(page, KRVK), krvk);
+    assert.deepEqual(await probe(clean, KRVK), krvk);
+    assert.deepEqual(await probe(clean, KQVK), kqvk);
+    assert.deepEqual(await probe(clean, KRVKN), krvkn);
+    st = await tbStats(page);
+    console.log(`# generatedBudget 1 byte: ${st.tablesGenerated} generated, ${st.tablesFromIndexedDb} read back from IndexedDB, ${st.tablesLetGo} let go; ${st.generatedBytes} bytes held after the last probe (KQvK alone: ${kqvkBytes})`);
     await context.close();
   });
 

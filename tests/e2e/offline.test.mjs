@@ -44,6 +44,14 @@ describe('offline', () => {
       await page.goto(appUrl(site.url, fen));
       online = await waitVerdict(page, fen);
       assert.equal(online.headline, expectedHeadline(cli));
+      // The answer shows before its pages are in IndexedDB; the probe's
+      // promise waits for them, and the network card's "Last probe" is
+      // filled in then. (Stopping the server before, on a loaded machine,
+      // left pages unstored and the reload a network error.)
+      await page.waitForFunction(() => {
+        const last = document.querySelector('.sb-network .sb-stat dd');
+        return last && last.textContent !== '–';
+      });
       await controlled(page);
     } finally {
       await site.close();
