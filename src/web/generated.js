@@ -297,7 +297,10 @@ export class Generated {
       if (!this.held.has(child)) throw fail(`the generated table ${child} is not at hand to make ${name}`, 'generate');
       this.give(child, this.core.generatedTable(child));
     }
-    const t0 = performance.now();
+    // From the worker's first report: time queued behind other jobs (its
+    // inserts, another plan's material) is not this material's.
+    let t0 = performance.now();
+    let begun = false;
     const laterWeight = later.reduce((s, n) => s + weight(n), 0);
     const report = (done, total) => {
       const elapsed = performance.now() - t0;
@@ -309,7 +312,14 @@ export class Generated {
       this.emit({ material: name, target: plan.names[plan.names.length - 1], done, total, fraction, materials: plan.names, index: plan.index, elapsedMs: Math.round(performance.now() - plan.started), etaMs });
     };
     report(0, 0);
-    const bytes = await this.post({ type: 'generate', name }, report);
+    const fromWorker = (done, total) => {
+      if (!begun) {
+        begun = true;
+        t0 = performance.now();
+      }
+      report(done, total);
+    };
+    const bytes = await this.post({ type: 'generate', name }, fromWorker);
     this.inWorker.add(name);
     const ms = performance.now() - t0;
     this.counters.generateMs += ms;
