@@ -132,7 +132,9 @@ export class Runtime {
   }
 
   async answerGenerated(kind, fen, stored) {
-    for (let round = 0; round < 4; round++) {
+    // Rounds: what IndexedDB holds, then what must be made, then the
+    // answer; more only where another probe loads tables meanwhile.
+    for (let round = 0; round < 6; round++) {
       const r = JSON.parse(this.core.attemptGenerated(kind, fen));
       if (r.done) return r.done;
       if (r.error) throw fail(r.error, r.code);

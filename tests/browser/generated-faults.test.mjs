@@ -249,6 +249,27 @@ describe('generation in the browser, when things go wrong', { skip }, () => {
     await context.close();
   });
 
+  it('a new page answers from the tables IndexedDB holds, with no worker', { timeout: 600_000 }, async () => {
+    // KNvKP: its answers read it, KPvK, the promotions KQvKN, KRvKN, KBvKN,
+    // KNvKN, and those that capture the knight, KQvK and KRvK.
+    const fen = '8/8/8/4k3/8/2N5/6p1/4K3 w - - 0 1';
+    const context = await browser.newContext();
+    const page = await openTablebase(context, servers, { urls: [] });
+    const first = await probe(page, fen);
+    assert.ok(Number.isInteger(first.dtm), JSON.stringify(first));
+    const made = (await tbStats(page)).tablesGenerated;
+
+    await wrapWorkers(page);
+    await createTablebase(page, { urls: [] });
+    const again = await probe(page, fen);
+    assert.deepEqual(again, first);
+    const st = await tbStats(page);
+    assert.deepEqual([st.tablesGenerated, st.tablesFromIndexedDb], [0, 8]);
+    assert.equal(await page.evaluate(() => window.workers.length), 0);
+    console.log(`# reload: ${made} tables made on the first visit; the next page read the 8 its answers read, and started no worker`);
+    await context.close();
+  });
+
   it('a generated table is kept or evicted whole under the IndexedDB budget', { timeout: 600_000 }, async () => {
     // Sizes of two tables' values files, measured in a first context.
     const sizing = await browser.newContext();
