@@ -40,6 +40,11 @@ pub fn children(key: &[u8; 12]) -> Vec<[u8; 12]> {
     children_to_move(key).into_iter().map(|c| c.0).collect()
 }
 
+/// [`children`] that have a table (trivially drawn ones have none).
+pub fn tabled_children(key: &[u8; 12]) -> Vec<[u8; 12]> {
+    children(key).into_iter().filter(|c| !trivial(c)).collect()
+}
+
 /// [`children`], each with the side to move that positions reach there,
 /// in the child table's own colours (0 White, 1 Black): a sub-table is
 /// only ever read on that side (KRPvKR reads its four 5-piece sub-tables,

@@ -47,10 +47,8 @@ pub fn needed(pos: &Chess, have: impl Fn(&[u8; 12]) -> bool) -> Vec<[u8; 12]> {
 /// table's other dependencies serve only to generate it.
 pub fn reads(pos: &Chess) -> Vec<[u8; 12]> {
     let key = material_key(pos);
-    std::iter::once(key)
-        .chain(plan::children(&key))
-        .filter(|k| !plan::trivial(k))
-        .collect()
+    let own = (!plan::trivial(&key)).then_some(key);
+    own.into_iter().chain(plan::tabled_children(&key)).collect()
 }
 
 /// (DTZ50'' code, mate code) of a position for its side to move.

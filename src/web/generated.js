@@ -86,13 +86,7 @@ export class Generated {
     // (else a page reloaded would hand the worker every sub-table again).
     let loaded = false;
     for (const name of reads) {
-      if (this.held.has(name) || this.pending.has(name)) continue;
-      const bytes = await this.fromDb(name);
-      if (bytes && this.insert(name, bytes)) {
-        this.counters.fromIndexedDb++;
-        this.keep(name);
-        loaded = true;
-      }
+      if (!this.held.has(name) && !this.pending.has(name) && (await this.fromStore(name))) loaded = true;
     }
     if (loaded) return;
     const plan = { names, index: 0, started: performance.now() };
@@ -109,12 +103,17 @@ export class Generated {
    */
   async ensureStored(names) {
     for (const name of names) {
-      if (this.held.has(name)) continue;
-      const bytes = await this.fromDb(name);
-      if (!bytes || !this.insert(name, bytes)) return false;
-      this.counters.fromIndexedDb++;
-      this.keep(name);
+      if (!this.held.has(name) && !(await this.fromStore(name))) return false;
     }
+    return true;
+  }
+
+  /** Gives the core `name` from IndexedDB; false if it is not stored or does not read. */
+  async fromStore(name) {
+    const bytes = await this.fromDb(name);
+    if (!bytes || !this.insert(name, bytes)) return false;
+    this.counters.fromIndexedDb++;
+    this.keep(name);
     return true;
   }
 

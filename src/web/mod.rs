@@ -528,13 +528,7 @@ impl Core {
     pub fn generated_children(name: &str) -> String {
         parse_material(name).map_or_else(
             |_| String::new(),
-            |k| {
-                let children: Vec<[u8; 12]> = crate::generate::plan::children(&k)
-                    .into_iter()
-                    .filter(|c| !crate::generate::plan::trivial(c))
-                    .collect();
-                names(&children)
-            },
+            |k| names(&crate::generate::plan::tabled_children(&k)),
         )
     }
 
