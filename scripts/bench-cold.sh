@@ -10,7 +10,7 @@
 # (--per-table N: seeded positions per 5-piece table, default 1; --runs N:
 # probes per position, each figure their median;
 # --phone-only; --phone-runs N: loads of the board per phone position,
-# default 1). Needs Chromium and the tables (SYZYGY_PATH).
+# default 1; --protocol NAME: that column only, e.g. HTTP/1.1, no phone). Needs Chromium and the tables (SYZYGY_PATH).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"

@@ -84,6 +84,7 @@ fn empty_head_costs_one_round_large_head() {
         head_bytes: 64 << 10,
         memory_budget: 128 << 10,
         sparse_in_head: false,
+        index_in_head: false,
         several_ranges: false,
         bridge_gaps: true,
         join_budget: 0,
@@ -105,6 +106,7 @@ fn short_head_holding_the_header_costs_one_round() {
         head_bytes: 4 << 10,
         memory_budget: 128 << 10,
         sparse_in_head: false,
+        index_in_head: false,
         several_ranges: false,
         bridge_gaps: true,
         join_budget: 0,
@@ -129,6 +131,7 @@ fn unasked_page_of_an_unopened_file_costs_no_round() {
     let config = Config {
         page_log2: 9,
         sparse_in_head: false,
+        index_in_head: false,
         several_ranges: false,
         bridge_gaps: true,
         ..Config::default()

@@ -338,6 +338,7 @@ fuzz_target!(|data: &[u8]| {
         // A small budget makes the second probe evict the first one's pages.
         memory_budget: if b1 & 0x20 != 0 { 128 << 10 } else { 64 << 20 },
         sparse_in_head: b1 & 0x40 != 0,
+        index_in_head: b2 & 4 != 0,
         // Rounds joined to fit the connections, across gaps of held pages never.
         join_budget: if b1 & 0x80 != 0 { 256 << 10 } else { 0 },
         // Searches name what lies a step past their answers.

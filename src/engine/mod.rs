@@ -50,6 +50,16 @@ pub struct Config {
     /// `head_len`), for up to 64 KiB more a table. Off on a slow link,
     /// where those bytes cost more time than the round.
     pub sparse_in_head: bool,
+    /// With `sparse_in_head`, whether a pawnless 5-piece table's head also
+    /// brings its block lengths, the rest of its index (at most 96 KiB of
+    /// file for WDL, 64 KiB for DTZ in 13 and 16 of the official 16 and 18
+    /// pawnless files): each lookup then costs one request, for its data
+    /// block, where one past the head's index asks for the block lengths'
+    /// page beside a guessed block (a round more when the guess misses).
+    /// Up to 48 and 32 KiB more a table; for a driver whose requests queue
+    /// for connections (HTTP/1.1) on a link where those bytes take far
+    /// less than a round trip.
+    pub index_in_head: bool,
     /// Whether one request carries every range of a file (a server that
     /// answers several ranges in one multipart body): a round then costs a
     /// request per file, and no gap between ranges is worth fetching.
@@ -81,6 +91,7 @@ impl Default for Config {
             memory_budget: 64 << 20,
             head_bytes: 4 << 10,
             sparse_in_head: true,
+            index_in_head: false,
             several_ranges: false,
             bridge_gaps: true,
             join_budget: 0,
@@ -171,6 +182,11 @@ impl Engine {
     /// See [`Config::sparse_in_head`]; applies to tables not heard of yet.
     pub fn set_sparse_in_head(&mut self, on: bool) {
         self.config.sparse_in_head = on;
+    }
+
+    /// See [`Config::index_in_head`]; applies to tables not heard of yet.
+    pub fn set_index_in_head(&mut self, on: bool) {
+        self.config.index_in_head = on;
     }
 
     /// See [`Config::several_ranges`].

@@ -100,6 +100,8 @@ export interface Stats {
    *  Timing, or from the answers' times where it sends no Timing-Allow-Origin); null before it showed,
    *  and always with a `concurrency` option (nothing is learned then). */
   multiplexed: boolean | null;
+  /** What the page measured of its link: bytes a millisecond and the shortest wait for an answer; null until measured. */
+  link: { bytesPerMs: number | null; tripMs: number | null };
   /** Tables generated in this session, read back from IndexedDB, and generation time. */
   tablesGenerated: number; tablesFromIndexedDb: number; generateMs: number;
   /** The last probe or mainline that used the network; null before one did. */
@@ -329,6 +331,13 @@ impl Core {
     #[wasm_bindgen(js_name = setSparseInHead)]
     pub fn set_sparse_in_head(&mut self, on: bool) {
         self.engine.set_sparse_in_head(on);
+    }
+
+    /// Whether pawnless tables' heads bring their block lengths too
+    /// (see [`crate::engine::Config::index_in_head`]).
+    #[wasm_bindgen(js_name = setIndexInHead)]
+    pub fn set_index_in_head(&mut self, on: bool) {
+        self.engine.set_index_in_head(on);
     }
 
     /// Whether the server answers several ranges of a file in one request

@@ -156,6 +156,9 @@ export class Runtime {
       memoryBytes: this.core.memoryBytes(),
       indexedDb: this.db.state,
       multiplexed: this.http.multiplexed,
+      // What the page measured of its link (null until measured): what
+      // request planning weighs bytes against round trips by.
+      link: { bytesPerMs: this.http.link.rate === null ? null : Math.round(this.http.link.rate), tripMs: this.http.link.trip === null ? null : Math.round(this.http.link.trip) },
       last: this.lastTrace && this.lastTrace.summary(),
     };
   }
@@ -329,6 +332,10 @@ export class Runtime {
         this.core.setConnections(connections);
         // On a slow link the bytes of a sparse index cost more than the round it saves.
         this.core.setSparseInHead(!this.http.link.slow());
+        // Where requests queue for connections (HTTP/1.1) and bytes are
+        // cheap, a table's whole index comes with its head: later lookups
+        // then cost a request for their data only.
+        this.core.setIndexInHead(!this.http.gate.wide && this.http.link.roomy());
         // A request a file a round, once the server has shown it answers
         // several ranges in one.
         this.core.setSeveralRanges(this.urls.every((u) => this.http.several.allowed(u)));

@@ -37,6 +37,8 @@ const PROMOTIONS_ONLY = process.argv.includes('--promotions');
 // Loads of the board per phone position (its times vary between runs far more than the others').
 const PHONE_RUNS = Math.max(1, arg('--phone-runs', 1));
 const CLI_ONLY = process.argv.includes('--cli-only');
+// One protocol's column only (`--protocol HTTP/1.1`: a quicker look at one), and no phone profile.
+const PROTOCOL = process.argv.includes('--protocol') ? process.argv[process.argv.indexOf('--protocol') + 1] : null;
 // Probes of each position (fresh context or process each); figures are their per-position medians.
 const RUNS = Math.max(1, arg('--runs', 1));
 const LATENCY = 100;
@@ -115,7 +117,8 @@ async function main() {
       const want = cliProbe(fens);
       say(PROMOTIONS_ONLY ? `${fens.length} positions: the two promotion positions` : `${fens.length} positions: ${PER_TABLE} seeded per 5-piece table (${names.length} tables) and the two promotion positions`);
 
-      for (const [proto, base] of CLI_ONLY ? [] : Object.entries(bases)) {
+      const columns = Object.entries(bases).filter(([proto]) => !PROTOCOL || proto === PROTOCOL);
+      for (const [proto, base] of CLI_ONLY ? [] : columns) {
         const rows = [];
         for (let i = 0; i < fens.length; i++) {
           const runs = [];
@@ -189,7 +192,7 @@ async function main() {
       say('Targets: verdict <= 0.35 s worst; full <= 0.4 s median, <= 1.0 s worst; <= 40 requests, <= 800 KiB worst; HTTP/2 full <= 0.5 s worst; CLI <= 1.0 s worst.');
     }
 
-    if (CLI_ONLY || PROMOTIONS_ONLY) return;
+    if (CLI_ONLY || PROMOTIONS_ONLY || PROTOCOL) return;
     say('');
     say('Phone profile: the board (www/dist) with 4x CPU slowdown, 150 ms latency, 1.6 Mbit/s down, 390x844, cold cache; navigation to the result on screen (who wins: the outcome) and to its DTZ (the verdict)');
     // A precompressing host has its encoded files ready: encode them once before timing.

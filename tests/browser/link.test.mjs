@@ -37,6 +37,18 @@ describe('link estimate', () => {
     assert.equal(link.slow(), true);
   });
 
+  it('is roomy (whole table indexes in heads) when unmeasured or from 2 MB/s, neither slow nor roomy between', () => {
+    const link = new Link();
+    assert.equal(link.roomy(), true);
+    // 64 KiB in 50 ms: 1.3 MB/s, fast enough for sparse indexes only.
+    link.timed(entry(100, 150, 65536));
+    assert.equal(link.slow(), false);
+    assert.equal(link.roomy(), false);
+    // 64 KiB in 20 ms: 3.3 MB/s.
+    link.timed(entry(200, 220, 65536));
+    assert.equal(link.roomy(), true);
+  });
+
   it('ignores bodies without times (another origin without Timing-Allow-Origin), from a cache, and short ones', () => {
     const link = new Link();
     link.timed(entry(0, 0, 0, 0));

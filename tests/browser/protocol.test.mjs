@@ -36,18 +36,19 @@ describe('an https host without Timing-Allow-Origin', { skip }, () => {
     const common = { port: 0, host: '127.0.0.1', tables: [TABLES], latencyMs: 150, timingAllowOrigin: false, tls: tls() };
     hosts.h2 = await startServer(common);
     hosts.h1 = await startServer({ ...common, http1: true });
+    hosts.plain = await startServer({ port: 0, tables: [TABLES], latencyMs: 150 });
     browser = await launch();
   });
   after(async () => {
     await browser?.close();
-    await Promise.all([site, hosts.h1, hosts.h2].map((s) => s?.close()));
+    await Promise.all([site, hosts.h1, hosts.h2, hosts.plain].map((s) => s?.close()));
   });
 
   /** A cold analysis of FEN in a fresh context: its result, stats and the host's log. */
-  async function cold(host) {
+  async function cold(host, scheme = 'https') {
     const context = await browser.newContext({ ignoreHTTPSErrors: true });
     try {
-      const servers = { pageUrl: `${site.url}tests/browser/page.html`, base: `https://localhost:${host.port}/tables/` };
+      const servers = { pageUrl: `${site.url}tests/browser/page.html`, base: `${scheme}://localhost:${host.port}/tables/` };
       const page = await openTablebase(context, servers);
       host.reset();
       const result = await probe(page, FEN);
@@ -63,6 +64,8 @@ describe('an https host without Timing-Allow-Origin', { skip }, () => {
     assert.deepStrictEqual(result, want);
     assert.equal(stats.multiplexed, true);
     assert.ok(mostAtOnce(log) > 6, `at most ${mostAtOnce(log)} requests at once`);
+    // Requests run at once: a table's head brings its sparse index, not its block lengths.
+    assert.equal(headOf(log, 'KRBvKR.rtbw'), 'bytes=0-49151');
   });
 
   it('HTTP/1.1: its answers show it, and the answer is the same', async () => {
@@ -71,4 +74,20 @@ describe('an https host without Timing-Allow-Origin', { skip }, () => {
     assert.deepStrictEqual(result, want);
     assert.equal(stats.multiplexed, false);
   });
+
+  it('plain HTTP/1.1 on a fast link: a pawnless table\'s head brings its whole index, and the answer is the same', async () => {
+    const [want] = cliProbe([FEN]);
+    const { result, stats, log } = await cold(hosts.plain, 'http');
+    assert.deepStrictEqual(result, want);
+    assert.equal(stats.multiplexed, false);
+    // KRBvKR.rtbw's block lengths end 95,792 bytes in: no request for them follows the head.
+    assert.equal(headOf(log, 'KRBvKR.rtbw'), 'bytes=0-98303');
+    const later = log.filter((e) => e.path.endsWith('/KRBvKR.rtbw') && e.range !== 'bytes=0-98303');
+    for (const e of later) assert.ok(Number(/bytes=(\d+)-/.exec(e.range)[1]) >= 95792, e.range);
+  });
 });
+
+/** The Range of the first request for `file` in a server log. */
+function headOf(log, file) {
+  return log.find((e) => e.path.endsWith(`/${file}`))?.range;
+}
