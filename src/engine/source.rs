@@ -88,8 +88,8 @@ const PAWNFUL_DTZ_SPARSE: u64 = 8 << 10;
 /// 16 of the 18 DTZ files (KQRvKR.rtbz 69,982 and KQRvKQ.rtbz 94,434
 /// bytes beyond it). In Chromium over HTTP/1.1 at 100 ms a request (24
 /// positions of the cold benchmark, medians of 3 runs), the full analysis
-/// went from 0.40 / 1.10 s (median / worst) to 0.37 / 0.97 s, the
-/// rook promotion from 53 requests in 9 waves to 48 in 8, for 300 to 382
+/// went from 0.40 / 1.10 s (median / worst) to 0.39 / 0.98 s, the
+/// rook promotion from 53 requests in 9 waves to 48 in 8, for 300 to 352
 /// KiB at the median and 1221 to 1461 KiB at worst.
 const PAWNLESS_WDL_WITH_INDEX: u64 = 96 << 10;
 /// See [`PAWNLESS_WDL_WITH_INDEX`].
