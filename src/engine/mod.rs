@@ -51,14 +51,14 @@ pub struct Config {
     /// where those bytes cost more time than the round.
     pub sparse_in_head: bool,
     /// With `sparse_in_head`, whether a pawnless 5-piece table's head also
-    /// brings its block lengths, the rest of its index (at most 96 KiB of
-    /// file for WDL, 64 KiB for DTZ in 13 and 16 of the official 16 and 18
-    /// pawnless files): each lookup then costs one request, for its data
-    /// block, where one past the head's index asks for the block lengths'
-    /// page beside a guessed block (a round more when the guess misses).
-    /// Up to 48 and 32 KiB more a table; for a driver whose requests queue
-    /// for connections (HTTP/1.1) on a link where those bytes take far
-    /// less than a round trip.
+    /// brings its block lengths, the rest of its index (within 96 KiB of
+    /// file for 15 WDL files, 64 KiB for 16 DTZ files of the 18 pawnless
+    /// 5-piece materials in `../shared`): each lookup then costs one
+    /// request, for its data block, where one past the head's index asks
+    /// for the block lengths' page beside a guessed block (a round more
+    /// when the guess misses). Up to 48 and 32 KiB more a table; for a
+    /// driver whose requests queue for connections (HTTP/1.1) on a link
+    /// where those bytes take far less than a round trip.
     pub index_in_head: bool,
     /// Whether one request carries every range of a file (a server that
     /// answers several ranges in one multipart body): a round then costs a

@@ -43,8 +43,8 @@ fn head_len(kind: Kind, shape: &Shape, sparse: bool, index: bool) -> u64 {
         bound.max(LARGE_HEAD)
     } else {
         match (kind, shape.pawnful()) {
-            (Kind::Wdl, false) if index => PAWNLESS_WDL_WITH_INDEX,
-            (Kind::Dtz, false) if index => bound.max(PAWNLESS_DTZ_WITH_INDEX),
+            (Kind::Wdl, false) if index && shape.pieces == 5 => PAWNLESS_WDL_WITH_INDEX,
+            (Kind::Dtz, false) if index && shape.pieces == 5 => bound.max(PAWNLESS_DTZ_WITH_INDEX),
             (Kind::Wdl, false) => PAWNLESS_WDL_WITH_SPARSE,
             (Kind::Wdl, true) => bound + PAWNFUL_WDL_SPARSE,
             (Kind::Dtz, false) => bound.max(LARGE_HEAD),
@@ -82,13 +82,15 @@ const PAWNLESS_WDL_WITH_SPARSE: u64 = 48 << 10;
 const PAWNFUL_WDL_SPARSE: u64 = 64 << 10;
 /// See [`PAWNLESS_WDL_WITH_SPARSE`].
 const PAWNFUL_DTZ_SPARSE: u64 = 8 << 10;
-/// Where the block lengths of the official pawnless 5-piece files end:
-/// within 96 KiB for 13 of the 16 WDL files (KRBvKR.rtbw, 95,792 bytes;
-/// beyond it KQNvKQ, KQRvKQ and KQBvKQ, 129-168 KiB), within 64 KiB for
-/// 16 of the 18 DTZ files (KQRvKR.rtbz 69,982 and KQRvKQ.rtbz 94,434
-/// bytes beyond it). In Chromium over HTTP/1.1 at 100 ms a request (24
-/// positions of the cold benchmark, medians of 3 runs), the full analysis
-/// went from 0.40 / 1.10 s (median / worst) to 0.39 / 0.98 s, the
+/// Where the block lengths of the 18 pawnless 5-piece materials in
+/// `../shared/syzygy` (official files) end: within 96 KiB for 15 WDL
+/// files (KRBvKR.rtbw, 95,792 bytes; beyond it KQNvKQ, KQRvKQ and
+/// KQBvKQ, 129-168 KiB), within 64 KiB for 16 DTZ files (KQRvKR.rtbz
+/// 69,982 and KQRvKQ.rtbz 94,434 bytes beyond it). 6- and 7-piece
+/// indexes lie far beyond. In Chromium over HTTP/1.1 at 100 ms a request
+/// (24 positions of the cold benchmark, medians of 3 runs, against a run
+/// of the code before in the same hour), the full analysis went from
+/// 0.40 / 1.10 s (median / worst) to 0.39 / 0.98 s, the
 /// rook promotion from 53 requests in 9 waves to 48 in 8, for 300 to 352
 /// KiB at the median and 1221 to 1461 KiB at worst.
 const PAWNLESS_WDL_WITH_INDEX: u64 = 96 << 10;
