@@ -620,7 +620,7 @@ fn index_end(name: &str) -> u64 {
         .iter()
         .flatten()
         .filter_map(|s| match &s.pairs.body {
-            Body::Huffman(f) => Some(f.lengths_offset + f.length_entries * 2),
+            Body::Huffman(f) => Some(f.lengths_offset + f.lengths_bytes()),
             Body::Single(_) => None,
         })
         .max()

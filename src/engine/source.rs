@@ -42,9 +42,10 @@ fn head_len(kind: Kind, shape: &Shape, sparse: bool, index: bool) -> u64 {
     } else if !sparse {
         bound.max(LARGE_HEAD)
     } else {
+        let index = index && shape.pieces == 5;
         match (kind, shape.pawnful()) {
-            (Kind::Wdl, false) if index && shape.pieces == 5 => PAWNLESS_WDL_WITH_INDEX,
-            (Kind::Dtz, false) if index && shape.pieces == 5 => bound.max(PAWNLESS_DTZ_WITH_INDEX),
+            (Kind::Wdl, false) if index => PAWNLESS_WDL_WITH_INDEX,
+            (Kind::Dtz, false) if index => bound.max(PAWNLESS_DTZ_WITH_INDEX),
             (Kind::Wdl, false) => PAWNLESS_WDL_WITH_SPARSE,
             (Kind::Wdl, true) => bound + PAWNFUL_WDL_SPARSE,
             (Kind::Dtz, false) => bound.max(LARGE_HEAD),

@@ -144,6 +144,15 @@ export class Link {
     return this.rate !== null && this.rate < SLOW;
   }
 
+  /**
+   * What `stats().link` reports: what request planning weighs bytes
+   * against round trips by (each null until measured).
+   */
+  summary() {
+    const round = (x) => (x === null ? null : Math.round(x));
+    return { bytesPerMs: round(this.rate), tripMs: round(this.trip) };
+  }
+
   /** Fast enough for whole table indexes in heads (see ROOMY); an unmeasured link is taken as such. */
   roomy() {
     return this.rate === null || this.rate >= ROOMY;

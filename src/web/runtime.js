@@ -156,9 +156,7 @@ export class Runtime {
       memoryBytes: this.core.memoryBytes(),
       indexedDb: this.db.state,
       multiplexed: this.http.multiplexed,
-      // What the page measured of its link (null until measured): what
-      // request planning weighs bytes against round trips by.
-      link: { bytesPerMs: this.http.link.rate === null ? null : Math.round(this.http.link.rate), tripMs: this.http.link.trip === null ? null : Math.round(this.http.link.trip) },
+      link: this.http.link.summary(),
       last: this.lastTrace && this.lastTrace.summary(),
     };
   }

@@ -26,10 +26,12 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { REPO, TABLES, CLI, CHROMIUM_ARGS, skipReason, cliProbe, legalPositions } from './helpers.mjs';
 
-const arg = (name, dflt) => {
+/** The word after option `name`, or null. */
+const argText = (name) => {
   const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+  return i > 0 ? process.argv[i + 1] : null;
 };
+const arg = (name, dflt) => (argText(name) === null ? dflt : Number(argText(name)));
 const PER_TABLE = arg('--per-table', 1);
 const PHONE_ONLY = process.argv.includes('--phone-only');
 // Only the two promotion positions, over HTTP/1.1 and HTTP/2 (a quick look at the worst case).
@@ -38,7 +40,7 @@ const PROMOTIONS_ONLY = process.argv.includes('--promotions');
 const PHONE_RUNS = Math.max(1, arg('--phone-runs', 1));
 const CLI_ONLY = process.argv.includes('--cli-only');
 // One protocol's column only (`--protocol HTTP/1.1`: a quicker look at one), and no phone profile.
-const PROTOCOL = process.argv.includes('--protocol') ? process.argv[process.argv.indexOf('--protocol') + 1] : null;
+const PROTOCOL = argText('--protocol');
 // Probes of each position (fresh context or process each); figures are their per-position medians.
 const RUNS = Math.max(1, arg('--runs', 1));
 const LATENCY = 100;
