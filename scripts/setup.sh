@@ -8,7 +8,7 @@
 #   1. rustup target wasm32-unknown-unknown
 #   2. wasm-bindgen CLI at exactly the version of the wasm-bindgen crate
 #      (Cargo.lock, else the `=x.y.z` pin in Cargo.toml)
-#   3. Chromium + chromium-driver from apt (skipped by --no-browser)
+#   3. Chromium from apt (skipped by --no-browser)
 #   4. npm dependencies: `npm ci` (or `npm install` without a lockfile) when
 #      node_modules is missing or older than the lockfile (skipped by --no-npm).
 #      Browsers are never downloaded by npm tooling: tests use /usr/bin/chromium.
@@ -102,9 +102,9 @@ else
     command -v sudo >/dev/null 2>&1 || die "chromium" "not root and no sudo; install chromium by hand or pass --no-browser"
     SUDO=(sudo)
   fi
-  say "chromium" "installing chromium and chromium-driver with apt-get"
+  say "chromium" "installing chromium with apt-get"
   ${SUDO[@]+"${SUDO[@]}"} apt-get update
-  ${SUDO[@]+"${SUDO[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+  ${SUDO[@]+"${SUDO[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
 fi
 
 # --- 4. npm dependencies -----------------------------------------------------

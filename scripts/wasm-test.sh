@@ -1,29 +1,45 @@
 #!/usr/bin/env bash
 # Runs tests/web.rs (wasm-bindgen-test) in headless Chromium against the
-# project's Range server serving SYZYGY_PATH.
+# project's Range server serving SYZYGY_PATH. wasm-bindgen's runner only
+# serves the test page (NO_HEADLESS); tests/wasm-bindgen-page.mjs opens it
+# through playwright-core, as every other browser test here does.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 tables="${SYZYGY_PATH:-$(cd .. && pwd)/shared/syzygy}"
-log=$(mktemp)
-node tests/server/range-server.mjs --port 0 --tables "$tables" >"$log" &
-server=$!
-trap 'kill $server 2>/dev/null || true; rm -f "$log"' EXIT
-for _ in $(seq 50); do grep -q listening "$log" && break; sleep 0.1; done
-url=$(sed -n 's/^listening on //p' "$log")
-export SYZYGY_TEST_URL="$url" CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+server_log=$(mktemp)
+runner_log=$(mktemp)
+pids=()
+# Each background job leads its own process group (setsid), so the kill
+# reaches wasm-bindgen's runner under cargo too.
+trap 'for p in ${pids[@]+"${pids[@]}"}; do kill -- "-$p" 2>/dev/null || true; done; rm -f "$server_log" "$runner_log"' EXIT
+
+# Waits for a line "... PREFIX URL" in a log and prints the URL.
+url_in() {
+  for _ in $(seq 600); do
+    url=$(sed -n "s|^$2 *||p" "$1" | head -1)
+    if [ -n "$url" ]; then echo "$url"; return; fi
+    sleep 0.1
+  done
+  echo "no '$2' line in 60 s:" >&2; cat "$1" >&2; return 1
+}
+
+setsid node tests/server/range-server.mjs --port 0 --tables "$tables" >"$server_log" &
+pids+=($!)
+export SYZYGY_TEST_URL
+SYZYGY_TEST_URL=$(url_in "$server_log" "listening on")
 cargo test --release --target wasm32-unknown-unknown --test web --no-run
-# Headless Chromium under chromedriver sometimes never loads the test page
-# on this kind of machine (whatever the commit: 5 runs of 12 hung at
-# 2026-11-24 07:15, 3 in a row, and CI's 3 tries of 3 minutes each hung
-# once). A run takes seconds, so one that takes a minute is killed with the
-# browser it started (a leftover one seemed to make the next try hang
-# too), and tried again, up to 6 times.
-for attempt in 1 2 3 4 5 6; do
-  if timeout 60 cargo test --release --target wasm32-unknown-unknown --test web; then exit 0; fi
-  echo "wasm-bindgen-test: attempt $attempt failed or hung" >&2
-  pkill -f chromedriver || true
-  pkill -f 'chrom.*--enable-automation' || true
-  sleep 2
+
+NO_HEADLESS=1 WASM_BINDGEN_TEST_ADDRESS=127.0.0.1:0 \
+  setsid cargo test --release --target wasm32-unknown-unknown --test web >"$runner_log" 2>&1 &
+pids+=($!)
+page=$(url_in "$runner_log" "Interactive browsers tests are now available at")
+# A page that never reports (exit 2) is opened again in a new browser, twice
+# at most; a failed test (exit 1) is final.
+for attempt in 1 2 3; do
+  rc=0
+  node tests/wasm-bindgen-page.mjs "$page" 120 || rc=$?
+  [ "$rc" -ne 2 ] && exit "$rc"
+  echo "wasm-bindgen-test: attempt $attempt never reported" >&2
 done
-exit 1
+exit 2
