@@ -101,6 +101,27 @@ describe('an https host without Timing-Allow-Origin', { skip }, () => {
       await context.close();
     }
   });
+
+  it('plain HTTP/1.1, the link not measured yet (a page from the cache): heads stay small, and the answer is the same', async () => {
+    const [want] = cliProbe([FEN]);
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${site.url}tests/browser/page.html`);
+      await page.waitForFunction(() => window.ready === true);
+      // As if the page's script and wasm had come from the cache: nothing timed.
+      const base = `http://localhost:${hosts.plain.port}/tables/`;
+      await page.evaluate((base) => {
+        performance.clearResourceTimings();
+        window.tb = new window.Tablebase({ urls: [base] });
+      }, base);
+      hosts.plain.reset();
+      assert.deepStrictEqual(await probe(page, FEN), want);
+      assert.equal(headOf(hosts.plain.stats().log, 'KRBvKR.rtbw'), 'bytes=0-49151');
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 /** The Range of the first request for `file` in a server log. */
