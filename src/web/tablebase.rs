@@ -1,0 +1,207 @@
+//! The exported `Tablebase`: its options checked, its calls handed to
+//! runtime.js, errors given a stable `code`.
+
+use js_sys::{Function, Promise};
+use wasm_bindgen::prelude::*;
+
+use super::{Core, Generator};
+use crate::error::ProbeError;
+use crate::format::Kind;
+use crate::probe;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `{ onUpdate? }` of one probe (see the TypeScript interface).
+    #[wasm_bindgen(typescript_type = "ProbeOptions")]
+    pub type ProbeOptions;
+}
+
+#[wasm_bindgen(module = "/src/web/runtime.js")]
+extern "C" {
+    type Runtime;
+
+    #[wasm_bindgen(constructor)]
+    fn new(core: Core, options: JsValue, format_version: u32) -> Runtime;
+    #[wasm_bindgen(method)]
+    fn analyse(this: &Runtime, fen: &str, options: JsValue) -> Promise;
+    #[wasm_bindgen(method)]
+    fn mainline(this: &Runtime, fen: &str, options: JsValue) -> Promise;
+    #[wasm_bindgen(method)]
+    fn stats(this: &Runtime) -> JsValue;
+    #[wasm_bindgen(method, js_name = clearCache)]
+    fn clear_cache(this: &Runtime) -> Promise;
+    #[wasm_bindgen(method)]
+    fn prefetch(this: &Runtime, files: Vec<String>, on_progress: Option<Function>) -> Promise;
+}
+
+/// A JS `Error` with the error's message and its stable `code`.
+fn coded_error(e: &ProbeError) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    let _ = js_sys::Reflect::set(&err, &"code".into(), &e.code().into());
+    err.into()
+}
+
+/// An error of the `Tablebase` constructor: code `options`, as the
+/// runtime's own checks of its options throw.
+fn options_error(message: &str) -> JsValue {
+    let err = js_sys::Error::new(message);
+    let _ = js_sys::Reflect::set(&err, &"code".into(), &"options".into());
+    err.into()
+}
+
+/// A numeric option: None where absent (undefined or null); an error where
+/// it is not a non-negative finite number, rather than a silent default.
+fn number_option(options: &JsValue, key: &str) -> Result<Option<f64>, JsValue> {
+    let v = js_sys::Reflect::get(options, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    match v.as_f64() {
+        Some(n) if n.is_finite() && n >= 0.0 => Ok(Some(n)),
+        _ => Err(options_error(&format!(
+            "Tablebase option {key} must be a non-negative number"
+        ))),
+    }
+}
+
+/// The FEN a method was given, or the typed error a bad FEN gets where it
+/// is not a string at all: wasm-bindgen's glue would copy any other value
+/// into the module's memory as if it were one, and trap there.
+fn fen_arg(fen: &JsValue) -> Result<String, JsValue> {
+    fen.as_string().ok_or_else(|| {
+        let what = if fen.is_null() {
+            "null".to_string()
+        } else {
+            fen.js_typeof().as_string().unwrap_or_default()
+        };
+        coded_error(&ProbeError::InvalidFen(format!(
+            "expected a string, got {what}"
+        )))
+    })
+}
+
+/// Probes Syzygy tables on static hosts from the browser.
+#[wasm_bindgen]
+pub struct Tablebase {
+    runtime: Runtime,
+}
+
+#[wasm_bindgen]
+impl Tablebase {
+    /// `new Tablebase({ urls, manifest?, pageSize?, memoryBudget?, idbBudget?, concurrency?, onProgress? })`
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "TablebaseOptions | undefined")] options: JsValue,
+    ) -> Result<Tablebase, JsValue> {
+        // No options: generated tables only.
+        let options = if options.is_undefined() || options.is_null() {
+            js_sys::Object::new().into()
+        } else {
+            options
+        };
+        if !options.is_object() {
+            return Err(options_error(
+                "Tablebase options must be an object with a urls array",
+            ));
+        }
+        let page = number_option(&options, "pageSize")?.unwrap_or(4096.0);
+        if !(512.0..=1048576.0).contains(&page) || (page as u64).count_ones() != 1 {
+            return Err(options_error(
+                "Tablebase option pageSize must be a power of two between 512 and 1048576",
+            ));
+        }
+        let memory = number_option(&options, "memoryBudget")?
+            .unwrap_or(64.0 * 1048576.0)
+            .max(1048576.0);
+        let core = Core::new((page as u64).trailing_zeros(), memory);
+        Ok(Tablebase {
+            runtime: Runtime::new(core, options, Generator::format_version()),
+        })
+    }
+
+    /// The result of a position and of every legal move, ranked best first.
+    /// `options.onUpdate` receives the position's verdict as soon as it is
+    /// known, then the complete result; the promise resolves with it once
+    /// its pages are stored in IndexedDB.
+    #[wasm_bindgen(unchecked_return_type = "Promise<ProbeResult>")]
+    pub fn probe(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] fen: JsValue,
+        options: Option<ProbeOptions>,
+    ) -> Promise {
+        match fen_arg(&fen) {
+            Ok(fen) => self
+                .runtime
+                .analyse(&fen, options.map_or(JsValue::UNDEFINED, JsValue::from)),
+            Err(e) => Promise::reject(&e),
+        }
+    }
+
+    /// Best play to the next zeroing move or mate (from generated tables:
+    /// to mate); `options.toEnd` goes on through zeroing moves to the end.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Mainline>")]
+    pub fn mainline(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] fen: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "{ toEnd?: boolean } | undefined")] options: JsValue,
+    ) -> Promise {
+        match fen_arg(&fen) {
+            Ok(fen) => self.runtime.mainline(&fen, options),
+            Err(e) => Promise::reject(&e),
+        }
+    }
+
+    /// Legal moves of a position (no tables needed); throws on a bad FEN.
+    #[wasm_bindgen(js_name = legalMoves, unchecked_return_type = "Array<{uci: string, san: string}>")]
+    pub fn legal_moves(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] fen: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let pos = probe::parse_position(&fen_arg(&fen)?).map_err(|e| coded_error(&e))?;
+        let out = js_sys::Array::new();
+        for (uci, san) in probe::legal_moves(&pos) {
+            let o = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&o, &"uci".into(), &uci.into());
+            let _ = js_sys::Reflect::set(&o, &"san".into(), &san.into());
+            out.push(&o);
+        }
+        Ok(out.into())
+    }
+
+    /// Requests, bytes, rounds, where pages came from, cache sizes.
+    #[wasm_bindgen(unchecked_return_type = "Stats")]
+    pub fn stats(&self) -> JsValue {
+        self.runtime.stats()
+    }
+
+    /// Empties the memory and IndexedDB caches.
+    #[wasm_bindgen(js_name = clearCache, unchecked_return_type = "Promise<void>")]
+    pub fn clear_cache(&self) -> Promise {
+        self.runtime.clear_cache()
+    }
+
+    /// Stores the whole WDL and DTZ files of a position's material (and of
+    /// the materials its captures and promotions reach) in IndexedDB, within
+    /// its budget, for offline use. A bad FEN rejects the promise, as with
+    /// `probe`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<{bytes: number, files: string[]}>")]
+    pub fn prefetch(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] fen: JsValue,
+        #[wasm_bindgen(js_name = onProgress, unchecked_param_type = "(p: {bytes: number, total: number, file: string}) => void")]
+        on_progress: Option<Function>,
+    ) -> Promise {
+        let pos =
+            match fen_arg(&fen).and_then(|f| probe::parse_fen(&f).map_err(|e| coded_error(&e))) {
+                Ok(pos) => pos,
+                Err(e) => return Promise::reject(&e),
+            };
+        let mut files = Vec::new();
+        for mat in probe::reachable_materials(&pos) {
+            for kind in [Kind::Wdl, Kind::Dtz] {
+                files.push(format!("{}.{}", mat.name, kind.extension()));
+            }
+        }
+        self.runtime.prefetch(files, on_progress)
+    }
+}
