@@ -27,19 +27,29 @@ fn three_piece_tables_exhaustive() {
     assert!(total > 1_000_000);
 }
 
+/// A number from the environment: `SYZYGY_DIFF_SEED` and
+/// `SYZYGY_DIFF_SAMPLES` (positions per table) draw other or more positions
+/// than CI's for a longer run by hand.
+fn setting(key: &str) -> Option<u64> {
+    std::env::var(key).ok().and_then(|v| v.parse().ok())
+}
+
+/// `per_table` positions of each table of `pieces` pieces, seed 2026 (see [`setting`]).
 fn sampled(pieces: usize, per_table: usize) {
+    let seed = setting("SYZYGY_DIFF_SEED").unwrap_or(2026);
+    let per_table = setting("SYZYGY_DIFF_SAMPLES").map_or(per_table, |n| n as usize);
     let (mut us, them) = (ours(), theirs());
     let mut total = 0;
     let mut failures = Vec::new();
     for name in table_names().into_iter().filter(|n| n.len() == pieces + 1) {
-        for p in sample(&name, per_table, 2026) {
+        for p in sample(&name, per_table, seed) {
             total += 1;
             if let Err(e) = compare(&mut us, &them, &p) {
                 failures.push(e);
             }
         }
     }
-    println!("{pieces}-piece positions compared: {total}");
+    println!("{pieces}-piece positions compared: {total} (seed {seed})");
     assert!(
         failures.is_empty(),
         "{} failures, first: {:#?}",
@@ -60,10 +70,13 @@ fn five_piece_tables_sampled() {
 
 #[test]
 fn move_lists_match_reference() {
+    // A hundredth of `SYZYGY_DIFF_SAMPLES`: a move list is dozens of probes.
+    let seed = setting("SYZYGY_DIFF_SEED").unwrap_or(7);
+    let per_table = setting("SYZYGY_DIFF_SAMPLES").map_or(150, |n| n as usize / 100);
     let (mut us, them) = (ours(), theirs());
     let mut moves = 0;
     for name in table_names().into_iter().filter(|n| n.len() >= 5) {
-        for p in sample(&name, 150, 7) {
+        for p in sample(&name, per_table, seed) {
             moves += check_move_list(&mut us, &them, &p);
         }
     }
