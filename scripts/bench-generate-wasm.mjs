@@ -14,12 +14,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS } from '../tests/chromium.mjs';
+import { launch } from '../tests/chromium.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(REPO, 'target', 'release', 'syzygy-web');
 const { startServer } = await import(path.join(REPO, 'tests', 'server', 'range-server.mjs'));
-const { chromium } = await import('playwright-core');
 
 const FOUR = 'KQQvK KQRvK KQBvK KQNvK KRRvK KRBvK KRNvK KBBvK KBNvK KNNvK KQvKQ KQvKR KQvKB KQvKN KRvKR KRvKB KRvKN KBvKB KBvKN KNvKN KQPvK KRPvK KBPvK KNPvK KPPvK KQvKP KRvKP KBvKP KNvKP KPvKP'.split(' ');
 const THREE = ['KQvK', 'KRvK', 'KPvK'];
@@ -43,7 +42,7 @@ fs.mkdirSync(path.join(root, 'tests', 'browser'), { recursive: true });
 fs.copyFileSync(path.join(REPO, 'tests', 'browser', 'page.html'), path.join(root, 'tests', 'browser', 'page.html'));
 fs.symlinkSync(scratch, path.join(root, 'swv'));
 const site = await startServer({ port: 0, tables: [], static: root });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const browser = await launch();
 console.log('material   wasm s  native s  ratio  wasm memory MB');
 let slowest = { m: '', s: 0, mb: 0 };
 for (const m of materials) {

@@ -9,3 +9,9 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-sync',
 ];
+
+/** The system Chromium (or $CHROMIUM) through playwright-core, with those flags. */
+export async function launch() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}

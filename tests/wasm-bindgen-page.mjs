@@ -7,8 +7,7 @@
 //
 //   node tests/wasm-bindgen-page.mjs URL [TIMEOUT_SECONDS]
 // Exit codes: 0 passed, 1 a test failed, 2 the page never reported (a hang).
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from './chromium.mjs';
+import { launch } from './chromium.mjs';
 
 const [url, limit = '120'] = process.argv.slice(2);
 if (!url) {
@@ -16,7 +15,7 @@ if (!url) {
   process.exit(2);
 }
 const deadline = Date.now() + Number(limit) * 1000;
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const browser = await launch();
 let code = 2;
 try {
   const page = await browser.newPage();

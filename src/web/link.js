@@ -157,7 +157,7 @@ export class Link {
    * Measured fast enough for whole table indexes in heads (see ROOMY).
    * Unlike `slow`, an unmeasured link is not: a page from the cache on a
    * phone would otherwise take up to 48 KiB more a table before its first
-   * answer (a revisit at 1.6 Mbit/s: 2.2 s instead of 1.3 for KRNvKR).
+   * answer (a revisit at 1.6 Mbit/s: 2.2 s instead of 1.7 for KRNvKR).
    */
   roomy() {
     return this.rate !== null && this.rate >= ROOMY;

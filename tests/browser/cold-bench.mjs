@@ -24,7 +24,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { REPO, TABLES, CLI, CHROMIUM_ARGS, skipReason, cliProbe, legalPositions } from './helpers.mjs';
+import { REPO, TABLES, CLI, launch, skipReason, cliProbe, legalPositions } from './helpers.mjs';
 
 /** The word after option `name`, or null. */
 const argText = (name) => {
@@ -73,7 +73,6 @@ async function main() {
     process.exit(2);
   }
   const { startServer } = await import(path.join(REPO, 'tests', 'server', 'range-server.mjs'));
-  const { chromium } = await import('playwright-core');
   const site = await startServer({ port: 0, tables: [], static: REPO });
   const h1 = await startServer({ port: 0, tables: [TABLES], latencyMs: LATENCY });
   const h2 = await startServer({ port: 0, host: '127.0.0.1', tables: [TABLES], latencyMs: LATENCY, tls: selfSigned() });
@@ -84,7 +83,7 @@ async function main() {
   const same = await startServer({ port: 0, tables: [TABLES], static: REPO, latencyMs: LATENCY });
   const same2 = await startServer({ port: 0, host: '127.0.0.1', tables: [TABLES], static: REPO, latencyMs: LATENCY, tls: selfSigned() });
   const same2Url = `https://localhost:${same2.port}/`;
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await launch();
   const lines = [];
   const say = (l = '') => {
     lines.push(l);

@@ -14,8 +14,8 @@ export const TABLES = path.resolve(process.env.SYZYGY_PATH || path.join(REPO, '.
 export const CLI = path.join(REPO, 'target', 'release', 'syzygy-web');
 const PKG_JS = path.join(REPO, 'pkg', 'syzygy_web.js');
 
-export { CHROMIUM_ARGS } from '../chromium.mjs';
-import { CHROMIUM_ARGS } from '../chromium.mjs';
+export { CHROMIUM_ARGS, launch } from '../chromium.mjs';
+import { CHROMIUM_ARGS, launch } from '../chromium.mjs';
 
 /** Why these tests cannot run here (printed, so a skip never looks like a pass), or false. */
 export function skipReason() {
@@ -76,11 +76,6 @@ export function suiteBrowser(open = null) {
 /** `suiteBrowser`'s `open`: page.html in a fresh context, with `window.tb` made. */
 export const tablebasePage = async (browser, servers) => openTablebase(await browser.newContext(), servers);
 
-/** The system Chromium through playwright-core. */
-export async function launch() {
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
-}
 
 /** A persistent context (its own profile dir, so IndexedDB survives reloads). */
 export async function launchPersistent() {

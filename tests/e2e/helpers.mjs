@@ -16,8 +16,8 @@ export const TABLES = path.resolve(process.env.SYZYGY_PATH || path.join(REPO, '.
 export const DIST = path.join(REPO, 'www', 'dist');
 export const RESULTS = path.join(REPO, 'test-results');
 
-export { CHROMIUM_ARGS } from '../chromium.mjs';
-import { CHROMIUM_ARGS } from '../chromium.mjs';
+export { CHROMIUM_ARGS, launch } from '../chromium.mjs';
+import { launch } from '../chromium.mjs';
 import { before, after } from 'node:test';
 
 /**
@@ -90,11 +90,6 @@ export async function deadUrl() {
   return `http://127.0.0.1:${port}/tables/`;
 }
 
-/** Launches the system Chromium through playwright-core. */
-export async function launch() {
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
-}
 
 /** A new page that fails the test on uncaught page errors (collected in page.errors). */
 export async function newPage(browser, { width = 1280, height = 900, colorScheme = 'dark', mobile = false } = {}) {
