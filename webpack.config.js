@@ -157,6 +157,11 @@ module.exports = (env, argv) => {
       ],
     },
     plugins: [new SiteAssetsPlugin()],
+    // The generator's worker chunk and the decoder's chunk load each other
+    // (the decoder starts the worker, the worker runs the decoder). Webpack
+    // warns because content hashes of such chunks would depend on each
+    // other; ours carry the build's hash (chunkFilename), so there is nothing to fix.
+    ignoreWarnings: [/Circular dependency between chunks with runtime/],
     performance: { hints: false },
     stats: 'minimal',
   };
