@@ -168,8 +168,16 @@ export class PageDb {
     try {
       return await fn(this.db);
     } catch (e) {
-      if (e && e.name === 'QuotaExceededError') {
-        await this.evict(this.bytes / 2).catch(() => {});
+      if (e && e.name === 'QuotaExceededError' && !this.evicting) {
+        // Room made once. Refused again (the eviction's own write, or a
+        // quota that eviction cannot meet), the store goes memory-only
+        // rather than evict on and on while its callers wait.
+        this.evicting = true;
+        try {
+          await this.evict(this.bytes / 2);
+        } finally {
+          this.evicting = false;
+        }
       } else {
         this.state = 'memory-only';
         this.dropConnection();

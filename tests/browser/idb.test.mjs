@@ -357,4 +357,27 @@ describe('IndexedDB page cache', { skip }, () => {
       await servers.close();
     }
   });
+  it('a quota that refuses every write: probes answer from memory, none hangs', async () => {
+    // A full disk or an origin over its quota: the eviction's own write is
+    // refused too (it once evicted again and again, and probes waited on
+    // their writes for good).
+    const servers = await startServers();
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(servers.pageUrl);
+      await page.waitForFunction(() => window.ready === true);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(servers.pageUrl).origin, quotaSize: 1 });
+      await createTablebase(page, { urls: [servers.base] });
+      for (const fen of [FEN, MANY[0], MANY[1]]) assert.deepStrictEqual(await probe(page, fen), expected[fen], fen);
+      const stats = await tbStats(page);
+      assert.ok(stats.pagesFromNetwork > 0, JSON.stringify(stats));
+      // Nothing left behind: a cleared cache settles too.
+      await page.evaluate(() => window.tb.clearCache());
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
 });
