@@ -67,6 +67,8 @@ export class PageDb {
     // transaction (see `store`); null while none waits.
     this.queue = null;
     this.flushed = null;
+    // Whether a refused write's eviction is under way (see `guard`).
+    this.evicting = false;
     this.state = 'opening';
     this.ready = this.open();
   }

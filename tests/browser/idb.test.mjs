@@ -357,6 +357,7 @@ describe('IndexedDB page cache', { skip }, () => {
       await servers.close();
     }
   });
+
   it('a quota that refuses every write: probes answer from memory, none hangs', async () => {
     // A full disk or an origin over its quota: the eviction's own write is
     // refused too (it once evicted again and again, and probes waited on
