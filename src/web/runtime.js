@@ -351,15 +351,9 @@ export class Runtime {
         // it needs next, where that adds no request (see Core.setMovesRide).
         this.core.setMovesRide(kind === 'verdict' && !this.http.gate.wide && !this.http.link.slow());
         const t0 = performance.now();
-        const text = this.core.attempt(kind, fen);
-        const r = JSON.parse(text);
+        const r = JSON.parse(this.core.attempt(kind, fen));
         ask.trace.attempted(performance.now() - t0);
         if (r.done) {
-          // A table only some moves need, absent for a while: those moves
-          // carry missing-table in an answer that is otherwise done. Asked
-          // again as for the position's own tables, or it stays missing
-          // until the page reloads.
-          if (this.absent.size && text.includes('missing-table') && (await this.recheckAbsent(text, started, ask))) continue;
           this.counters.pagesFromMemory += this.core.lastReads();
           return r.done;
         }

@@ -187,26 +187,6 @@ describe('fault matrix', { skip }, () => {
     });
   }
 
-  it('a table only one move needs, missing for a while: that move carries missing-table, then answers', async () => {
-    // Black's Rxa2 reaches KRvKP; the position's own answer needs only its WDL.
-    const fen = '8/5K2/8/P3k3/8/8/R1r5/8 b - - 0 1';
-    const [want] = cliProbe([fen]);
-    const { context, page } = await faulted({ match: 'KRvKP.rtbz', mode: 'status', status: 404 });
-    try {
-      const got = await probe(page, fen);
-      assert.equal(got.wdl, want.wdl, JSON.stringify(got));
-      const hit = got.moves.filter((m) => m.code === 'missing-table');
-      assert.deepStrictEqual(hit.map((m) => m.uci), ['c2a2'], JSON.stringify(got.moves));
-      assert.match(hit[0].error, /KRvKP\.rtbz/);
-      // The host has it now: once the absence is a second old, it is asked again.
-      servers.tables.setFaults([]);
-      await sleep(1100);
-      assert.deepStrictEqual(await probe(page, fen), want);
-    } finally {
-      await context.close();
-    }
-  });
-
   it('an empty table file: corrupt-table at once, not retried', async () => {
     // Every range of an empty file is unsatisfiable: the 416's
     // `bytes */0` is the file's size, not a fault to ask again about.
