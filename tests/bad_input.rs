@@ -51,6 +51,11 @@ fn hostile_fens_get_typed_errors() {
         ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", "illegal-position"),
         ("4k3/8/8/8/3pP3/8/8/4K3 w - d6 0 1", "illegal-position"),
         ("4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", "too-many-pieces"),
+        // Too many pieces is the reason that matters when both apply.
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "too-many-pieces",
+        ),
         ("4k3/8/8/8/8/8/8/QQQQK3 w - - 0 1", "missing-table"),
         ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "ok"),
         ("4k3/8/8/8/8/8/8/4K2R w - - 0 1", "ok"),

@@ -13,15 +13,17 @@ const MAX_FEN_LEN: usize = 256;
 /// castling rights and with at most as many pieces as tables cover.
 pub fn parse_fen(fen: &str) -> Result<Chess, ProbeError> {
     let pos = parse_position(fen)?;
-    if pos.castles().any() {
-        return Err(ProbeError::Castling);
-    }
+    // Pieces first: a full game's FEN has castling rights too, and removing
+    // them would not bring it into the tables.
     let n = pos.board().occupied().count();
     if n > MAX_PIECES {
         return Err(ProbeError::TooManyPieces {
             pieces: n,
             limit: MAX_PIECES,
         });
+    }
+    if pos.castles().any() {
+        return Err(ProbeError::Castling);
     }
     Ok(pos)
 }
