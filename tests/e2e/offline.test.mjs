@@ -62,7 +62,11 @@ describe('offline', () => {
     assert.equal(offline.dtz, online.dtz);
     const moves = await page.$$eval('syzygy-board [role="option"]', (els) => els.map((e) => e.dataset.uci));
     assert.deepEqual(moves, cli.moves.map((m) => m.uci));
+    // A page of the scope that embeds the element names its script without the hash.
+    assert.equal(await page.evaluate(async () => (await fetch('syzygy-board.js')).status), 200);
     assert.deepEqual(page.errors.map(String), []);
+    // Another page of the scope is not the app: offline it fails, not shows the board.
+    await assert.rejects(page.goto(`${site.url}notes.html`));
     await page.context().close();
   });
 

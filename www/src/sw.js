@@ -6,6 +6,7 @@
 const MANIFEST = __SHELL_MANIFEST__;
 const PREFIX = 'syzygy-shell-';
 const CACHE = PREFIX + MANIFEST.version;
+const SCRIPT = 'syzygy-board.js';
 const scope = () => self.registration.scope;
 const shellUrls = () => MANIFEST.files.map((f) => new URL(f, scope()).href);
 
@@ -34,13 +35,24 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin || !url.href.startsWith(scope())) return;
 
   if (req.mode === 'navigate') {
-    // Network first so that a new version shows up; the cached page offline.
+    // Network first so that a new version shows up; the cached page offline
+    // (with any query: ?tables=, ?fen=). Another page of the scope is not
+    // the app: offline it fails as it would without this worker.
     event.respondWith(
       fetch(req).catch(async () => {
         const cache = await caches.open(CACHE);
-        return (await cache.match(req, { ignoreSearch: true })) || (await cache.match(new URL('./', scope()).href)) || Response.error();
+        const page = url.pathname === new URL(scope()).pathname ? new URL('./', scope()).href : req;
+        return (await cache.match(page, { ignoreSearch: true })) || Response.error();
       }),
     );
+    return;
+  }
+
+  // The script without its hash, as a page of the scope that embeds the
+  // element names it: the network's copy first, the kept one offline.
+  const kept = MANIFEST.files.find((f) => f.startsWith(`./${SCRIPT}?`));
+  if (kept && url.href.split('?')[0] === new URL(SCRIPT, scope()).href && !url.search) {
+    event.respondWith(fetch(req).catch(async () => (await (await caches.open(CACHE)).match(new URL(kept, scope()).href)) || Response.error()));
     return;
   }
 
