@@ -102,4 +102,36 @@ describe('<syzygy-board> custom element', () => {
     assert.deepEqual(page.errors.map(String), []);
     await page.close();
   });
+
+  it('takes a fen set before the script ran, follows its orientation attribute, copies a FEN without url-sync', async () => {
+    // The property is set while the element is still an unknown tag.
+    fs.mkdirSync(path.join(dir, 'blog', 'late'), { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'blog', 'late', 'index.html'),
+      `<!doctype html>
+<html><head><meta charset="utf-8"><title>Late script</title></head>
+<body><syzygy-board id="c" view="full" tables="/tables/"></syzygy-board>
+<script>document.getElementById('c').fen = ${JSON.stringify(FEN_A)};</script>
+<script src="/lib/syzygy-board.js"></script></body></html>`,
+    );
+    const page = await newPage(browser);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(site.url).origin });
+    await page.goto(`${site.url}blog/late/`);
+    await page.waitForFunction((f) => document.querySelector('#c').fen === f && document.querySelector('#c .sb-verdict').dataset.tone === 'white', FEN_A, { timeout: 20000 });
+    assert.equal(await page.getAttribute('#c', 'fen'), FEN_A);
+
+    assert.ok(await page.$('#c .cg-wrap.orientation-white'));
+    await page.$eval('#c', (el) => el.setAttribute('orientation', 'black'));
+    await page.waitForSelector('#c .cg-wrap.orientation-black', { timeout: 5000 });
+    await page.$eval('#c', (el) => el.removeAttribute('orientation'));
+    await page.waitForSelector('#c .cg-wrap.orientation-white', { timeout: 5000 });
+
+    // This page does not read positions from its address: a link would not open this one.
+    assert.equal(await page.$('#c button:has-text("Copy link")'), null);
+    await page.click('#c button:has-text("Copy FEN")');
+    await page.waitForFunction(() => document.querySelector('#c .sb-share-status').textContent === 'FEN copied', null, { timeout: 5000 });
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), FEN_A);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
 });

@@ -57,8 +57,12 @@ export function markLoading(ctx, fen) {
   view.movesCard.classList.add('sb-stale');
   view.mainlineCard.classList.add('sb-stale');
   view.network.setMaterial(safeMaterial(fen), false);
-  // Never a blank panel: the first position shows that moves are coming.
-  if (!view.moveList.el.textContent) view.moveList.message('Loading moves…');
+  // Never a blank panel, nor the previous position's moves (a click there
+  // would play a move of this one): its legal moves without values, or a
+  // line saying that they are coming.
+  const legal = s.legalFen === fen ? s.legal || [] : [];
+  if (legal.length) view.moveList.renderUnknown(legal, fen);
+  else view.moveList.message('Loading moves…');
 }
 
 /**

@@ -39,7 +39,7 @@ export function createApp(host, options) {
   let early = earlyHeads(parseTableUrls(options.tables), startFen);
   const s = createState();
   const act = {};
-  const view = createView(host, { full }, act);
+  const view = createView(host, { full, urlSync: !!options.urlSync }, act);
   const ctx = { s, view, full, host, act };
   const { board, editor } = view;
   // A press on the board takes the focus (its drag handling cancels the
@@ -106,7 +106,8 @@ export function createApp(host, options) {
       });
     }
     renderControls(view, s, pos);
-    if (options.urlSync && !fromUrl) writeUrl(fen, { push });
+    // The entry keeps the played line: Back and Forward bring it back.
+    if (options.urlSync && !fromUrl) writeUrl(fen, { push, state: { line: s.line, ply: s.ply } });
     host.dispatchEvent(new CustomEvent('syzygy-position', { detail: { fen }, bubbles: true }));
     clearTimeout(s.editTimer);
     // A new token at once: answers for earlier positions still in flight are dropped.
@@ -123,7 +124,7 @@ export function createApp(host, options) {
    * input or API. An invalid one changes nothing on the board: the notice
    * says what is wrong and where it came from (`source`).
    */
-  function load(fen, { fromUrl = false, source = 'FEN' } = {}) {
+  function load(fen, { fromUrl = false, source = 'FEN', push = true } = {}) {
     let normal;
     try {
       normal = isShareCode(fen) ? decodePosition(fen) : normalizeFen(fen);
@@ -135,7 +136,8 @@ export function createApp(host, options) {
     renderNotice(view, null);
     view.fenInput.removeAttribute('aria-invalid');
     setLine(s, normal);
-    show(true, { fromUrl });
+    // A new history entry: Back returns to the position (and line) shown before.
+    show(true, { fromUrl, push });
     return true;
   }
 
@@ -185,33 +187,41 @@ export function createApp(host, options) {
     if (s.editing) placeSpares(view, true);
   }
 
-  function setEditing(on) {
-    if (on === s.editing) return;
+  /** The editor's panel, spare pieces and board mode (the position is the caller's). */
+  function editorUi(on) {
     s.editing = on;
     renderEditing(view, on);
     board.setEditing(on);
     if (on) {
-      // The edited position drops castling rights and en passant: tables need none.
-      const pos = parseFen(currentFen(s));
-      setLine(s, makeFen({ ...pos, castling: '-', ep: '-' }));
       placeSpares(view, true);
       detachEditor = editor.attach(view.boardBox);
-      editor.setState(pos);
     } else {
       placeSpares(view, false);
       if (detachEditor) detachEditor();
       detachEditor = null;
     }
-    show(true);
+  }
+
+  function setEditing(on) {
+    if (on === s.editing) return;
+    if (on) {
+      // The edited position drops castling rights and en passant: tables need none.
+      const pos = parseFen(currentFen(s));
+      setLine(s, makeFen({ ...pos, castling: '-', ep: '-' }));
+      editorUi(true);
+      editor.setState(pos);
+    } else editorUi(false);
+    // Opening the editor is a history entry: Back returns to the played line.
+    show(true, { push: on });
   }
 
   async function share() {
-    const url = shortUrl(currentFen(s));
+    const text = options.urlSync ? shortUrl(currentFen(s)) : currentFen(s);
     try {
-      await navigator.clipboard.writeText(url);
-      view.shareStatus.textContent = 'Link copied';
+      await navigator.clipboard.writeText(text);
+      view.shareStatus.textContent = options.urlSync ? 'Link copied' : 'FEN copied';
     } catch {
-      view.shareStatus.textContent = url;
+      view.shareStatus.textContent = text;
     }
     setTimeout(() => (view.shareStatus.textContent = ''), 4000);
   }
@@ -255,7 +265,7 @@ export function createApp(host, options) {
     /** Shows a move of the list as an arrow (not while editing: the pieces are being placed). */
     preview: (uci) => board.showArrow(s.editing ? null : uci),
     fenEdited() {
-      s.fenDirty = true;
+      s.fenDirty = view.fenInput.value !== currentFen(s);
     },
     fenReset() {
       s.fenDirty = false;
@@ -289,17 +299,62 @@ export function createApp(host, options) {
   const keyTarget = options.urlSync ? document : host;
   keyTarget.addEventListener('keydown', onKey);
 
-  /** Back and forward: a position of the played line moves the cursor there; another one loads. */
-  function onHashChange() {
+  /**
+   * The played line an entry of the session history kept (show() writes it
+   * there), when it matches the position its URL names: { line, ply } or null.
+   */
+  function historyLine(fen) {
+    const st = window.history.state;
+    if (!fen || !st || !Array.isArray(st.line) || !Number.isInteger(st.ply) || !st.line[st.ply]) return null;
+    try {
+      const line = st.line.map((e) => ({ fen: normalizeFen(e.fen), uci: typeof e.uci === 'string' ? e.uci : undefined, san: typeof e.san === 'string' ? e.san : undefined }));
+      return line[st.ply].fen === fen ? { line, ply: st.ply } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Back and forward (and a hash typed into the address bar): the entry's
+   * played line comes back; else a position of the current line moves the
+   * cursor there, and another one loads.
+   */
+  function onHistory() {
     const p = readUrlPosition();
-    if (!p || p.fen === currentFen(s)) return;
-    const i = s.line.findIndex((e) => e.fen === p.fen);
+    if (!p) return;
+    let fen = null;
+    try {
+      fen = normalizeFen(p.fen);
+    } catch {
+      /* load() says what is wrong with it */
+    }
+    const kept = historyLine(fen);
+    if (kept) {
+      // The current line through that entry's position: the cursor moves
+      // and later moves stay (Forward, →); else the entry's line comes back.
+      const within = kept.ply < s.line.length && kept.line.slice(0, kept.ply + 1).every((e, i) => e.fen === s.line[i].fen);
+      if (within && kept.ply === s.ply && !s.editing) return;
+      if (s.editing) editorUi(false);
+      if (!within) s.line = kept.line;
+      s.ply = kept.ply;
+      clearNotice();
+      show(true, { fromUrl: true });
+      return;
+    }
+    if (fen === currentFen(s)) return;
+    const i = fen ? s.line.findIndex((e) => e.fen === fen) : -1;
     if (i >= 0 && !s.editing) {
       s.ply = i;
+      clearNotice();
       show(true, { fromUrl: true });
     } else load(p.fen, { fromUrl: true, source: 'The link\'s position' });
   }
-  if (options.urlSync) window.addEventListener('hashchange', onHashChange);
+  // popstate alone misses nothing in Chromium, but a hash typed into the
+  // address bar fires both: the second finds the position already shown.
+  if (options.urlSync) {
+    window.addEventListener('popstate', onHistory);
+    window.addEventListener('hashchange', onHistory);
+  }
   // Back online with no answer for the position shown (the module or the
   // tables could not be reached, which is not remembered): try again.
   const onOnline = () => !s.editing && !s.results.has(currentFen(s)) && show(false);
@@ -311,7 +366,18 @@ export function createApp(host, options) {
   const fromUrl = options.urlSync ? readUrlPosition() : null;
   const initial = startFen;
   const source = fromUrl ? 'The link\'s position' : options.fen ? 'The fen attribute' : 'FEN';
-  if (!load(initial, { fromUrl: !!fromUrl, source })) {
+  // A reload keeps the played line its history entry holds.
+  let kept = null;
+  try {
+    kept = fromUrl ? historyLine(normalizeFen(fromUrl.fen)) : null;
+  } catch {
+    kept = null;
+  }
+  if (kept) {
+    s.line = kept.line;
+    s.ply = kept.ply;
+    show(true, { fromUrl: true });
+  } else if (!load(initial, { fromUrl: !!fromUrl, source, push: false })) {
     // Keep the notice, show a valid position everywhere (board, FEN box, URL).
     const why = view.notice.textContent;
     setLine(s, DEFAULT_FEN);
@@ -347,10 +413,19 @@ export function createApp(host, options) {
       return s.result;
     },
     flip,
+    /** Shows the board from `color`'s side ('white' or 'black'). */
+    setOrientation(color) {
+      if (color !== 'white' && color !== 'black') return;
+      board.setOrientation(color);
+      if (s.editing) placeSpares(view, true);
+    },
     destroy() {
       s.destroyed = true;
       keyTarget.removeEventListener('keydown', onKey);
-      if (options.urlSync) window.removeEventListener('hashchange', onHashChange);
+      if (options.urlSync) {
+        window.removeEventListener('popstate', onHistory);
+        window.removeEventListener('hashchange', onHistory);
+      }
       window.removeEventListener('online', onOnline);
       if (s.unsubscribe) s.unsubscribe();
       board.destroy();

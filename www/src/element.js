@@ -14,11 +14,18 @@ import { registerServiceWorker } from './offline.js';
 
 export class SyzygyBoardElement extends HTMLElement {
   static get observedAttributes() {
-    return ['fen', 'tables'];
+    return ['fen', 'tables', 'orientation'];
   }
 
   connectedCallback() {
     if (this._app) return;
+    // A property set before the element was defined shadows the class's
+    // accessor on the instance: hand its value to the accessor.
+    if (Object.prototype.hasOwnProperty.call(this, 'fen')) {
+      const value = this.fen;
+      delete this.fen;
+      if (value) this.setAttribute('fen', value);
+    }
     const urlSync = this.hasAttribute('url-sync');
     const queryTables = urlSync ? new URLSearchParams(location.search).get('tables') : null;
     this._app = createApp(this, {
@@ -51,6 +58,7 @@ export class SyzygyBoardElement extends HTMLElement {
   attributeChangedCallback(name, oldValue, value) {
     if (!this._app || oldValue === value || this._reflecting) return;
     if (name === 'fen' && value) this._app.load(value);
+    if (name === 'orientation') this._app.setOrientation(value || 'white');
     if (name === 'tables' && !(this.hasAttribute('url-sync') && new URLSearchParams(location.search).get('tables'))) this._app.setTables(value || './tables/');
   }
 

@@ -13,7 +13,9 @@ let uid = 0;
 export function createMoveList(callbacks) {
   const id = `sb-moves-${++uid}`;
   const list = h('div.sb-movelist', { role: 'listbox', tabindex: '0', 'aria-label': 'Moves ranked best first', id });
-  const empty = h('p.sb-empty', { hidden: true });
+  // Focusable from script only: a keyboard user whose move ends the game
+  // (mate, stalemate) lands on the message instead of losing the focus.
+  const empty = h('p.sb-empty', { hidden: true, tabindex: '-1' });
   const el = h('div.sb-moves', list, empty);
   let options = [];
   let active = -1;
@@ -51,6 +53,9 @@ export function createMoveList(callbacks) {
     else if (active >= 0) callbacks.preview(options[active].dataset.uci);
   });
   list.addEventListener('blur', () => callbacks.preview(null));
+  /** Whether the keyboard is in the list or on its message: a change keeps it there. */
+  const hasFocus = () => document.activeElement === list || document.activeElement === empty;
+
   list.addEventListener('mouseleave', () => callbacks.preview(document.activeElement === list && active >= 0 ? options[active].dataset.uci : null));
 
   return {
@@ -59,6 +64,7 @@ export function createMoveList(callbacks) {
     render(moves, fen = null) {
       const groups = groupMoves(moves);
       const keep = fen !== null && fen === shownFor && active >= 0 ? options[active].dataset.uci : null;
+      const focused = hasFocus();
       shownFor = fen;
       options = [];
       active = -1;
@@ -98,13 +104,15 @@ export function createMoveList(callbacks) {
       empty.hidden = true;
       // Keyboard users keep an active option after the list changes: the
       // same move when the list is the same position's again.
-      if (document.activeElement === list && options.length) {
+      if (focused && options.length) {
+        if (document.activeElement !== list) list.focus({ preventScroll: true });
         const at = keep === null ? -1 : options.findIndex((o) => o.dataset.uci === keep);
         setActive(Math.max(0, at), false);
       }
     },
     /** Shows a message instead of moves (e.g. game over, no table). */
     message(text) {
+      const focused = hasFocus();
       options = [];
       active = -1;
       shownFor = null;
@@ -112,6 +120,7 @@ export function createMoveList(callbacks) {
       list.hidden = true;
       empty.textContent = text;
       empty.hidden = !text;
+      if (focused && text) empty.focus({ preventScroll: true });
     },
     /** Shows legal moves without tablebase values. */
     renderUnknown(legal, fen = null) {
@@ -131,7 +140,8 @@ export function createMoveList(callbacks) {
  * callbacks: play(index) plays the line up to and including move `index`.
  */
 export function createMainline(callbacks) {
-  const body = h('div.sb-line', { role: 'list', 'aria-label': 'Best line' });
+  // A group of buttons, not a list: role="listitem" on a button would hide that it is one.
+  const body = h('div.sb-line', { role: 'group', 'aria-label': 'Best line' });
   const el = h('div.sb-mainline', body);
   return {
     el,
@@ -149,12 +159,12 @@ export function createMainline(callbacks) {
         items.push(
           h(
             'button.sb-ply',
-            { type: 'button', role: 'listitem', title: `Play up to ${m.san}`, dataset: { index: String(i) }, onclick: () => callbacks.play(i) },
+            { type: 'button', title: `Play up to ${m.san}`, dataset: { index: String(i) }, onclick: () => callbacks.play(i) },
             num ? h('span.sb-num', num) : null,
             m.san,
           ),
         );
-        if (loses && loses.after === i) items.push(h('span.sb-line-lost', { role: 'listitem' }, loses.text));
+        if (loses && loses.after === i) items.push(h('span.sb-line-lost', loses.text));
       });
       const last = line.moves[line.moves.length - 1];
       const end = last && last.san.endsWith('#') ? 'checkmate' : last && last.zeroing && !(loses && loses.after === line.moves.length - 1) ? 'then the 50-move count restarts' : '';
@@ -168,7 +178,7 @@ export function createMainline(callbacks) {
 
 /** The played line with the current ply highlighted. callbacks: jump(ply). */
 export function createHistory(callbacks) {
-  const el = h('div.sb-history', { role: 'list', 'aria-label': 'Played moves' });
+  const el = h('div.sb-history', { role: 'group', 'aria-label': 'Played moves' });
   return {
     el,
     render(line, ply) {
@@ -182,7 +192,7 @@ export function createHistory(callbacks) {
         items.push(
           h(
             'button.sb-ply',
-            { type: 'button', role: 'listitem', 'aria-current': i === ply ? 'true' : null, onclick: () => callbacks.jump(i) },
+            { type: 'button', 'aria-current': i === ply ? 'true' : null, onclick: () => callbacks.jump(i) },
             num ? h('span.sb-num', num) : null,
             line[i].san || line[i].uci,
           ),

@@ -44,17 +44,17 @@ export function shortUrl(fen, base = location.href) {
 }
 
 /**
- * Puts `fen` in the address bar: a new history entry for a played move or
- * a step along the line (`push`), so that Back returns to the position
- * shown before it; otherwise (an edit) the current entry is replaced.
+ * Puts `fen` in the address bar: a new history entry for a played move, a
+ * step along the line, a loaded position or the editor opening (`push`), so
+ * that Back returns to what was shown before; otherwise (an edit) the
+ * current entry is replaced. `state` (the played line) goes with the entry.
  */
-export function writeUrl(fen, { push = false } = {}) {
+export function writeUrl(fen, { push = false, state = null } = {}) {
   const url = shareUrl(fen);
-  if (url === location.href) return;
   try {
-    if (push) window.history.pushState(null, '', url);
-    else window.history.replaceState(null, '', url);
+    if (push) window.history.pushState(state, '', url);
+    else window.history.replaceState(state, '', url);
   } catch {
-    /* sandboxed frames may refuse */
+    /* sandboxed frames may refuse; a line too large to keep is not kept */
   }
 }

@@ -12,6 +12,7 @@ export function createVerdictCard() {
   function setData(tone, category = '', outcome = '', error = '', stage = '') {
     Object.assign(el.dataset, { tone, category, outcome, error, stage });
     el.classList.remove('sb-stale', 'sb-fetching');
+    el.removeAttribute('aria-busy');
   }
 
   return {
@@ -54,6 +55,9 @@ export function createVerdictCard() {
     generating(p) {
       el.dataset.tone = 'loading';
       el.classList.remove('sb-stale');
+      // Busy: screen readers hold the live region's announcements (one per
+      // progress report) until the answer replaces it.
+      el.setAttribute('aria-busy', 'true');
       const pct = Math.round((p.fraction || 0) * 100);
       const left = p.etaMs === null || p.etaMs === undefined ? 'estimating the time left' : `about ${Math.max(1, Math.round(p.etaMs / 1000))} s left`;
       replace(

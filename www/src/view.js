@@ -16,7 +16,7 @@ import { currentFen } from './state.js';
  * Builds the app inside `host`. `act` holds the controller's actions
  * (called late, so it may be filled after this returns).
  */
-export function createView(host, { full }, act) {
+export function createView(host, { full, urlSync = true }, act) {
   const boardBox = h('div.sb-board');
   const spareTopSlot = h('div.sb-spare-slot');
   const spareBottomSlot = h('div.sb-spare-slot');
@@ -72,7 +72,10 @@ export function createView(host, { full }, act) {
     },
   });
   const shareStatus = h('span.sb-share-status', { 'aria-live': 'polite' });
-  const shareBtn = h('button.sb-btn', { type: 'button', title: 'Copy a short link to this position', onclick: () => act.share() }, icon(ICONS.link), 'Copy link');
+  // Without url-sync the page does not read positions from its address: a link would not open this one.
+  const shareBtn = urlSync
+    ? h('button.sb-btn', { type: 'button', title: 'Copy a short link to this position', onclick: () => act.share() }, icon(ICONS.link), 'Copy link')
+    : h('button.sb-btn', { type: 'button', title: "Copy this position's FEN", onclick: () => act.share() }, icon(ICONS.link), 'Copy FEN');
   const lichessLink = h('a.sb-btn.sb-lichess', { target: '_blank', rel: 'noopener', title: 'Open this position in the lichess analysis board' }, 'Open in lichess analysis');
   const positionCard = h(
     'section.sb-card.sb-position-card',

@@ -1,0 +1,143 @@
+// The full page's history and keyboard paths: every position shown is an
+// entry that Back returns to with its played line, and the focus stays on
+// the move list's side when the list changes under it. Expected moves come
+// from the CLI on the same tables, computed here.
+import { describe, it as baseIt } from 'node:test';
+import assert from 'node:assert/strict';
+import { skipReason, newPage, appUrl, waitVerdict, cliProbe, siteAndBrowser } from './helpers.mjs';
+import { applyUci } from '../../www/src/chess.js';
+
+const skip = skipReason({ needCli: true });
+// Without the prerequisites every test is reported as skipped, with the reason.
+const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 120_000 }, fn);
+
+const ROOK = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+const QUEEN = '8/8/8/4k3/8/8/8/3QK3 w - - 0 1';
+
+describe('history and focus', () => {
+  const ctx = siteAndBrowser(skip);
+  const expectFen = (page, fen) => page.waitForFunction((f) => document.querySelector('syzygy-board').fen === f, fen, { timeout: 10000 });
+  const plies = (page) => page.locator('syzygy-board .sb-history .sb-ply').count();
+
+  /** Plays the CLI's best move `n` times by clicking it in the list; the line of FENs. */
+  async function playBest(page, fen, n) {
+    const line = [fen];
+    for (let i = 0; i < n; i++) {
+      const [cli] = cliProbe([line[i]]);
+      await page.click(`syzygy-board [role="option"][data-uci="${cli.moves[0].uci}"]`);
+      line.push(applyUci(line[i], cli.moves[0].uci));
+      await waitVerdict(page, line[i + 1]);
+    }
+    return line;
+  }
+
+  it('a loaded position is an entry: Back brings back the position and the line before it', async () => {
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, ROOK));
+    await waitVerdict(page, ROOK);
+    const line = await playBest(page, ROOK, 2);
+    await page.fill('syzygy-board .sb-fen', QUEEN);
+    await page.press('syzygy-board .sb-fen', 'Enter');
+    await waitVerdict(page, QUEEN);
+    assert.equal(await plies(page), 0);
+    await page.goBack();
+    await expectFen(page, line[2]);
+    assert.equal(await plies(page), 2);
+    await page.goForward();
+    await expectFen(page, QUEEN);
+    assert.equal(await plies(page), 0);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+
+  it('Back to a link with a short FEN keeps the played line', async () => {
+    const page = await newPage(ctx.browser);
+    // No clocks: the board shows the FEN with "0 1".
+    await page.goto(`${ctx.site.url}#fen=8/8/8/4k3/8/8/8/R3K3_w_-_-`);
+    await waitVerdict(page, ROOK);
+    const line = await playBest(page, ROOK, 1);
+    await page.goBack();
+    await expectFen(page, ROOK);
+    assert.equal(await plies(page), 1, 'the line was replaced');
+    await page.goForward();
+    await expectFen(page, line[1]);
+    await page.close();
+  });
+
+  it('a reload keeps the played line; Back from the editor returns to it', async () => {
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, QUEEN));
+    await waitVerdict(page, QUEEN);
+    const line = await playBest(page, QUEEN, 2);
+    await page.reload();
+    await waitVerdict(page, line[2]);
+    assert.equal(await plies(page), 2);
+    await page.keyboard.press('ArrowLeft');
+    await expectFen(page, line[1]);
+
+    await page.click('syzygy-board button[aria-label="Edit position"]');
+    await page.waitForSelector('syzygy-board .sb-root.sb-editing');
+    assert.equal(await plies(page), 0);
+    await page.goBack();
+    await page.waitForSelector('syzygy-board .sb-root:not(.sb-editing)');
+    await expectFen(page, line[1]);
+    assert.equal(await plies(page), 2);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+
+  it('the move list never offers the previous position\'s moves', async () => {
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, ROOK));
+    await waitVerdict(page, ROOK);
+    const [cli] = cliProbe([ROOK]);
+    const next = applyUci(ROOK, cli.moves[0].uci);
+    // Read in the same task as the click: before any answer for the new position.
+    const shown = await page.evaluate((uci) => {
+      document.querySelector(`syzygy-board [role="option"][data-uci="${uci}"]`).click();
+      return [...document.querySelectorAll('syzygy-board [role="option"]')].map((o) => o.dataset.uci).sort();
+    }, cli.moves[0].uci);
+    const [after] = cliProbe([next]);
+    assert.deepEqual(shown, after.moves.map((m) => m.uci).sort());
+    await waitVerdict(page, next);
+    await page.close();
+  });
+
+  it('a move that mates from the keyboard leaves the focus on the list\'s message', async () => {
+    const fen = '7k/8/6K1/8/8/8/8/R7 w - - 0 1';
+    const [cli] = cliProbe([fen]);
+    assert.ok(cli.moves[0].checkmate, 'the best move mates');
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen));
+    await waitVerdict(page, fen);
+    await page.focus('syzygy-board [role="listbox"]');
+    assert.equal(await page.getAttribute('syzygy-board [role="listbox"]', 'aria-activedescendant'), await page.$eval(`syzygy-board [role="option"][data-uci="${cli.moves[0].uci}"]`, (o) => o.id));
+    await page.keyboard.press('Enter');
+    await waitVerdict(page, applyUci(fen, cli.moves[0].uci));
+    assert.equal(await page.evaluate(() => document.activeElement.className), 'sb-empty');
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Checkmate: no moves.');
+    // Back from the keyboard: the focus returns to the list, on its first move.
+    await page.evaluate(() => history.back());
+    await waitVerdict(page, fen);
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('role')), 'listbox');
+    // Played moves are buttons in a group (a listitem role would hide the button).
+    assert.equal(await page.getAttribute('syzygy-board .sb-history', 'role'), 'group');
+    assert.equal(await page.locator('syzygy-board .sb-history button[role]').count(), 0);
+    await page.close();
+  });
+
+  it('a FEN box edited back to the position follows the next move', async () => {
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, ROOK));
+    await waitVerdict(page, ROOK);
+    const box = 'syzygy-board .sb-fen';
+    await page.focus(box);
+    await page.keyboard.press('End');
+    await page.keyboard.type('x');
+    await page.keyboard.press('Backspace');
+    assert.equal(await page.inputValue(box), ROOK);
+    const line = await playBest(page, ROOK, 1);
+    assert.equal(await page.inputValue(box), line[1]);
+    await page.close();
+  });
+});
