@@ -10,16 +10,27 @@ export function manifestBase(rt, entry) {
   return abs.endsWith('/') ? abs : abs + '/';
 }
 
-/** Base URLs where table `name` may be: the manifest's, else every URL. */
+/** How long a base whose request failed is asked after the others. */
+const FAILED_FOR_MS = 60_000;
+
+/**
+ * Base URLs where table `name` may be: the manifest's, else every URL,
+ * those that failed lately (a mirror down) after the others.
+ */
 export function candidates(rt, name) {
   if (rt.manifest && rt.manifest[name]) return [manifestBase(rt, rt.manifest[name])];
   if (rt.manifest) return [];
-  return rt.urls;
+  const now = Date.now();
+  const down = (base) => now - (rt.failedBases.get(base) ?? -Infinity) < FAILED_FOR_MS;
+  return [...rt.urls.filter((b) => !down(b)), ...rt.urls.filter(down)];
 }
 
 /** Opens a file: its identity and head, from IndexedDB when known there. */
 export async function openFile(rt, f, job) {
   const epoch = rt.epoch;
+  // A base that fails (down, refusing, erring) does not hide the file at the
+  // next; its error is the answer only when no base has the file.
+  let failure = null;
   for (const base of candidates(rt, f.name)) {
     const url = base + f.name;
     const known = await rt.db.identity(url);
@@ -40,7 +51,15 @@ export async function openFile(rt, f, job) {
         return;
       }
     }
-    const r = await rt.http.open(url, f.start, f.end, f.name, job);
+    let r;
+    try {
+      r = await rt.http.open(url, f.start, f.end, f.name, job);
+    } catch (err) {
+      if (epoch !== rt.epoch) return;
+      rt.failedBases.set(base, Date.now());
+      failure = failure || err;
+      continue;
+    }
     if (epoch !== rt.epoch) return;
     if (r === null) continue; // not at this base
     // Pages of a file IndexedDB had no record of are not looked for there.
@@ -54,6 +73,7 @@ export async function openFile(rt, f, job) {
     if (have < want) supplyPages(rt, { file: f.file, name: f.name, start: have, end: want }, job).catch(() => {});
     return;
   }
+  if (failure) throw failure;
   rt.absent.set(f.file, { f, at: Date.now() });
   rt.core.absent(f.file);
 }

@@ -77,6 +77,8 @@ export class Runtime {
     this.versionChanges = new Map();
     // file id -> {f (its open request), at (ms)}: files every location answered 404 for.
     this.absent = new Map();
+    // base URL -> when a request there last failed (see candidates in file-open.js).
+    this.failedBases = new Map();
     // url -> Set of page requests still waiting at the gate (see page-requests.js).
     this.waiting = new Map();
     this.counters = {

@@ -5,6 +5,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -186,6 +187,29 @@ describe('fault matrix', { skip }, () => {
       }
     });
   }
+
+  it('a first base that is down: the next one answers, and is asked first from then on', async () => {
+    // A port nothing listens on: every request there fails to connect.
+    const dead = await new Promise((resolve) => {
+      const srv = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = srv.address();
+        srv.close(() => resolve(`http://127.0.0.1:${port}/tables/`));
+      });
+    });
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { urls: [dead, servers.base], generate: 'never' });
+      servers.tables.reset();
+      assert.deepStrictEqual(await probe(page, FEN), expected[FEN]);
+      const first = await tbStats(page);
+      assert.ok(first.retries >= 3, `${first.retries} retries at the dead base`);
+      // Tables not opened yet go to the base that answered: no retry more.
+      assert.deepStrictEqual(await probe(page, KQKR), expected[KQKR]);
+      assert.equal((await tbStats(page)).retries, first.retries);
+    } finally {
+      await context.close();
+    }
+  });
 
   it('an empty table file: corrupt-table at once, not retried', async () => {
     // Every range of an empty file is unsatisfiable: the 416's
