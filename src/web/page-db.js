@@ -4,6 +4,10 @@
 
 const DB_NAME = 'syzygy-web';
 const DB_VERSION = 1;
+// An open waits behind another tab's pending upgrade or deletion, which a
+// third tab's connection can hold for good: past this the page goes on
+// memory-only rather than keep every probe waiting.
+const OPEN_TIMEOUT_MS = 3000;
 // Writes wait for an idle moment, at most WRITE_IDLE_MS: copying a
 // round's pages into a transaction takes the main thread a few ms, which
 // between the arrivals of a round would delay the attempts they start.
@@ -81,15 +85,32 @@ export class PageDb {
     try {
       this.db = await new Promise((resolve, reject) => {
         const req = indexedDB.open(DB_NAME, DB_VERSION);
+        let late = false;
+        const timer = setTimeout(() => {
+          late = true;
+          reject(new Error('IndexedDB did not open'));
+        }, OPEN_TIMEOUT_MS);
         req.onupgradeneeded = () => {
           const db = req.result;
           db.createObjectStore('pages');
           db.createObjectStore('lru').createIndex('at', 'at');
           db.createObjectStore('files');
         };
-        req.onsuccess = () => resolve(req.result);
-        req.onerror = () => reject(req.error);
-        req.onblocked = () => reject(new Error('IndexedDB blocked'));
+        req.onsuccess = () => {
+          clearTimeout(timer);
+          // Opened after the page went on without it: not kept open, it
+          // would block other tabs' upgrades.
+          if (late) req.result.close();
+          else resolve(req.result);
+        };
+        req.onerror = () => {
+          clearTimeout(timer);
+          reject(req.error);
+        };
+        req.onblocked = () => {
+          clearTimeout(timer);
+          reject(new Error('IndexedDB blocked'));
+        };
       });
       // Another tab upgrading the schema: step aside rather than block it
       // (closing this connection, which an error may have dropped already).

@@ -358,6 +358,37 @@ describe('IndexedDB page cache', { skip }, () => {
     }
   });
 
+  it('a database that does not open (queued behind a deletion another tab blocks): memory-only, answers', { timeout: 60_000 }, async () => {
+    const servers = await startServers();
+    const context = await browser.newContext();
+    try {
+      // Tab 1 holds a connection and ignores versionchange; tab 2's
+      // deletion waits for it; tab 3's open waits behind the deletion.
+      const holder = await context.newPage();
+      await holder.goto(servers.pageUrl);
+      await holder.evaluate(
+        () =>
+          new Promise((resolve, reject) => {
+            const req = indexedDB.open('syzygy-web', 1);
+            req.onupgradeneeded = () => ['pages', 'lru', 'files'].forEach((n) => req.result.createObjectStore(n));
+            req.onsuccess = () => resolve((window.held = req.result));
+            req.onerror = () => reject(req.error);
+          }),
+      );
+      const deleter = await context.newPage();
+      await deleter.goto(servers.pageUrl);
+      await deleter.evaluate(() => {
+        window.deleting = indexedDB.deleteDatabase('syzygy-web');
+      });
+      const page = await openTablebase(context, servers);
+      for (const fen of [FEN, MANY[0]]) assert.deepStrictEqual(await probe(page, fen), expected[fen], fen);
+      assert.equal((await tbStats(page)).indexedDb, 'memory-only');
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
   it('a quota that refuses every write: probes answer from memory, none hangs', async () => {
     // A full disk or an origin over its quota: the eviction's own write is
     // refused too (it once evicted again and again, and probes waited on
