@@ -44,6 +44,12 @@ export async function openFile(rt, f, job) {
       // the same: the core asks for what it lacks, if it needs it at all,
       // and offline a position read before still answers.
       if (got.has(0)) {
+        // A head the page asked for early is not needed: its bytes stop.
+        const early = rt.http.early.get(url);
+        if (early) {
+          rt.http.early.delete(url);
+          early.controller.abort();
+        }
         rt.files.set(f.file, { url, size: known.size, validator: known.validator, idb: true });
         rt.core.identify(f.file, known.size, known.validator);
         for (const [p, bytes] of got) rt.core.supply(f.file, p * rt.pageSize, known.size, known.validator, bytes);

@@ -2,6 +2,8 @@
 // of the file version they belong to, an LRU byte budget, and a fallback to
 // memory-only whenever IndexedDB is missing, blocked or failing.
 
+// www/src/early.js reads the keys of the `files` store (the URLs held) to
+// leave out early heads a revisit already has.
 const DB_NAME = 'syzygy-web';
 const DB_VERSION = 1;
 // An open waits behind another tab's pending upgrade or deletion, which a

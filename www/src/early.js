@@ -44,13 +44,70 @@ function headBytes(file) {
   return kind === 'rtbw' ? 100 << 10 : 56 << 10;
 }
 
+// The package's page cache (src/web/page-db.js): its database, and the
+// store whose keys are the URLs of files it holds pages of.
+const DB_NAME = 'syzygy-web';
+const FILES = 'files';
+// Past this the heads are asked for anyway: a late answer would cost the
+// cold visit more than a head costs a revisit.
+const LOOKUP_MS = 250;
+
+/**
+ * Which of `urls` the page cache holds, without creating its database
+ * (opened without a version, an upgrade means there is none: aborted, so
+ * the package creates it with its stores). An empty set on any failure.
+ */
+export function storedUrls(urls) {
+  return new Promise((resolve) => {
+    const none = () => resolve(new Set());
+    const timer = setTimeout(none, LOOKUP_MS);
+    const done = (set) => {
+      clearTimeout(timer);
+      resolve(set);
+    };
+    let req;
+    try {
+      req = indexedDB.open(DB_NAME);
+    } catch {
+      done(new Set());
+      return;
+    }
+    req.onupgradeneeded = () => req.transaction.abort();
+    req.onerror = () => done(new Set());
+    req.onblocked = () => done(new Set());
+    req.onsuccess = () => {
+      const db = req.result;
+      const found = new Set();
+      try {
+        const store = db.transaction(FILES, 'readonly').objectStore(FILES);
+        let left = urls.length;
+        if (!left) done(found);
+        for (const url of urls) {
+          const get = store.getKey(url);
+          get.onsuccess = () => {
+            if (get.result !== undefined) found.add(url);
+            if (--left === 0) done(found);
+          };
+          get.onerror = () => done(new Set());
+        }
+      } catch {
+        done(new Set());
+      } finally {
+        // Closed at once (pending reads still finish): it must not block the package's upgrades.
+        db.close();
+      }
+    };
+  });
+}
+
 /**
  * Starts the head requests of `fen`'s own tables (see ownFiles) at the
  * first of `urls` (absolute base URLs ending in "/"): the first at once,
  * the second once that has arrived (so that it does not share the first
  * head's bandwidth, and is in before the outcome's pages are asked for).
- * Returns the `early` option of a Tablebase; an empty list for a FEN it
- * cannot read or no URL.
+ * A file the page cache already holds is not asked for: a revisit costs
+ * no network. Returns the `early` option of a Tablebase; an empty list
+ * for a FEN it cannot read or no URL.
  */
 export function earlyHeads(urls, fen) {
   if (!urls.length || typeof fetch !== 'function') return [];
@@ -62,17 +119,22 @@ export function earlyHeads(urls, fen) {
   }
   const out = [];
   let before = null;
-  for (const file of files) {
+  const wanted = files.filter(headBytes);
+  const stored = typeof indexedDB === 'undefined' ? Promise.resolve(new Set()) : storedUrls(wanted.map((f) => urls[0] + f));
+  for (const file of wanted) {
     const end = headBytes(file);
-    if (!end) continue;
     const url = urls[0] + file;
     const controller = new AbortController();
+    const low = !!before;
     const get = () =>
-      fetch(url, {
-        headers: { Range: `bytes=0-${end - 1}` },
-        cache: 'no-store',
-        signal: controller.signal,
-        priority: before ? 'low' : 'high',
+      stored.then((known) => {
+        if (known.has(url)) throw new Error(`${file} is in IndexedDB`);
+        return fetch(url, {
+          headers: { Range: `bytes=0-${end - 1}` },
+          cache: 'no-store',
+          signal: controller.signal,
+          priority: low ? 'low' : 'high',
+        });
       });
     // The second waits for the first's body (read from a clone: the
     // original stays whole for the package).
