@@ -78,17 +78,8 @@ function trimGaps(wanted, gaps, pageSize) {
  * at all, only to save a request).
  */
 async function fetchPages(rt, id, file, wanted, job, gaps) {
-  const epoch = rt.epoch;
-  const { size, validator, idb } = file;
-  // A file opened from IndexedDB may have any page there; one opened from
-  // the network, those this page wrote (then let go from memory).
-  const look = idb ? wanted : wanted.filter((p) => file.stored?.has(p));
-  const got = look.length ? await rt.db.get(file.url, look, { size, validator }) : new Map();
-  if (epoch !== rt.epoch) return;
-  // A version change seen meanwhile: what IndexedDB held is the version before.
-  if ((idb && !file.idb) || file.size !== size || file.validator !== validator) got.clear();
-  for (const [p, bytes] of got) rt.core.supply(id, p * rt.pageSize, size, validator, bytes);
-  rt.counters.pagesFromIndexedDb += got.size;
+  const got = await pagesFromDb(rt, id, file, wanted);
+  if (!got) return;
   const missing = wanted.filter((p) => !got.has(p));
   if (got.size) trimGaps(missing, gaps, rt.pageSize);
   // Coalesce consecutive pages into one Range request each.
@@ -103,6 +94,26 @@ async function fetchPages(rt, id, file, wanted, job, gaps) {
   const settled = await Promise.allSettled(runs.map(([a, b]) => joinWaiting(rt, id, file, a, b, job) || pageRequest(rt, id, file, a, b, job)));
   const failed = settled.find((s) => s.status === 'rejected');
   if (failed) throw failed.reason;
+}
+
+/**
+ * Pages `wanted` of an open file that IndexedDB holds, handed to the core:
+ * the map of those found (page -> bytes), or null when the cache was
+ * cleared meanwhile.
+ */
+export async function pagesFromDb(rt, id, file, wanted) {
+  const epoch = rt.epoch;
+  const { size, validator, idb } = file;
+  // A file opened from IndexedDB may have any page there; one opened from
+  // the network, those this page wrote (then let go from memory).
+  const look = idb ? wanted : wanted.filter((p) => file.stored?.has(p));
+  const got = look.length ? await rt.db.get(file.url, look, { size, validator }) : new Map();
+  if (epoch !== rt.epoch) return null;
+  // A version change seen meanwhile: what IndexedDB held is the version before.
+  if ((idb && !file.idb) || file.size !== size || file.validator !== validator) got.clear();
+  for (const [p, bytes] of got) rt.core.supply(id, p * rt.pageSize, size, validator, bytes);
+  rt.counters.pagesFromIndexedDb += got.size;
+  return got;
 }
 
 /** One Range request for pages a..=b of a file, open to joins while it waits at the gate. */

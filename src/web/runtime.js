@@ -13,14 +13,14 @@
 // generated in a Web Worker, for positions of up to 4 pieces).
 
 import { fail } from './errors.js';
-import { manifestBase, openFile } from './file-open.js';
+import { candidates, manifestBase, openFile } from './file-open.js';
 import { checkOptions } from './options.js';
 import { RANK } from './gate.js';
 import { Generated, MAX_GENERATED_PIECES } from './generated.js';
 import { RangeClient } from './http.js';
 import { nextTask } from './next-task.js';
 import { PageDb } from './page-db.js';
-import { supplyPages } from './page-requests.js';
+import { pagesFromDb, supplyPages } from './page-requests.js';
 import { prefetchFiles } from './prefetch.js';
 import { Trace } from './trace.js';
 
@@ -364,6 +364,12 @@ export class Runtime {
         for (const { f, error } of failed.values()) {
           if (r.need.some((g) => g.file === f.file && (f.open || (g.start < f.end && f.start < g.end)))) throw error;
         }
+        // IndexedDB first, as a round that costs nothing: what it holds may
+        // settle the reads that named the rest (a capture that already
+        // wins ends a search), and the network is asked only for what an
+        // attempt with those pages still names. A revisit then reads what
+        // the visit before read, in whatever order that visit's answers came.
+        if (await this.fromIndexedDb(r.need, ask)) continue;
         const round = arrived + 1;
         if (round > MAX_ROUNDS) break;
         for (const [key, f, supply] of this.supplies(r.need, ask, r.gaps)) {
@@ -413,6 +419,36 @@ export class Runtime {
     const size = gate.size - gate.runningAbove(rank);
     if (!pending) return Math.max(1, size);
     return gate.wide ? 1 : Math.max(1, size - pending);
+  }
+
+  /**
+   * Opens the files `need` names that IndexedDB knows, and hands the core
+   * the pages it holds among the ranges `need` names (of files it may hold
+   * pages of, none in memory or on their way): true when it did any.
+   */
+  async fromIndexedDb(need, ask) {
+    const looks = [];
+    const epoch = this.epoch;
+    await this.db.ready;
+    // Cleared meanwhile: the core numbers files anew, and `need` names them as before.
+    if (epoch !== this.epoch) return true;
+    for (const f of need) {
+      if (f.open) {
+        const base = candidates(this, f.name)[0];
+        if (base && this.db.known.has(base + f.name)) looks.push(this.shared(`open:${f.file}`, (job) => openFile(this, f, job), ask).then(() => true, () => false));
+        continue;
+      }
+      const file = this.files.get(f.file);
+      if (!file || !(file.idb || file.stored?.size)) continue;
+      const wanted = [];
+      for (let p = Math.floor(f.start / this.pageSize); p <= Math.floor((f.end - 1) / this.pageSize); p++) {
+        if (!this.core.hasPage(f.file, p) && !this.inflight.has(`${f.file}:${p}`)) wanted.push(p);
+      }
+      if (wanted.length) looks.push(pagesFromDb(this, f.file, file, wanted));
+    }
+    if (!looks.length) return false;
+    const found = (await Promise.all(looks)).some((got) => got === true || (got && got.size > 0));
+    return found || epoch !== this.epoch;
   }
 
   /** [key, f, start] per item f of what an attempt named: opens, then ranges of pages (see supplyPages for `gaps`). */

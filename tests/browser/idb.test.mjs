@@ -163,6 +163,36 @@ describe('IndexedDB page cache', { skip }, () => {
     }
   });
 
+  it('a revisit reads only what the visit before read: analyses and best lines to the end make no request', async () => {
+    // A search stops at the first value that settles it, and which values
+    // are in first depends on the order a cold visit's answers came in: a
+    // revisit whose attempts asked the network for what IndexedDB lacked,
+    // beside what it held, read pages the visit before never needed.
+    const fens = ['1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1', '8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1', '8/4P2K/8/8/5Q2/q7/6k1/8 w - - 0 1'];
+    const servers = await startServers();
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers);
+      const visit = () =>
+        page.evaluate(async (fens) => {
+          const before = (await window.tb.stats()).requests;
+          for (const fen of fens) {
+            await window.tb.probe(fen);
+            await window.tb.mainline(fen, { toEnd: true });
+          }
+          return (await window.tb.stats()).requests - before;
+        }, fens);
+      assert.ok((await visit()) > 0);
+      await createTablebase(page, { urls: [servers.base] });
+      const served = servers.tables.stats().requests;
+      assert.equal(await visit(), 0);
+      assert.equal(servers.tables.stats().requests, served, 'the server saw requests');
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
   it('heads stored over a slow link open their files offline over a fast one', async () => {
     // On a slow link 3-4 piece tables open with shorter heads than on a
     // fast one (engine/source.rs): what a phone stored must still answer
