@@ -171,14 +171,26 @@ describe('app page', () => {
       assert.equal(pv.headline, expectedHeadline(cli), `${label}: ${fen}`);
     }
 
+    // En passant: only squares where a pawn can take are offered.
+    const noEp = '4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1';
+    await page.fill('syzygy-board .sb-fen', noEp);
+    await page.press('syzygy-board .sb-fen', 'Enter');
+    await waitVerdict(page, noEp);
+    assert.deepEqual(await page.$$eval('syzygy-board .sb-ep option', (os) => os.map((o) => o.value)), ['-', 'd6']);
+    await page.selectOption('syzygy-board .sb-ep', 'd6');
+    const ep = '4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1';
+    v = await waitVerdict(page, ep);
+    assert.equal(v.headline, expectedHeadline(cliProbe([ep])[0]));
+
     // Halfmove clock.
     await page.fill('syzygy-board .sb-clock', '40');
     await page.press('syzygy-board .sb-clock', 'Tab');
-    assert.match(await fenInput(page), / 40 1$/);
+    assert.match(await fenInput(page), / d6 40 1$/);
 
     // Done: back to play mode with legal moves from the edited position.
     await page.click('syzygy-board .sb-editor button:has-text("Done")');
     assert.equal(await page.locator('syzygy-board .sb-spare').count(), 0);
+    await page.waitForSelector('syzygy-board [role="option"][data-uci="e5d6"]', { timeout: 10000 });
     noErrors(page);
     await page.close();
   });

@@ -2,7 +2,7 @@
 // (www/src/chess.js) and the words of the verdict (www/src/verdict.js).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseFen, normalizeFen, applyUci, inCheck, materialKey, withTurn, withHalfmove, moveNumber } from '../../www/src/chess.js';
+import { parseFen, normalizeFen, applyUci, inCheck, materialKey, withTurn, withHalfmove, moveNumber, enPassantSquares } from '../../www/src/chess.js';
 import { ownFiles, earlyHeads } from '../../www/src/early.js';
 import { describe as describeResult, describeMove, groupMoves, describeError, flipCategory } from '../../www/src/verdict.js';
 
@@ -378,5 +378,17 @@ describe('early.js', () => {
   it('asks for nothing when it cannot read the FEN or has no URL', () => {
     assert.deepEqual(earlyHeads(['http://x/'], 'not a fen'), []);
     assert.deepEqual(earlyHeads([], '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'), []);
+  });
+});
+
+describe('enPassantSquares (chess.js)', () => {
+  it('offers the square behind a pawn that may just have moved two, beside a pawn that can take it', () => {
+    assert.deepEqual(enPassantSquares(parseFen('4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1')), ['d6']);
+    assert.deepEqual(enPassantSquares(parseFen('4k3/8/8/2pPp3/8/8/8/4K3 w - - 0 1')), ['c6', 'e6']);
+    assert.deepEqual(enPassantSquares(parseFen('4k3/8/8/8/4Pp2/8/8/4K3 b - - 0 1')), ['e3']);
+    // No taker beside it, a piece on the square it passed, the wrong side to move.
+    assert.deepEqual(enPassantSquares(parseFen('4k3/8/8/3p3P/8/8/8/4K3 w - - 0 1')), []);
+    assert.deepEqual(enPassantSquares(parseFen('4k3/8/3n4/3pP3/8/8/8/4K3 w - - 0 1')), []);
+    assert.deepEqual(enPassantSquares(parseFen('4k3/8/8/3pP3/8/8/8/4K3 b - - 0 1')), []);
   });
 });

@@ -205,9 +205,10 @@ export function createApp(host, options) {
   function setEditing(on) {
     if (on === s.editing) return;
     if (on) {
-      // The edited position drops castling rights and en passant: tables need none.
+      // The edited position drops castling rights (tables hold none); its
+      // en passant square stays, and the editor can set one.
       const pos = parseFen(currentFen(s));
-      setLine(s, makeFen({ ...pos, castling: '-', ep: '-' }));
+      setLine(s, makeFen({ ...pos, castling: '-' }));
       editorUi(true);
       editor.setState(pos);
     } else editorUi(false);
@@ -251,6 +252,7 @@ export function createApp(host, options) {
     },
     setTurn: (color) => loadEdited(withTurn(currentFen(s), color)),
     setHalfmove: (n) => loadEdited(withHalfmove(currentFen(s), n)),
+    setEnPassant: (sq) => loadEdited(makeFen({ ...parseFen(currentFen(s)), ep: sq })),
     setEditing,
     toggleEditing: () => full && setEditing(!s.editing),
     /** The pieces on the board changed in the editor. */

@@ -295,3 +295,28 @@ export function mirrorFiles(fen) {
   const ep = pos.ep === '-' ? '-' : squareName(7 - coords(pos.ep)[0], coords(pos.ep)[1]);
   return makeFen({ ...pos, pieces, ep, castling: '-' });
 }
+
+/**
+ * The en passant squares a position could name: behind an enemy pawn that
+ * may just have moved two squares (the square it passed and the one it
+ * came from empty) and beside a pawn of the side to move that could take
+ * it. Only those change what the tables answer; legality is the package's.
+ */
+export function enPassantSquares(pos) {
+  const white = pos.turn === 'white';
+  const rank = white ? 4 : 3; // where the pawn that moved stands (0-based)
+  const dir = white ? 1 : -1;
+  const them = white ? 'black' : 'white';
+  const out = [];
+  for (let f = 0; f < 8; f++) {
+    const moved = pos.pieces.get(squareName(f, rank));
+    if (!moved || moved.role !== 'pawn' || moved.color !== them) continue;
+    if (pos.pieces.has(squareName(f, rank + dir)) || pos.pieces.has(squareName(f, rank + 2 * dir))) continue;
+    const taker = [f - 1, f + 1].some((g) => {
+      const p = g >= 0 && g < 8 && pos.pieces.get(squareName(g, rank));
+      return p && p.role === 'pawn' && p.color === pos.turn;
+    });
+    if (taker) out.push(squareName(f, rank + dir));
+  }
+  return out;
+}

@@ -1,8 +1,9 @@
 // Board editor: spare pieces (drag them on, or pick one and tap squares),
-// a trash tool, drag off the board to remove, material presets, side to move
-// and the halfmove clock.
+// a trash tool, drag off the board to remove, material presets, side to move,
+// the en passant square and the halfmove clock.
 import { h, icon, ICONS } from './dom.js';
 import { sideName } from './verdict.js';
+import { enPassantSquares } from './chess.js';
 
 const SPARE_ROLES = ['king', 'queen', 'rook', 'bishop', 'knight', 'pawn'];
 
@@ -22,6 +23,7 @@ export const PRESETS = [
  *   preset(fen)           a preset or "clear" was chosen
  *   turn(color)           side to move chosen
  *   halfmove(n)           halfmove clock edited
+ *   ep(square)            en passant square chosen ('-' for none)
  *   transform(kind)       'swap' colours or 'mirror' the position
  *   done()                leave the editor
  */
@@ -116,6 +118,9 @@ export function createEditor(board, callbacks) {
     onchange: (e) => callbacks.halfmove(Number(e.target.value)),
   });
 
+  // Only squares where a capture en passant is possible: the others change nothing.
+  const epSelect = h('select.sb-input.sb-ep', { 'aria-label': 'En passant square', onchange: (e) => callbacks.ep(e.target.value) });
+
   const panel = h(
     'section.sb-card.sb-editor',
     { 'aria-label': 'Board editor' },
@@ -127,6 +132,7 @@ export function createEditor(board, callbacks) {
       { role: 'group', 'aria-label': 'Material presets' },
       PRESETS.map((p) => h('button.sb-chip', { type: 'button', title: `Set up ${p.label}`, onclick: () => callbacks.preset(p.fen) }, p.label)),
     ),
+    h('label.sb-row.sb-ep-row', h('span', 'En passant', h('small', ' (a pawn that just moved two squares)')), epSelect),
     h(
       'label.sb-row.sb-clock-row',
       h('span', 'Halfmove clock', h('small', ' (plies since the last capture or pawn move)')),
@@ -150,8 +156,14 @@ export function createEditor(board, callbacks) {
       const top = orientation === 'white' ? 'black' : 'white';
       return top === 'black' ? [spareTop, spareBottom] : [spareBottom, spareTop];
     },
-    /** Reflects the position's side to move and clock. */
-    setState({ turn, halfmove }) {
+    /** Reflects the position's side to move, en passant square and clock. */
+    setState(pos) {
+      const { turn, halfmove } = pos;
+      const squares = enPassantSquares(pos);
+      const ep = squares.includes(pos.ep) ? pos.ep : '-';
+      epSelect.replaceChildren(...['-', ...squares].map((sq) => h('option', { value: sq }, sq === '-' ? 'none' : sq)));
+      epSelect.value = ep;
+      epSelect.disabled = !squares.length;
       for (const b of turnButtons) {
         const on = b.dataset.color === turn;
         b.classList.toggle('sb-selected', on);

@@ -99,6 +99,7 @@ export function createView(host, { full, urlSync = true }, act) {
     preset: (fen) => act.loadEdited(fen),
     turn: (color) => act.setTurn(color),
     halfmove: (n) => act.setHalfmove(n),
+    ep: (sq) => act.setEnPassant(sq),
     done: () => act.setEditing(false),
     transform: (kind) => act.transform(kind),
   });
