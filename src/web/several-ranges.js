@@ -95,12 +95,17 @@ export async function requestParts(client, url, ranges, high, timed = null) {
     if (bytes === null || bytes.length < Math.min(last, length)) return { retry: 'truncated body' };
     return { value: { size: length, validator, parts: [{ start: 0, bytes }], received: bytes.length } };
   }
-  if (res.status === 416) {
-    // A strict server refuses the set for a range past the end of a file
-    // no longer than its head: one range a request from here on.
+  // A strict server refuses the set for a range past the end of a file no
+  // longer than its head (416); some proxies and CDNs refuse any request
+  // for several ranges (400, 403, 5xx): unless the origin has answered
+  // several ranges before, one range a request from here on (the head
+  // probes sent before the first refusal came back are refused too).
+  // A missing file (404, 410) says nothing of ranges.
+  const refused = res.status >= 400 && res.status !== 404 && res.status !== 410 && !client.several.allowed(url);
+  if (res.status === 416 || refused) {
     controller.abort();
     client.several.learn(url, false);
-    return { retry: 'HTTP 416 for several ranges' };
+    return { retry: `HTTP ${res.status} for several ranges` };
   }
   if (res.status !== 206 || !/^multipart\/(x-)?byteranges/i.test(type)) {
     // One range: the ranges merged, or the first alone (then the rest are

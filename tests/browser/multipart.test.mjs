@@ -92,6 +92,17 @@ describe('several ranges a request, page and tables from one origin', { skip, ti
     assert.equal(stats.retries, 0);
   });
 
+  for (const status of [400, 403, 500]) {
+    it(`a server that refuses several ranges (${status}): one range a request after, answers right`, async () => {
+      const { stats, log } = await run([{ mode: 'refuse-several', status }]);
+      assert.equal(stats.multipartRequests, 0);
+      const multi = log.filter(several);
+      // Only the heads that left before the first refusal came back ask for two ranges.
+      assert.ok(multi.length >= 1 && multi.length <= 6 && multi.every((e) => e.status === status && headProbe(e)), JSON.stringify(multi));
+      assert.ok(log.some((e) => /^bytes=0-\d+$/.test(e.range || '') && e.status === 206), 'no head asked for alone');
+    });
+  }
+
   it('a probe that comes to need pages joined to a lower-ranked request promotes it', async () => {
     // With its updates, this position's outcome, verdict and move list run
     // as probes of three ranks, and a higher rank's hold on the gate keeps

@@ -5,6 +5,7 @@ export const FAULT_MODES = Object.freeze({
   'ignore-range': 'reply 200 with the whole file, as a server that ignores Range',
   'single-range': 'reply 200 with the whole file to a request for several ranges, as a server that takes one range only',
   'first-range': 'reply to a request for several ranges with a plain 206 for the first of them alone',
+  'refuse-several': 'reply `status` [400] to a request for several ranges, as some proxies and CDNs do; one range is served normally',
   status: 'reply with `status` [500]; optional `body`',
   truncate: 'normal headers, send only `bytes` [half the body] then end the connection cleanly',
   reset: 'normal headers, send `bytes` [half the body] then reset the socket',

@@ -37,8 +37,9 @@
 //   does); a single one satisfiable -> a plain 206; none -> 416; more than
 //   MAX_RANGES -> 200 whole file. The `single-range` fault answers several
 //   ranges with 200 and the whole file, as servers that take only one range
-//   do (the RFC lets a server ignore Range), and `first-range` with a plain
-//   206 for the first range alone. Another unit or malformed syntax ->
+//   do (the RFC lets a server ignore Range), `first-range` with a plain
+//   206 for the first range alone, and `refuse-several` with an error status
+//   (400 by default). Another unit or malformed syntax ->
 //   ignored (200 whole file). `If-Range` that does not match -> 200 whole
 //   file. `If-None-Match` that matches -> 304.
 //   ETag is strong: "<size hex>-<mtime ms hex>-<generation>"; Last-Modified is
@@ -467,6 +468,9 @@ export async function startServer(options = {}) {
         'Content-Range': `bytes */${size}`,
         ...extra,
       });
+    }
+    if (range?.parts && mode === 'refuse-several') {
+      return sendText(res, rec, Number(fault.status ?? 400), 'several ranges refused\n', { ...headers, 'Content-Type': 'text/plain; charset=utf-8', ...extra });
     }
     if (range?.parts && mode === 'single-range') range = null;
     if (range?.parts && mode === 'first-range') range = range.parts[0];
