@@ -8,6 +8,7 @@ import { asError } from './tablebase.js';
 import { applyUci, coords, inCheck, makeFen, parseFen, pieceCount } from './chess.js';
 import { remember } from './state.js';
 import { coverageOf, offline, scanHost, tableOf } from './materials.js';
+import { noteKept } from './early.js';
 
 /**
  * What the host offers (materials.js scanHost), asked once per set of table
@@ -125,6 +126,8 @@ export async function analyse(ctx, fen, token) {
     };
     const result = await handle.tb.probe(fen, { onUpdate });
     const after = await statsOrNull(handle);
+    // The next visit's early heads look in IndexedDB first.
+    if (after && after.indexedDb === 'ok' && after.cacheBytes > 0) noteKept(true);
     // Answers of tables replaced meanwhile (setTables) are not kept for the new ones.
     if (handle === s.handle) remember(s.results, fen, result);
     if (full) {

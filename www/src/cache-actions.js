@@ -4,6 +4,7 @@
 import { asError } from './tablebase.js';
 import { refreshStats } from './analysis.js';
 import { formatBytes } from './dom.js';
+import { noteKept } from './early.js';
 import { offlineBytes, reachableMaterials, scanHost, tableOf } from './materials.js';
 
 /** Drops every stored page and the answers cached in the page. */
@@ -13,6 +14,7 @@ export async function clearCache(ctx) {
   view.network.prefetchProgress('Clearing…');
   try {
     await s.handle.tb.clearCache();
+    noteKept(false);
     s.results.clear();
     s.mainlines.clear();
     s.zeroingLines.clear();
