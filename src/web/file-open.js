@@ -25,7 +25,48 @@ export function candidates(rt, name) {
   return [...rt.urls.filter((b) => !down(b)), ...rt.urls.filter(down)];
 }
 
-/** Opens a file: its identity and head, from IndexedDB when known there. */
+/**
+ * Opens a file from IndexedDB, at the first base whose version it holds
+ * with its first page: true when it did. Nothing goes to the network.
+ */
+export async function openStored(rt, f) {
+  const epoch = rt.epoch;
+  for (const base of candidates(rt, f.name)) {
+    const url = base + f.name;
+    if (!rt.db.known.has(url)) continue;
+    const known = await rt.db.identity(url);
+    if (epoch !== rt.epoch) return false;
+    if (known && (await fromStore(rt, f, url, known, epoch))) return true;
+    if (epoch !== rt.epoch) return false;
+  }
+  return false;
+}
+
+/**
+ * The head of `url` (version `known`) from IndexedDB into the core: true
+ * when its first page was there. A head stored shorter (sized for a slow
+ * link) opens the file all the same: the core asks for what it lacks, if
+ * it needs it at all, and offline a position read before still answers.
+ */
+async function fromStore(rt, f, url, known, epoch) {
+  const pages = [];
+  for (let p = 0; p * rt.pageSize < Math.min(f.end, known.size); p++) pages.push(p);
+  const got = await rt.db.get(url, pages, known);
+  if (epoch !== rt.epoch || !got.has(0)) return false;
+  // A head the page asked for early is not needed: its bytes stop.
+  const early = rt.http.early.get(url);
+  if (early) {
+    rt.http.early.delete(url);
+    early.controller.abort();
+  }
+  rt.files.set(f.file, { url, size: known.size, validator: known.validator, idb: true });
+  rt.core.identify(f.file, known.size, known.validator);
+  for (const [p, bytes] of got) rt.core.supply(f.file, p * rt.pageSize, known.size, known.validator, bytes);
+  rt.counters.pagesFromIndexedDb += got.size;
+  return true;
+}
+
+/** Opens a file: its identity and head, from IndexedDB when known there, else from the network. */
 export async function openFile(rt, f, job) {
   const epoch = rt.epoch;
   // A base that fails (down, refusing, erring) does not hide the file at the
@@ -35,28 +76,8 @@ export async function openFile(rt, f, job) {
     const url = base + f.name;
     const known = await rt.db.identity(url);
     if (epoch !== rt.epoch) return;
-    if (known) {
-      const pages = [];
-      for (let p = 0; p * rt.pageSize < Math.min(f.end, known.size); p++) pages.push(p);
-      const got = await rt.db.get(url, pages, known);
-      if (epoch !== rt.epoch) return;
-      // A head stored shorter (sized for a slow link) opens the file all
-      // the same: the core asks for what it lacks, if it needs it at all,
-      // and offline a position read before still answers.
-      if (got.has(0)) {
-        // A head the page asked for early is not needed: its bytes stop.
-        const early = rt.http.early.get(url);
-        if (early) {
-          rt.http.early.delete(url);
-          early.controller.abort();
-        }
-        rt.files.set(f.file, { url, size: known.size, validator: known.validator, idb: true });
-        rt.core.identify(f.file, known.size, known.validator);
-        for (const [p, bytes] of got) rt.core.supply(f.file, p * rt.pageSize, known.size, known.validator, bytes);
-        rt.counters.pagesFromIndexedDb += got.size;
-        return;
-      }
-    }
+    if (known && (await fromStore(rt, f, url, known, epoch))) return;
+    if (epoch !== rt.epoch) return;
     let r;
     try {
       r = await rt.http.open(url, f.start, f.end, f.name, job);

@@ -387,6 +387,11 @@ export class PageDb {
       const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite', RELAXED);
       const recorded = await promisify(tx.objectStore('files').get(TOTAL));
       let bytes = typeof recorded === 'number' ? recorded : await this.total(tx);
+      // Files whose first page goes: the rest of theirs goes too, with their
+      // record, so that a file recorded here can be opened from here (a
+      // revisit's IndexedDB round, early.js) without the network.
+      const headless = [];
+      const first = `|${this.pageSize}|0`;
       if (bytes > target) {
         const pages = tx.objectStore('pages');
         const index = tx.objectStore('lru').index('at');
@@ -402,15 +407,21 @@ export class PageDb {
             if (bytes <= target) return resolve();
             bytes -= c.value.size;
             pages.delete(c.primaryKey);
+            if (c.primaryKey.endsWith(first)) headless.push(c.primaryKey.slice(0, -first.length));
             c.delete();
             c.continue();
           };
           req.onerror = () => reject(req.error);
         });
       }
-      tx.objectStore('files').put(bytes, TOTAL);
+      for (const url of headless) {
+        bytes -= await this.dropPages(tx, url);
+        tx.objectStore('files').delete(url);
+      }
+      tx.objectStore('files').put(Math.max(0, bytes), TOTAL);
       await done(tx);
-      this.bytes = bytes;
+      for (const url of headless) this.known.delete(url);
+      this.bytes = Math.max(0, bytes);
     }, undefined);
   }
 

@@ -78,7 +78,9 @@ function trimGaps(wanted, gaps, pageSize) {
  * at all, only to save a request).
  */
 async function fetchPages(rt, id, file, wanted, job, gaps) {
-  const got = await pagesFromDb(rt, id, file, wanted);
+  // Pages the round's IndexedDB lookup lacked are not looked for again.
+  const missed = new Set(wanted.filter((p) => rt.missedInDb.delete(`${id}:${p}`)));
+  const got = await pagesFromDb(rt, id, file, wanted.filter((p) => !missed.has(p)));
   if (!got) return;
   const missing = wanted.filter((p) => !got.has(p));
   if (got.size) trimGaps(missing, gaps, rt.pageSize);

@@ -13,7 +13,7 @@
 // generated in a Web Worker, for positions of up to 4 pieces).
 
 import { fail } from './errors.js';
-import { candidates, manifestBase, openFile } from './file-open.js';
+import { manifestBase, openFile, openStored } from './file-open.js';
 import { checkOptions } from './options.js';
 import { RANK } from './gate.js';
 import { Generated, MAX_GENERATED_PIECES } from './generated.js';
@@ -81,6 +81,8 @@ export class Runtime {
     this.failedBases = new Map();
     // url -> Set of page requests still waiting at the gate (see page-requests.js).
     this.waiting = new Map();
+    // `${file}:${page}` IndexedDB was asked for and lacked (see fromIndexedDb).
+    this.missedInDb = new Set();
     this.counters = {
       requests: 0,
       // Of those, answered with several ranges in one multipart body.
@@ -422,9 +424,11 @@ export class Runtime {
   }
 
   /**
-   * Opens the files `need` names that IndexedDB knows, and hands the core
+   * Opens the files `need` names that IndexedDB holds, and hands the core
    * the pages it holds among the ranges `need` names (of files it may hold
    * pages of, none in memory or on their way): true when it did any.
+   * Nothing goes to the network here; pages looked for and not found are
+   * remembered (`missedInDb`), so that their request does not look again.
    */
   async fromIndexedDb(need, ask) {
     const looks = [];
@@ -434,17 +438,25 @@ export class Runtime {
     if (epoch !== this.epoch) return true;
     for (const f of need) {
       if (f.open) {
-        const base = candidates(this, f.name)[0];
-        if (base && this.db.known.has(base + f.name)) looks.push(this.shared(`open:${f.file}`, (job) => openFile(this, f, job), ask).then(() => true, () => false));
+        // One being opened already is joined by the round that follows.
+        const key = `open:${f.file}`;
+        if (!this.inflight.has(key)) looks.push(this.shared(key, () => openStored(this, f), ask).catch(() => false));
         continue;
       }
       const file = this.files.get(f.file);
       if (!file || !(file.idb || file.stored?.size)) continue;
       const wanted = [];
       for (let p = Math.floor(f.start / this.pageSize); p <= Math.floor((f.end - 1) / this.pageSize); p++) {
-        if (!this.core.hasPage(f.file, p) && !this.inflight.has(`${f.file}:${p}`)) wanted.push(p);
+        const k = `${f.file}:${p}`;
+        if (!this.core.hasPage(f.file, p) && !this.inflight.has(k) && !this.missedInDb.has(k)) wanted.push(p);
       }
-      if (wanted.length) looks.push(pagesFromDb(this, f.file, file, wanted));
+      if (!wanted.length) continue;
+      looks.push(
+        pagesFromDb(this, f.file, file, wanted).then((got) => {
+          if (got && epoch === this.epoch) for (const p of wanted) if (!got.has(p)) this.missedInDb.add(`${f.file}:${p}`);
+          return got;
+        }),
+      );
     }
     if (!looks.length) return false;
     const found = (await Promise.all(looks)).some((got) => got === true || (got && got.size > 0));
@@ -516,6 +528,7 @@ export class Runtime {
     this.epoch++;
     this.inflight.clear();
     this.waiting.clear();
+    this.missedInDb.clear();
     this.core.clear();
     this.files.clear();
     this.absent.clear();

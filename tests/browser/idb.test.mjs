@@ -85,6 +85,31 @@ function settled(page) {
   });
 }
 
+/** Deletes the first page of `url` from the page's IndexedDB (its record stays): how many were there. */
+function dropFirstPage(page, url) {
+  return page.evaluate(
+    (url) =>
+      new Promise((resolve, reject) => {
+        const req = indexedDB.open('syzygy-web');
+        req.onsuccess = () => {
+          const tx = req.result.transaction(['pages', 'lru'], 'readwrite');
+          const keys = tx.objectStore('pages').getAllKeys(IDBKeyRange.bound(`${url}|`, `${url}|\uffff`));
+          keys.onsuccess = () => {
+            const first = keys.result.filter((k) => k.endsWith('|0'));
+            for (const k of first) {
+              tx.objectStore('pages').delete(k);
+              tx.objectStore('lru').delete(k);
+            }
+            tx.oncomplete = () => (req.result.close(), resolve(first.length));
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+        req.onerror = () => reject(req.error);
+      }),
+    url,
+  );
+}
+
 async function reload(page) {
   await page.reload();
   await page.waitForFunction(() => window.ready === true);
@@ -187,6 +212,39 @@ describe('IndexedDB page cache', { skip }, () => {
       const served = servers.tables.stats().requests;
       assert.equal(await visit(), 0);
       assert.equal(servers.tables.stats().requests, served, 'the server saw requests');
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
+  it('a file IndexedDB records without its first page is opened once, over the network, with the round', async () => {
+    // A revisit's IndexedDB round opens what IndexedDB holds and nothing
+    // more: a file whose first page is gone (evicted before the record
+    // went with it, or by another tab) is the network round's to open.
+    // Offline, that is one failed open (3 retries), not two.
+    const servers = await startServers();
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers);
+      assert.deepStrictEqual(await probe(page, FEN), expected[FEN]);
+      await settled(page);
+      const url = new URL('KRPvKR.rtbw', servers.base).href;
+      const removed = await dropFirstPage(page, url);
+      assert.equal(removed, 1, `no first page of ${url} stored`);
+      // Online: the head comes again and the rest from IndexedDB.
+      await createTablebase(page, { urls: [servers.base] });
+      assert.deepStrictEqual(await probe(page, FEN), expected[FEN]);
+      const online = await tbStats(page);
+      assert.ok(online.requests >= 1 && online.retries === 0, JSON.stringify(online));
+      // Offline, the same again: a network error after one open's retries.
+      await settled(page);
+      assert.equal(await dropFirstPage(page, url), 1);
+      await servers.tables.close();
+      await createTablebase(page, { urls: [servers.base] });
+      const offline = await probe(page, FEN);
+      assert.equal(offline.code, 'network', JSON.stringify(offline));
+      assert.equal((await tbStats(page)).retries, 3);
     } finally {
       await context.close();
       await servers.close();
