@@ -100,8 +100,10 @@ export function createMoveList(callbacks) {
         );
       });
       replace(list, nodes);
-      list.hidden = !options.length;
+      // An empty list keeps the keyboard's focus where it was, shown empty.
+      list.hidden = !options.length && !focused;
       empty.hidden = true;
+      if (focused && !options.length) list.focus({ preventScroll: true });
       // Keyboard users keep an active option after the list changes: the
       // same move when the list is the same position's again.
       if (focused && options.length) {
@@ -117,10 +119,12 @@ export function createMoveList(callbacks) {
       active = -1;
       shownFor = null;
       list.replaceChildren();
-      list.hidden = true;
+      list.removeAttribute('aria-activedescendant');
+      // Without a message, a focused list stays, empty, with the focus.
+      list.hidden = !(focused && !text);
       empty.textContent = text;
       empty.hidden = !text;
-      if (focused && text) empty.focus({ preventScroll: true });
+      if (focused) (text ? empty : list).focus({ preventScroll: true });
     },
     /** Shows legal moves without tablebase values. */
     renderUnknown(legal, fen = null) {

@@ -51,10 +51,16 @@ export function shortUrl(fen, base = location.href) {
  */
 export function writeUrl(fen, { push = false, state = null } = {}) {
   const url = shareUrl(fen);
+  const write = (s) => (push ? window.history.pushState(s, '', url) : window.history.replaceState(s, '', url));
   try {
-    if (push) window.history.pushState(state, '', url);
-    else window.history.replaceState(state, '', url);
+    write(state);
   } catch {
-    /* sandboxed frames may refuse; a line too large to keep is not kept */
+    // A state too large to keep, or a browser limiting how often history
+    // changes: the address still follows the position, without its line.
+    try {
+      if (state !== null) write(null);
+    } catch {
+      /* sandboxed frames may refuse */
+    }
   }
 }
