@@ -387,9 +387,12 @@ export class PageDb {
       const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite', RELAXED);
       const recorded = await promisify(tx.objectStore('files').get(TOTAL));
       let bytes = typeof recorded === 'number' ? recorded : await this.total(tx);
-      // Files whose first page goes: the rest of theirs goes too, with their
-      // record, so that a file recorded here can be opened from here (a
-      // revisit's IndexedDB round, early.js) without the network.
+      // A file's first page goes last, with the rest of the file and its
+      // record: a file recorded here can then be opened from here (a
+      // revisit's IndexedDB round, early.js) without the network, and the
+      // page every probe of the file reads stays while any other does.
+      const firsts = [];
+      let firstBytes = 0;
       const headless = [];
       const first = `|${this.pageSize}|0`;
       if (bytes > target) {
@@ -399,22 +402,28 @@ export class PageDb {
           const req = index.openCursor();
           req.onsuccess = () => {
             const c = req.result;
-            // Every page gone: whatever the record said, nothing is held.
+            // Every other page gone: whatever the record said, first pages alone are held.
             if (!c) {
-              bytes = 0;
+              bytes = firstBytes;
               return resolve();
             }
             if (bytes <= target) return resolve();
-            bytes -= c.value.size;
-            pages.delete(c.primaryKey);
-            if (c.primaryKey.endsWith(first)) headless.push(c.primaryKey.slice(0, -first.length));
-            c.delete();
+            if (c.primaryKey.endsWith(first)) {
+              firsts.push(c.primaryKey.slice(0, -first.length));
+              firstBytes += c.value.size;
+            } else {
+              bytes -= c.value.size;
+              pages.delete(c.primaryKey);
+              c.delete();
+            }
             c.continue();
           };
           req.onerror = () => reject(req.error);
         });
       }
-      for (const url of headless) {
+      for (const url of firsts) {
+        if (bytes <= target) break;
+        headless.push(url);
         bytes -= await this.dropPages(tx, url);
         tx.objectStore('files').delete(url);
       }
