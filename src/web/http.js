@@ -135,6 +135,7 @@ export class RangeClient {
     let lastError = null;
     let ranges = [[start, end]];
     let got = null;
+    const tries = {};
     for (let attempt = 0; attempt <= RETRIES && !got; attempt++) {
       if (attempt > 0) {
         this.counters.retries++;
@@ -153,7 +154,7 @@ export class RangeClient {
         got = { parts: [] };
         break;
       }
-      const asked = ranges.length > 1 ? ranges : this.several.probe(url, ranges[0][0], ranges[0][1]);
+      const asked = ranges.length > 1 ? ranges : this.several.probe(url, ranges[0][0], ranges[0][1], tries.serverErrors > 0);
       this.counters.requests++;
       this.counters.requestsInFlight++;
       const wave = ask.trace ? ask.trace.start() : 0;
@@ -163,7 +164,7 @@ export class RangeClient {
       this.onActivity();
       try {
         const high = !!(ask.prio && ask.prio.rank > 0);
-        const r = asked.length > 1 ? await requestParts(this, url, asked, high, timed) : await this.requestOnce(url, start, end, high, timed);
+        const r = asked.length > 1 ? await requestParts(this, url, asked, high, timed, tries) : await this.requestOnce(url, start, end, high, timed);
         let shown = null;
         if (timed && !r.retry && r.value && timed.end !== null) shown = this.crowd.end(timed);
         else if (timed) this.crowd.drop(timed);

@@ -25,6 +25,11 @@ export class SeveralRanges {
     // origin -> true (it answers them in one multipart body) or false (it
     // does not); absent while unknown (see `probe`).
     this.known = new Map();
+    // Origins whose server answered a request for several ranges with a
+    // server error while `known` was unset: a refusal, or a passing fault
+    // (a 503 while it restarts). Until that request's retry tells which,
+    // other heads ask for one range.
+    this.doubted = new Set();
   }
 
   /**
@@ -51,11 +56,13 @@ export class SeveralRanges {
    * from byte 0, read as far as the head. The gap of one byte keeps
    * servers that merge adjacent ranges (Apache) from merging these, and
    * the two never overlap nor add up to more than the file, which some
-   * servers (nginx, Go's) answer with the whole file.
+   * servers (nginx, Go's) answer with the whole file. `again`: a retry
+   * of a probe that got a server error, which asks the same again.
    */
-  probe(url, start, end) {
+  probe(url, start, end, again = false) {
     const origin = originOf(url);
     if (start > 0 || this.known.has(origin) || origin !== pageOrigin()) return [[start, end]];
+    if (this.doubted.has(origin) && !again) return [[start, end]];
     return [
       [start, end],
       [end + 1, end + 2],
@@ -68,9 +75,10 @@ export class SeveralRanges {
  * {value: {size, validator, parts: [{start, bytes}], received}} with the
  * parts the server sent (a multipart body, one merged range, or the first
  * range alone), or {retry}; throws when fatal. Learns whether the origin
- * answers in one multipart body.
+ * answers in one multipart body. `tries` ({serverErrors}) is kept across
+ * the retries of one request.
  */
-export async function requestParts(client, url, ranges, high, timed = null) {
+export async function requestParts(client, url, ranges, high, timed = null, tries = {}) {
   const sent = await client.send(url, ranges, high, timed);
   if (sent.retry) return sent;
   const { res, controller } = sent;
@@ -97,14 +105,19 @@ export async function requestParts(client, url, ranges, high, timed = null) {
   }
   // A strict server refuses the set for a range past the end of a file no
   // longer than its head (416); some proxies and CDNs refuse any request
-  // for several ranges (400, 403, 5xx): unless the origin has answered
+  // for several ranges (400, 403, 501): unless the origin has answered
   // several ranges before, one range a request from here on (the head
   // probes sent before the first refusal came back are refused too).
-  // A missing file (404, 410) says nothing of ranges.
+  // Another server error is a refusal when the same request gets it twice
+  // (retried at once): a passing fault must not cost the page one request
+  // a range for the rest of its life. A missing file (404, 410) says
+  // nothing of ranges.
   const refused = res.status >= 400 && res.status !== 404 && res.status !== 410 && !client.several.allowed(url);
   if (res.status === 416 || refused) {
     controller.abort();
-    client.several.learn(url, false);
+    tries.serverErrors = (tries.serverErrors ?? 0) + (res.status >= 500 ? 1 : 0);
+    if (res.status >= 500 && res.status !== 501 && tries.serverErrors < 2) client.several.doubted.add(originOf(url));
+    else client.several.learn(url, false);
     return { retry: `HTTP ${res.status} for several ranges` };
   }
   if (res.status !== 206 || !/^multipart\/(x-)?byteranges/i.test(type)) {

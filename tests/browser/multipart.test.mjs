@@ -92,16 +92,30 @@ describe('several ranges a request, page and tables from one origin', { skip, ti
     assert.equal(stats.retries, 0);
   });
 
-  for (const status of [400, 403, 500]) {
+  for (const status of [400, 403, 500, 501]) {
     it(`a server that refuses several ranges (${status}): one range a request after, answers right`, async () => {
       const { stats, log } = await run([{ mode: 'refuse-several', status }]);
       assert.equal(stats.multipartRequests, 0);
       const multi = log.filter(several);
-      // Only the heads that left before the first refusal came back ask for two ranges.
-      assert.ok(multi.length >= 1 && multi.length <= 6 && multi.every((e) => e.status === status && headProbe(e)), JSON.stringify(multi));
+      // Only the heads that left (6 at a time) before the first refusal
+      // came back ask for two ranges; a server error other than 501 is a
+      // refusal when the same request gets it twice, so those ask twice.
+      const most = status >= 500 && status !== 501 ? 12 : 6;
+      assert.ok(multi.length >= 1 && multi.length <= most && multi.every((e) => e.status === status && headProbe(e)), JSON.stringify(multi));
       assert.ok(log.some((e) => /^bytes=0-\d+$/.test(e.range || '') && e.status === 206), 'no head asked for alone');
     });
   }
+
+  it('server errors to the first requests for several ranges, once each: retried, and several ranges still asked for', async () => {
+    // The first 6 requests are the first heads (6 at a time), each asked
+    // for with the byte past it: a 503 to each is a passing fault (a server
+    // restarting), not a refusal of several ranges.
+    const { stats, log } = await run([{ mode: 'refuse-several', status: 503, count: 6 }]);
+    assert.equal(log.filter((e) => e.status === 503 && headProbe(e)).length, 6);
+    assert.ok(stats.retries >= 6, `${stats.retries} retries`);
+    assert.ok(stats.multipartRequests > 6, `${stats.multipartRequests} multipart answers read`);
+    assert.ok(log.some((e) => several(e) && !headProbe(e) && e.status === 206), 'no scattered ranges asked for');
+  });
 
   it('a probe that comes to need pages joined to a lower-ranked request promotes it', async () => {
     // With its updates, this position's outcome, verdict and move list run
