@@ -40,6 +40,13 @@ describe('history and focus', () => {
     await page.press('syzygy-board .sb-fen', 'Enter');
     await waitVerdict(page, QUEEN);
     assert.equal(await plies(page), 0);
+    // The position shown, loaded again from the FEN box (without its
+    // clocks): no second entry.
+    const entries = await page.evaluate(() => history.length);
+    await page.fill('syzygy-board .sb-fen', QUEEN.replace(/ 0 1$/, ''));
+    await page.press('syzygy-board .sb-fen', 'Enter');
+    await waitVerdict(page, QUEEN);
+    assert.equal(await page.evaluate(() => history.length), entries);
     await page.goBack();
     await expectFen(page, line[2]);
     assert.equal(await plies(page), 2);

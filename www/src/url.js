@@ -47,11 +47,16 @@ export function shortUrl(fen, base = location.href) {
  * Puts `fen` in the address bar: a new history entry for a played move, a
  * step along the line, a loaded position or the editor opening (`push`), so
  * that Back returns to what was shown before; otherwise (an edit) the
- * current entry is replaced. `state` (the played line) goes with the entry.
+ * current entry is replaced, as it is when the address already shows
+ * `fen`. `state` (the played line) goes with the entry.
  */
 export function writeUrl(fen, { push = false, state = null } = {}) {
   const url = shareUrl(fen);
-  const write = (s) => (push ? window.history.pushState(s, '', url) : window.history.replaceState(s, '', url));
+  // The entry already shown (a position loaded again, or a link to it
+  // clicked): no second one for Back to step through. The editor opening
+  // on the position shown is an entry (its line differs).
+  const add = push && !(url === location.href && sameState(window.history.state, state));
+  const write = (s) => (add ? window.history.pushState(s, '', url) : window.history.replaceState(s, '', url));
   try {
     write(state);
   } catch {
@@ -62,5 +67,14 @@ export function writeUrl(fen, { push = false, state = null } = {}) {
     } catch {
       /* sandboxed frames may refuse */
     }
+  }
+}
+
+/** Whether two history states hold the same line (plain data). */
+function sameState(a, b) {
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false;
   }
 }
