@@ -40,9 +40,9 @@ const PROMOTIONS_ONLY = process.argv.includes('--promotions');
 const PHONE_RUNS = Math.max(1, arg('--phone-runs', 1));
 const CLI_ONLY = process.argv.includes('--cli-only');
 // The phone profile on a later visit: the board loaded once on LATER_FIRST
-// over the same link, then a link to each other phone position, with the
-// board's mark of stored pages (early.js looks in IndexedDB for the heads
-// it would ask for) and without it; prints only that.
+// over the same link, then a link to each other phone position (the module
+// and script from the cache, the link's rate from the visit before); prints
+// only that.
 const PHONE_LATER = process.argv.includes('--phone-later');
 const LATER_FIRST = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
 // One protocol's column only (`--protocol HTTP/1.1`: a quicker look at one), and no phone profile.
@@ -205,15 +205,10 @@ async function main() {
       say(`Phone profile, a later visit: the board loaded on ${LATER_FIRST} (same link, CPU not slowed), then a link to another position in the same browser`);
       for (const f of fs.readdirSync(path.join(REPO, 'www', 'dist'))) await (await fetch(board.url + f, { headers: { 'Accept-Encoding': 'br' } })).arrayBuffer();
       for (const [fen] of PHONE.filter(([f]) => f !== LATER_FIRST)) {
-        const runs = { looked: [], not: [] };
-        for (let run = 0; run < PHONE_RUNS; run++) {
-          runs.looked.push(await phoneLoad(browser, board, fen, { visited: LATER_FIRST, keepMark: true }));
-          runs.not.push(await phoneLoad(browser, board, fen, { visited: LATER_FIRST, keepMark: false }));
-        }
-        for (const [k, label] of [['looked', 'heads looked for in IndexedDB'], ['not', 'not looked for (mark removed)']]) {
-          const ms = (key) => runs[k].map((r) => s(r[key])).join(', ');
-          say(`  ${fen.padEnd(40)} ${label.padEnd(32)} result on screen ${ms('ms')}; with DTZ ${ms('dtzMs')}`);
-        }
+        const runs = [];
+        for (let run = 0; run < PHONE_RUNS; run++) runs.push(await phoneLoad(browser, board, fen, LATER_FIRST));
+        const ms = (key) => runs.map((r) => s(r[key])).join(', ');
+        say(`  ${fen.padEnd(40)} result on screen ${ms('ms')}; with DTZ ${ms('dtzMs')}`);
       }
       return;
     }
@@ -245,7 +240,7 @@ async function main() {
  * result on screen (the outcome, or the verdict where it came first),
  * bytes by then, dtzMs: to the verdict with its DTZ}.
  */
-async function phoneLoad(browser, board, fen, { visited = null, keepMark = true } = {}) {
+async function phoneLoad(browser, board, fen, visited = null) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 });
   if (visited) {
     // A visit before on the same link, which stores its pages (and the
@@ -255,9 +250,8 @@ async function phoneLoad(browser, board, fen, { visited = null, keepMark = true 
     await firstCdp.send('Network.enable');
     await firstCdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 0.75e6 / 8 });
     await first.goto(`${board.url}#fen=${visited.replace(/ /g, '_')}`);
-    await first.waitForFunction(() => localStorage.getItem('syzygy-board:tables-kept') === '1', null, { timeout: 60000 });
+    await first.waitForFunction(() => localStorage.getItem('syzygy-board:heads-kept'), null, { timeout: 60000 });
     await first.waitForTimeout(1000);
-    if (!keepMark) await first.evaluate(() => localStorage.removeItem('syzygy-board:tables-kept'));
     await first.close();
   }
   const page = await context.newPage();

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFen, normalizeFen, applyUci, inCheck, materialKey, withTurn, withHalfmove, moveNumber, enPassantSquares } from '../../www/src/chess.js';
-import { ownFiles, earlyHeads } from '../../www/src/early.js';
+import { ownFiles, earlyHeads, filesRead } from '../../www/src/early.js';
 import { describe as describeResult, describeMove, groupMoves, describeError, flipCategory } from '../../www/src/verdict.js';
 
 describe('chess.js', () => {
@@ -373,6 +373,16 @@ describe('early.js', () => {
     );
     // Nothing listens there: both responses fail, and nothing is left unhandled.
     for (const h of heads) await assert.rejects(h.response);
+  });
+
+  it('notes the own files a probe read: the DTZ table only where the result is not a draw, nothing at mate', () => {
+    const b = 'https://h/t/';
+    const win = { wdl: 2, dtz: 1, moves: [{}] };
+    assert.deepEqual(filesRead(b, '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1', win), [`${b}KRPvKR.rtbw`, `${b}KRPvKR.rtbz`]);
+    assert.deepEqual(filesRead(b, '8/8/8/4k3/8/8/r7/R3K3 w - - 0 1', { wdl: 0, dtz: 0, moves: [{}] }), [`${b}KRvKR.rtbw`]);
+    assert.deepEqual(filesRead(b, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1', win), [`${b}KRvK.rtbz`]);
+    assert.deepEqual(filesRead(b, '4k3/4Q3/4K3/8/8/8/8/8 b - - 0 1', { wdl: -2, dtz: 0, moves: [] }), []);
+    assert.deepEqual(filesRead(b, 'not a fen', win), []);
   });
 
   it('asks for nothing when it cannot read the FEN or has no URL', () => {

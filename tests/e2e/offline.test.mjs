@@ -97,7 +97,7 @@ describe('offline', () => {
     assert.deepEqual(page.errors.map(String), []);
     await page.context().close();
   });
-  it('a revisit asks the table host for nothing: the early heads are left out when IndexedDB has them', async () => {
+  it('a revisit asks the table host for nothing: the early heads of what a visit stored are left out', async () => {
     const site = await startSite();
     // A 5-piece position with pawns: the early heads are 100 and 56 KiB.
     const fen = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';

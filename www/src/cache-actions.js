@@ -14,7 +14,7 @@ export async function clearCache(ctx) {
   view.network.prefetchProgress('Clearing…');
   try {
     await s.handle.tb.clearCache();
-    noteKept(false);
+    noteKept(null);
     s.results.clear();
     s.mainlines.clear();
     s.zeroingLines.clear();

@@ -44,84 +44,57 @@ function headBytes(file) {
   return kind === 'rtbw' ? 100 << 10 : 56 << 10;
 }
 
-// The package's page cache (src/web/page-db.js): its database, and the
-// store whose keys are the URLs of files it holds pages of.
-const DB_NAME = 'syzygy-web';
-const FILES = 'files';
-// Past this the heads are asked for anyway: a late answer would cost the
-// cold visit more than a head costs a revisit.
-const LOOKUP_MS = 250;
-// Set once a probe of this board has stored pages: only then is the page
-// cache looked in, which on a first visit would delay the heads for
-// nothing (the phone profile's Lucena position, looking in it on every
-// visit: result 2.67-2.70 s against 2.54 s, with DTZ 3.02-3.06 s against
-// 2.88-2.92 s; two runs of 3 loads each).
-const KEPT = 'syzygy-board:tables-kept';
+// The files whose heads a probe of this board stored (URLs, newest last):
+// the next visit leaves their early heads out. A list here rather than a
+// look in IndexedDB: on a phone that look answered 0.5-0.6 s after the
+// heads would have left, its callbacks queued behind the board's start (a
+// link to the Lucena position after a visit: 2.67-2.83 s to the result
+// looking, 2.00-2.28 s not). A stale entry costs a head its head start,
+// never an answer.
+const KEPT = 'syzygy-board:heads-kept';
+const KEPT_MAX = 512;
 
-/** Notes whether this origin's page cache holds table pages (see KEPT). */
-export function noteKept(kept) {
+function keptList() {
   try {
-    if (kept) localStorage.setItem(KEPT, '1');
-    else localStorage.removeItem(KEPT);
+    const list = JSON.parse(localStorage.getItem(KEPT) ?? '[]');
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Notes the files a probe stored in the page cache (`urls`), or, given
+ * null, that the cache was cleared.
+ */
+export function noteKept(urls) {
+  try {
+    if (!urls) {
+      localStorage.removeItem(KEPT);
+      return;
+    }
+    const list = keptList().filter((u) => !urls.includes(u));
+    list.push(...urls);
+    localStorage.setItem(KEPT, JSON.stringify(list.slice(-KEPT_MAX)));
   } catch {
     /* storage refused (a sandboxed frame): heads are asked for */
   }
 }
 
-function mayBeKept() {
-  try {
-    return localStorage.getItem(KEPT) === '1';
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Which of `urls` the page cache holds, without creating its database
- * (opened without a version, an upgrade means there is none: aborted, so
- * the package creates it with its stores). An empty set on any failure.
+ * The own files (see ownFiles) at `base` that the probe answering `result`
+ * for `fen` read: none for a mate or stalemate, and the DTZ table only
+ * where the result is not a draw (a draw's DTZ is 0 without it).
  */
-export function storedUrls(urls) {
-  return new Promise((resolve) => {
-    const none = () => resolve(new Set());
-    const timer = setTimeout(none, LOOKUP_MS);
-    const done = (set) => {
-      clearTimeout(timer);
-      resolve(set);
-    };
-    let req;
-    try {
-      req = indexedDB.open(DB_NAME);
-    } catch {
-      done(new Set());
-      return;
-    }
-    req.onupgradeneeded = () => req.transaction.abort();
-    req.onerror = () => done(new Set());
-    req.onblocked = () => done(new Set());
-    req.onsuccess = () => {
-      const db = req.result;
-      const found = new Set();
-      try {
-        const store = db.transaction(FILES, 'readonly').objectStore(FILES);
-        let left = urls.length;
-        if (!left) done(found);
-        for (const url of urls) {
-          const get = store.getKey(url);
-          get.onsuccess = () => {
-            if (get.result !== undefined) found.add(url);
-            if (--left === 0) done(found);
-          };
-          get.onerror = () => done(new Set());
-        }
-      } catch {
-        done(new Set());
-      } finally {
-        // Closed at once (pending reads still finish): it must not block the package's upgrades.
-        db.close();
-      }
-    };
-  });
+export function filesRead(base, fen, result) {
+  if (!result || !Array.isArray(result.moves) || !result.moves.length) return [];
+  try {
+    return ownFiles(fen)
+      .filter((f) => f.endsWith('.rtbw') || (result.wdl !== 0 && result.dtz != null))
+      .map((f) => base + f);
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -129,9 +102,9 @@ export function storedUrls(urls) {
  * first of `urls` (absolute base URLs ending in "/"): the first at once,
  * the second once that has arrived (so that it does not share the first
  * head's bandwidth, and is in before the outcome's pages are asked for).
- * A file the page cache already holds is not asked for: a revisit costs
- * no network (looked for only after a visit stored pages, see KEPT). Returns the `early` option of a Tablebase; an empty list
- * for a FEN it cannot read or no URL.
+ * A file a probe stored (see KEPT) is not asked for: a revisit costs no
+ * network. Returns the `early` option of a Tablebase; an empty list for a
+ * FEN it cannot read or no URL.
  */
 export function earlyHeads(urls, fen) {
   if (!urls.length || typeof fetch !== 'function') return [];
@@ -143,22 +116,19 @@ export function earlyHeads(urls, fen) {
   }
   const out = [];
   let before = null;
-  const wanted = files.filter(headBytes);
-  const stored = typeof indexedDB !== 'undefined' && mayBeKept() ? storedUrls(wanted.map((f) => urls[0] + f)) : Promise.resolve(new Set());
+  const kept = new Set(keptList());
+  const wanted = files.filter((f) => headBytes(f) && !kept.has(urls[0] + f));
   for (const file of wanted) {
     const end = headBytes(file);
     const url = urls[0] + file;
     const controller = new AbortController();
     const low = !!before;
     const get = () =>
-      stored.then((known) => {
-        if (known.has(url)) throw new Error(`${file} is in IndexedDB`);
-        return fetch(url, {
-          headers: { Range: `bytes=0-${end - 1}` },
-          cache: 'no-store',
-          signal: controller.signal,
-          priority: low ? 'low' : 'high',
-        });
+      fetch(url, {
+        headers: { Range: `bytes=0-${end - 1}` },
+        cache: 'no-store',
+        signal: controller.signal,
+        priority: low ? 'low' : 'high',
       });
     // The second waits for the first's body (read from a clone: the
     // original stays whole for the package).
