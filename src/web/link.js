@@ -57,7 +57,7 @@ export class Link {
     // Bytes per millisecond, or null while nothing was measured.
     this.rate = fromPage();
     if (this.rate === null) this.rate = lastVisit();
-    else keep(this.rate);
+    else this.setRate(this.rate);
     // Bodies timed lately: {start, end, bytes}.
     this.bodies = [];
     // Whether the network stack has timed a body (then script times are ignored).
@@ -118,7 +118,11 @@ export class Link {
 
   setRate(rate) {
     this.rate = rate;
-    keep(rate);
+    // A synchronous storage write: only when the rate moved by a tenth.
+    if (!(Math.abs(rate - (this.kept ?? 0)) <= rate / 10)) {
+      this.kept = rate;
+      keep(rate);
+    }
   }
 
   /**

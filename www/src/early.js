@@ -73,6 +73,7 @@ export function noteKept(urls) {
       localStorage.removeItem(KEPT);
       return;
     }
+    if (!urls.length) return;
     const list = keptList().filter((u) => !urls.includes(u));
     list.push(...urls);
     localStorage.setItem(KEPT, JSON.stringify(list.slice(-KEPT_MAX)));
