@@ -12,16 +12,36 @@ const MAX_VERSION_CHANGES = 3;
 const VERSION_WINDOW_MS = 60000;
 
 /**
+ * Whether answer `r` for file `id` was asked for before the file's last
+ * version change and is of another version: in flight across a change,
+ * it is the version before, not a server that changed back. Dropped, its
+ * pages are asked for again (`rt.counters.staleAnswers`).
+ */
+export function stale(rt, id, url, r) {
+  const known = rt.files.get(id);
+  if (!known || (r.asOf ?? 0) >= rt.http.versionOf(url)) return false;
+  if (known.size === r.size && known.validator === r.validator) return false;
+  rt.counters.staleAnswers++;
+  // A stream of the version before (a server that ignores Range) serves no more.
+  const body = rt.http.bodies.get(url);
+  if (body && (body.size !== known.size || body.validator !== known.validator)) body.evict();
+  return true;
+}
+
+/**
  * Checks identity, supplies the bytes, and queues their storing in
  * IndexedDB (the probe goes on meanwhile; it awaits `rt.stored()` before
- * it answers).
+ * it answers). An answer of the version before a change is dropped (see
+ * `stale`).
  */
 export function accept(rt, id, url, start, r) {
+  if (stale(rt, id, url, r)) return;
   const changed = rt.core.identify(id, r.size, r.validator);
   const known = rt.files.get(id);
   if (known) Object.assign(known, { size: r.size, validator: r.validator });
   if (changed) {
     rt.counters.identityChanges++;
+    rt.http.versionChanged(url);
     // IndexedDB holds the version before until this one's writes land:
     // its pages must not be read as this version's.
     if (known) {

@@ -1,7 +1,7 @@
 // Opening a table file: its identity and head, from IndexedDB where this
 // origin stored them, else from the first base URL that has it.
 
-import { accept } from './accept.js';
+import { accept, stale } from './accept.js';
 import { supplyPages } from './page-requests.js';
 
 /** The base URL a manifest entry names (relative to the first URL). */
@@ -89,6 +89,8 @@ export async function openFile(rt, f, job) {
     }
     if (epoch !== rt.epoch) return;
     if (r === null) continue; // not at this base
+    // The version before a change seen meanwhile: the next attempt opens it again.
+    if (stale(rt, f.file, url, r)) return;
     // Pages of a file IndexedDB had no record of are not looked for there.
     rt.files.set(f.file, { url, size: r.size, validator: r.validator, idb: !!known });
     accept(rt, f.file, url, f.start, r);

@@ -66,6 +66,20 @@ export class RangeClient {
     this.several = new SeveralRanges();
     // Origins `learnOrigin` has looked up (once each: it scans every entry).
     this.originsLooked = new Set();
+    // url -> version changes of it taken in (see accept.js). An answer
+    // carries the count as it stood when its request left (`asOf`), so that
+    // one in flight across a change is told from a server that changed again.
+    this.versions = new Map();
+  }
+
+  /** Version changes of `url` taken in so far (see `versions`). */
+  versionOf(url) {
+    return this.versions.get(url) || 0;
+  }
+
+  /** A new version of `url` was taken in. */
+  versionChanged(url) {
+    this.versions.set(url, this.versionOf(url) + 1);
   }
 
   /**
@@ -128,8 +142,9 @@ export class RangeClient {
     if (body && !body.reaches(end)) body.evict();
     else if (body && !(span && span.parts.length > 1)) {
       if (span) span.started = true; // nothing joins a read of the stream
-      const v = await body.get(start, end);
+      const got = await body.get(start, end);
       trimBodies(this.bodies, body);
+      const v = got && { ...got, asOf: body.asOf };
       if (v) return span ? { ...v, parts: [{ ...v, start }] } : v;
     }
     let lastError = null;
@@ -155,6 +170,7 @@ export class RangeClient {
         break;
       }
       const asked = ranges.length > 1 ? ranges : this.several.probe(url, ranges[0][0], ranges[0][1], tries.serverErrors > 0);
+      const asOf = this.versionOf(url);
       this.counters.requests++;
       this.counters.requestsInFlight++;
       const wave = ask.trace ? ask.trace.start() : 0;
@@ -175,7 +191,7 @@ export class RangeClient {
         }
         if (this.auto) this.learnProtocol(url, shown);
         if (r.value === null) return null;
-        got = asked.length > 1 ? r.value : { ...r.value, parts: [{ start, bytes: r.value.bytes }] };
+        got = { ...r.value, asOf, ...(asked.length > 1 ? {} : { parts: [{ start, bytes: r.value.bytes }] }) };
         n = r.value.received ?? r.value.bytes.length;
       } catch (e) {
         if (e && ((e.code && e.code !== 'network') || e.fatal)) throw e;
@@ -195,14 +211,14 @@ export class RangeClient {
       ranges.map(async ([a, b]) => {
         const want = Math.min(b, got.size);
         const p = got.parts.find((p) => p.start <= a && p.start + p.bytes.length >= want);
-        if (p) return { start: a, bytes: p.bytes.subarray(a - p.start, want - p.start), size: got.size, validator: got.validator };
+        if (p) return { start: a, bytes: p.bytes.subarray(a - p.start, want - p.start), size: got.size, validator: got.validator, asOf: got.asOf };
         const v = await this.request(url, a, b, label, { trace: ask.trace, prio: ask.prio });
-        return v && { start: a, bytes: v.bytes, size: v.size, validator: v.validator };
+        return v && { start: a, bytes: v.bytes, size: v.size, validator: v.validator, asOf: v.asOf };
       }),
     );
     if (parts.includes(null)) return null;
-    const { size, validator } = parts[0];
-    return span ? { size, validator, parts } : { size, validator, bytes: parts[0].bytes };
+    const { size, validator, asOf } = parts[0];
+    return span ? { size, validator, parts } : { size, validator, bytes: parts[0].bytes, asOf };
   }
 
   /**
@@ -379,6 +395,8 @@ export class RangeClient {
         body = new WholeBody(url, res, controller, size, validator, this.counters, this.limit, (b) => {
           if (this.bodies.get(url) === b) this.bodies.delete(url);
         });
+        // Its later reads are answers of the version it began as (see `versions`).
+        body.asOf = this.versionOf(url);
         this.bodies.set(url, body);
         trimBodies(this.bodies, body);
       }

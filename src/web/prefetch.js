@@ -54,7 +54,10 @@ export async function prefetchFiles(rt, names, onProgress) {
       // core drops the pages it held of the old one.
       for (const [id, f] of rt.files) {
         if (f.url !== url) continue;
-        if (rt.core.identify(id, head.size, head.validator)) rt.counters.identityChanges++;
+        if (rt.core.identify(id, head.size, head.validator)) {
+          rt.counters.identityChanges++;
+          rt.http.versionChanged(url);
+        }
         Object.assign(f, { size: head.size, validator: head.validator, idb: true, stored: null });
       }
       fetched.push(name);

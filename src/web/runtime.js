@@ -95,6 +95,8 @@ export class Runtime {
       pagesFromNetwork: 0,
       requestsInFlight: 0,
       identityChanges: 0,
+      // Answers of a file's version before a change, asked for before it (see accept.js).
+      staleAnswers: 0,
     };
     this.http = new RangeClient(this.counters, checked.concurrency, checked.wholeBodyLimit, () => this.progress());
     for (const e of Array.isArray(options.early) ? options.early : []) {

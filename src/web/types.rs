@@ -79,6 +79,8 @@ export interface Stats {
   pagesFromMemory: number; pagesFromIndexedDb: number; pagesFromNetwork: number;
   cacheBytes: number; memoryBytes: number; indexedDb: 'ok' | 'memory-only' | 'opening';
   requestsInFlight: number; identityChanges: number;
+  /** Answers of a file's version before a change that were asked for before it, dropped and asked for again. */
+  staleAnswers: number;
   /** Whether the tables' host was seen to answer many requests at once (HTTP/2 or 3: from Resource
    *  Timing, or from the answers' times where it sends no Timing-Allow-Origin); null before it showed,
    *  and always with a `concurrency` option (nothing is learned then). */

@@ -16,6 +16,7 @@ import {
   openTablebase,
   createTablebase,
   probe,
+  probeAll,
   tbStats,
   cliProbe,
   fileSize,
@@ -339,6 +340,34 @@ describe('fault matrix', { skip }, () => {
       assert.match(recorded.validator, /-2"$/, `IndexedDB records ${JSON.stringify(recorded)}`);
       await recovers(page, FEN);
       await recovers(page, OTHER);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a file replaced while a request for it is out: that answer, of the version before, is dropped, not taken for servers that disagree', async () => {
+    const name = 'KRPvKR.rtbw';
+    // Two probes of the file at once. After its head, one request answers
+    // 0.5 s late with the version it found when it came in, and the next
+    // one finds a new version, as when the file is replaced meanwhile.
+    const { context, page } = await faulted([
+      { match: name, mode: 'slow', delayMs: 500, skip: 1, count: 1 },
+      { match: name, mode: 'etag-change', skip: 1, count: 1 },
+    ]);
+    try {
+      const got = await probeAll(page, [FEN, OTHER]);
+      const log = servers.tables.stats().log.filter((e) => e.path.endsWith(name));
+      assert.deepStrictEqual(
+        ['slow', 'etag-change'].map((f) => log.filter((e) => e.fault === f).length),
+        [1, 1],
+        'the faults did not apply as planned',
+      );
+      // Before: the late answer counted as a change back, the next as a third change, and a probe failed.
+      assert.deepStrictEqual(got, [expected[FEN], expected[OTHER]]);
+      const stats = await tbStats(page);
+      assert.equal(stats.identityChanges, 1);
+      assert.ok(stats.staleAnswers >= 1, `${stats.staleAnswers} stale answers`);
+      await recovers(page, FEN);
     } finally {
       await context.close();
     }

@@ -44,7 +44,8 @@
 //   file. `If-None-Match` that matches -> 304.
 //   ETag is strong: "<size hex>-<mtime ms hex>-<generation>"; Last-Modified is
 //   the mtime plus `generation` seconds. The `etag-change` fault bumps the
-//   generation of the file it hits.
+//   generation of the file it hits; requests that arrived before answer with
+//   the generation they found.
 //
 // Fault specs (see FAULT_MODES): { match, mode, count, skip, headers, ...params }
 //   match  substring of the decoded request path, or "*" (default "*")
@@ -349,6 +350,10 @@ export async function startServer(options = {}) {
 
     const fault = pickFault(p);
     if (fault) rec.entry.fault = fault.mode;
+    // The versions as the request arrives: one still being answered when
+    // a file changes answers from the version it found, as a server that
+    // opened the file before it was replaced does.
+    const gens = new Map(generations);
     const mode = fault?.mode ?? null;
     const cors = mode === 'no-cors' ? {} : CORS_HEADERS;
     const extra = fault?.headers ?? {};
@@ -389,8 +394,11 @@ export async function startServer(options = {}) {
     }
     if (!found) return sendText(res, rec, 404, 'not found\n', { ...cors, ...extra });
 
-    if (mode === 'etag-change') generations.set(found.file, (generations.get(found.file) ?? 0) + 1);
-    return serveFile(req, res, rec, found, fault, cors, extra, await ahead);
+    if (mode === 'etag-change') {
+      generations.set(found.file, (generations.get(found.file) ?? 0) + 1);
+      gens.set(found.file, generations.get(found.file));
+    }
+    return serveFile(req, res, rec, found, fault, cors, extra, await ahead, gens);
   }
 
   /** The bytes of a table's one Range, when small: {start, body}; else null. */
@@ -423,13 +431,13 @@ export async function startServer(options = {}) {
     return e.body;
   }
 
-  async function serveFile(req, res, rec, found, fault, cors, extra, ahead = null) {
+  async function serveFile(req, res, rec, found, fault, cors, extra, ahead = null, gens = generations) {
     const { file, st } = found;
     const mode = fault?.mode ?? null;
     const enc = found.isTable || mode ? null : staticEncoding(file, req.headers);
     if (enc) return serveEncoded(req, res, rec, found, enc, cors, extra);
     const size = st.size;
-    const gen = generations.get(file) ?? 0;
+    const gen = gens.get(file) ?? 0;
     const etag = `"${size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}-${gen}"`;
     const lastModified = new Date(Math.floor(st.mtimeMs / 1000) * 1000 + gen * 1000).toUTCString();
     const isHead = req.method === 'HEAD';

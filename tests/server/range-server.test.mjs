@@ -450,6 +450,24 @@ test('fault: etag-change', async () => {
   assert.equal(d.headers.etag, a.headers.etag, 'reset restores the generation');
 });
 
+test('fault: etag-change while a request is out: that one answers with the version it found', async () => {
+  srv.reset();
+  await faults([
+    { mode: 'slow', match: 'KQvK', delayMs: 300, count: 1 },
+    { mode: 'etag-change', match: 'KQvK', count: 1 },
+  ]);
+  const late = raw('/tables/KQvK.rtbw', range('bytes=0-3'));
+  // The slow request has come in before the change does.
+  await new Promise((r) => setTimeout(r, 50));
+  const changed = await raw('/tables/KQvK.rtbw', range('bytes=0-3'));
+  const old = await late;
+  assert.match(changed.headers.etag, /-1"$/);
+  assert.match(old.headers.etag, /-0"$/, 'the request that came in first keeps the version it found');
+  const next = await raw('/tables/KQvK.rtbw', range('bytes=0-3'));
+  assert.equal(next.headers.etag, changed.headers.etag);
+  srv.reset();
+});
+
 test('fault: no-cors', async () => {
   await faults({ mode: 'no-cors', match: 'KQvK' });
   const r = await raw('/tables/KQvK.rtbw', range('bytes=0-3'));
