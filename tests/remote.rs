@@ -789,6 +789,62 @@ fn etag_change_mid_run_drops_the_files_pages() {
     check_all(&mut t, &ps[..6], &want[..6]);
 }
 
+/// Serves the tables from disk, and `file` is replaced while a round is
+/// out: from the first round after its head that asks for it twice or
+/// more, its first answer of that round is of a new version and the others
+/// of the version before (asked for before the change, answered after);
+/// every later answer is of the new version.
+struct ReplacedMidRound {
+    inner: syzygy_web::drivers::FsFetcher,
+    file: &'static str,
+    /// Whether the round of the replacement has passed.
+    replaced: bool,
+}
+
+impl syzygy_web::drivers::Fetcher for ReplacedMidRound {
+    fn fetch(
+        &mut self,
+        batch: &[syzygy_web::drivers::Request],
+    ) -> Vec<syzygy_web::drivers::Response> {
+        use syzygy_web::drivers::Response;
+        let mut out = self.inner.fetch(batch);
+        let ours: Vec<usize> = (0..batch.len())
+            .filter(|&i| batch[i].name == self.file && !batch[i].open)
+            .collect();
+        let now = !self.replaced && ours.len() >= 2;
+        for (k, &i) in ours.iter().enumerate() {
+            if let Some(Response::Bytes { validator, .. }) = out.get_mut(i) {
+                if self.replaced || (now && k == 0) {
+                    validator.push_str("-new");
+                }
+            }
+        }
+        self.replaced |= now;
+        out
+    }
+}
+
+#[test]
+fn an_answer_of_the_version_before_a_change_in_its_round_is_asked_for_again() {
+    use syzygy_web::drivers::FsFetcher;
+    // The rook promotion: its second round asks for KRPvKR.rtbw four times.
+    let pos = parse("8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1");
+    let want = Tablebase::new(FsFetcher::new(vec![syzygy_path()]), Config::default())
+        .analyse(&pos)
+        .expect("answer");
+    let fetcher = ReplacedMidRound {
+        inner: FsFetcher::new(vec![syzygy_path()]),
+        file: "KRPvKR.rtbw",
+        replaced: false,
+    };
+    let mut t = Tablebase::new(fetcher, Config::default());
+    // Before, the late answers counted as a change back and the next
+    // round's as a third change: "changed version 3 times".
+    assert_eq!(t.analyse(&pos).expect("answer"), want);
+    assert!(t.fetcher_mut().replaced, "the file was never replaced");
+    assert!(t.stats().stale >= 1, "{:?}", t.stats());
+}
+
 #[test]
 fn a_file_that_keeps_changing_version_is_a_clear_error() {
     let srv = server!("a_file_that_keeps_changing_version_is_a_clear_error");

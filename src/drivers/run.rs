@@ -64,6 +64,9 @@ pub struct NetStats {
     /// Requests a local copy answered instead (the CLI's disk cache):
     /// not in `requests`, `bytes` or `waves`.
     pub local: u64,
+    /// Answers of the version a change in their own round replaced, not
+    /// supplied (see `Tablebase::round`).
+    pub stale: u64,
 }
 
 /// A fetcher plus the engine: the native face of the library.
@@ -184,6 +187,8 @@ impl<F: Fetcher> Tablebase<F> {
         self.stats.waves += network.div_ceil(self.fetcher.connections().max(1));
         let mut bytes_in = 0u64;
         let mut changed = Vec::new();
+        // Per file that changed version in this round: the version before.
+        let mut replaced: HashMap<&str, (u64, String)> = HashMap::new();
         for (fetch, (req, resp)) in fetches.iter().zip(batch.iter().zip(responses)) {
             match resp {
                 Response::Bytes {
@@ -192,6 +197,15 @@ impl<F: Fetcher> Tablebase<F> {
                     bytes,
                 } => {
                     bytes_in += bytes.len() as u64;
+                    // The version a change of this round replaced, in an
+                    // answer asked for before that change: the file was
+                    // replaced while the round was out, not changed back.
+                    // Not supplied, its pages are asked for again.
+                    if replaced.get(req.name.as_str()) == Some(&(size, validator.clone())) {
+                        self.stats.stale += 1;
+                        continue;
+                    }
+                    let before = self.engine.file_info(fetch.file);
                     let supply = Supply::Bytes {
                         size,
                         validator: &validator,
@@ -199,6 +213,9 @@ impl<F: Fetcher> Tablebase<F> {
                     };
                     if self.engine.supply(fetch, supply) {
                         changed.push((req.name.clone(), format!("{validator} ({size} bytes)")));
+                        if let Some((Some(s), Some(v))) = before.map(|b| (b.size, b.validator)) {
+                            replaced.insert(&req.name, (s, v));
+                        }
                     }
                 }
                 Response::Absent => {

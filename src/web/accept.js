@@ -12,19 +12,20 @@ const MAX_VERSION_CHANGES = 3;
 const VERSION_WINDOW_MS = 60000;
 
 /**
- * Whether answer `r` for file `id` was asked for before the file's last
- * version change and is of another version: in flight across a change,
- * it is the version before, not a server that changed back. Dropped, its
- * pages are asked for again (`rt.counters.staleAnswers`).
+ * Whether answer `r` of `url` is of the version its last change replaced
+ * and was asked for before that change: in flight across a replacement of
+ * the file, not a server that changed back. Counted
+ * (`rt.counters.staleAnswers`); the caller drops it, and its pages are
+ * asked for again.
  */
-export function stale(rt, id, url, r) {
-  const known = rt.files.get(id);
-  if (!known || (r.asOf ?? 0) >= rt.http.versionOf(url)) return false;
-  if (known.size === r.size && known.validator === r.validator) return false;
+export function stale(rt, url, r) {
+  const v = rt.http.versions.get(url);
+  if (!v || !v.replaced || (r.asOf ?? 0) >= v.n) return false;
+  if (r.size !== v.replaced.size || r.validator !== v.replaced.validator) return false;
   rt.counters.staleAnswers++;
-  // A stream of the version before (a server that ignores Range) serves no more.
+  // A stream of that version (a server that ignores Range) serves no more.
   const body = rt.http.bodies.get(url);
-  if (body && (body.size !== known.size || body.validator !== known.validator)) body.evict();
+  if (body && body.size === r.size && body.validator === r.validator) body.evict();
   return true;
 }
 
@@ -32,16 +33,18 @@ export function stale(rt, id, url, r) {
  * Checks identity, supplies the bytes, and queues their storing in
  * IndexedDB (the probe goes on meanwhile; it awaits `rt.stored()` before
  * it answers). An answer of the version before a change is dropped (see
- * `stale`).
+ * `stale`). `prior` is the file's identity before this answer, where the
+ * caller has just recorded the answer's own.
  */
-export function accept(rt, id, url, start, r) {
-  if (stale(rt, id, url, r)) return;
-  const changed = rt.core.identify(id, r.size, r.validator);
+export function accept(rt, id, url, start, r, prior = null) {
+  if (stale(rt, url, r)) return;
   const known = rt.files.get(id);
+  const before = prior || (known && { size: known.size, validator: known.validator });
+  const changed = rt.core.identify(id, r.size, r.validator);
   if (known) Object.assign(known, { size: r.size, validator: r.validator });
   if (changed) {
     rt.counters.identityChanges++;
-    rt.http.versionChanged(url);
+    rt.http.versionChanged(url, before);
     // IndexedDB holds the version before until this one's writes land:
     // its pages must not be read as this version's.
     if (known) {

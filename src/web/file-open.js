@@ -90,10 +90,11 @@ export async function openFile(rt, f, job) {
     if (epoch !== rt.epoch) return;
     if (r === null) continue; // not at this base
     // The version before a change seen meanwhile: the next attempt opens it again.
-    if (stale(rt, f.file, url, r)) return;
+    if (stale(rt, url, r)) return;
+    const prior = rt.files.get(f.file);
     // Pages of a file IndexedDB had no record of are not looked for there.
     rt.files.set(f.file, { url, size: r.size, validator: r.validator, idb: !!known });
-    accept(rt, f.file, url, f.start, r);
+    accept(rt, f.file, url, f.start, r, prior && { size: prior.size, validator: prior.validator });
     // A short early response opens the file at once: the header may lie
     // within it (the board's early heads are sized for a slow link), and
     // the rest of the head follows as pages, in flight for any probe.

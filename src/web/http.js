@@ -66,20 +66,21 @@ export class RangeClient {
     this.several = new SeveralRanges();
     // Origins `learnOrigin` has looked up (once each: it scans every entry).
     this.originsLooked = new Set();
-    // url -> version changes of it taken in (see accept.js). An answer
-    // carries the count as it stood when its request left (`asOf`), so that
-    // one in flight across a change is told from a server that changed again.
+    // url -> {n, replaced}: version changes of it taken in, and the version
+    // ({size, validator}) the last one replaced (see accept.js). An answer
+    // carries `n` as it stood when its request left (`asOf`), so that one
+    // in flight across a change is told from a server that changed back.
     this.versions = new Map();
   }
 
   /** Version changes of `url` taken in so far (see `versions`). */
   versionOf(url) {
-    return this.versions.get(url) || 0;
+    return this.versions.get(url)?.n || 0;
   }
 
-  /** A new version of `url` was taken in. */
-  versionChanged(url) {
-    this.versions.set(url, this.versionOf(url) + 1);
+  /** A new version of `url` was taken in, replacing `replaced` ({size, validator}). */
+  versionChanged(url, replaced) {
+    this.versions.set(url, { n: this.versionOf(url) + 1, replaced });
   }
 
   /**

@@ -56,7 +56,7 @@ export async function prefetchFiles(rt, names, onProgress) {
         if (f.url !== url) continue;
         if (rt.core.identify(id, head.size, head.validator)) {
           rt.counters.identityChanges++;
-          rt.http.versionChanged(url);
+          rt.http.versionChanged(url, { size: f.size, validator: f.validator });
         }
         Object.assign(f, { size: head.size, validator: head.validator, idb: true, stored: null });
       }
