@@ -809,9 +809,9 @@ impl syzygy_web::drivers::Fetcher for ReplacedMidRound {
         use syzygy_web::drivers::Response;
         let mut out = self.inner.fetch(batch);
         let ours: Vec<usize> = (0..batch.len())
-            .filter(|&i| batch[i].name == self.file && !batch[i].open)
+            .filter(|&i| batch[i].name == self.file)
             .collect();
-        let now = !self.replaced && ours.len() >= 2;
+        let now = !self.replaced && ours.iter().filter(|&&i| !batch[i].open).count() >= 2;
         for (k, &i) in ours.iter().enumerate() {
             if let Some(Response::Bytes { validator, .. }) = out.get_mut(i) {
                 if self.replaced || (now && k == 0) {
@@ -843,6 +843,54 @@ fn an_answer_of_the_version_before_a_change_in_its_round_is_asked_for_again() {
     assert_eq!(t.analyse(&pos).expect("answer"), want);
     assert!(t.fetcher_mut().replaced, "the file was never replaced");
     assert!(t.stats().stale >= 1, "{:?}", t.stats());
+}
+
+/// Serves the tables from disk, and `file` in two versions by turns, a
+/// request each (servers behind one URL whose copies differ).
+struct ByTurns {
+    inner: syzygy_web::drivers::FsFetcher,
+    file: &'static str,
+    served: u64,
+}
+
+impl syzygy_web::drivers::Fetcher for ByTurns {
+    fn fetch(
+        &mut self,
+        batch: &[syzygy_web::drivers::Request],
+    ) -> Vec<syzygy_web::drivers::Response> {
+        let mut out = self.inner.fetch(batch);
+        for (req, resp) in batch.iter().zip(out.iter_mut()) {
+            if let syzygy_web::drivers::Response::Bytes { validator, .. } = resp {
+                if req.name == self.file {
+                    self.served += 1;
+                    validator.push_str(if self.served.is_multiple_of(2) {
+                        "-b"
+                    } else {
+                        "-a"
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+#[test]
+fn two_versions_by_turns_are_a_clear_error_though_the_version_before_is_dropped() {
+    let fetcher = ByTurns {
+        inner: syzygy_web::drivers::FsFetcher::new(vec![syzygy_path()]),
+        file: "KRPvKR.rtbw",
+        served: 0,
+    };
+    let mut t = Tablebase::new(fetcher, Config::default());
+    match t.analyse(&parse("8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1")) {
+        Err(ProbeError::Network(name, why)) => {
+            assert_eq!(name, "KRPvKR.rtbw");
+            assert!(why.contains("changed version 3 times"), "{why}");
+        }
+        other => panic!("expected a network error, got {other:?}"),
+    }
+    assert!(t.stats().rounds <= 6, "{:?}", t.stats());
 }
 
 #[test]

@@ -201,7 +201,8 @@ impl<F: Fetcher> Tablebase<F> {
                     // answer asked for before that change: the file was
                     // replaced while the round was out, not changed back.
                     // Not supplied, its pages are asked for again.
-                    if replaced.get(req.name.as_str()) == Some(&(size, validator.clone())) {
+                    let old = replaced.get(req.name.as_str());
+                    if old.is_some_and(|(s, v)| *s == size && *v == validator) {
                         self.stats.stale += 1;
                         continue;
                     }

@@ -12,16 +12,16 @@ const MAX_VERSION_CHANGES = 3;
 const VERSION_WINDOW_MS = 60000;
 
 /**
- * Whether answer `r` of `url` is of the version its last change replaced
- * and was asked for before that change: in flight across a replacement of
+ * Whether answer `r` of `url` is of a version a change replaced and was
+ * asked for before that change: in flight across a replacement of
  * the file, not a server that changed back. Counted
  * (`rt.counters.staleAnswers`); the caller drops it, and its pages are
  * asked for again.
  */
 export function stale(rt, url, r) {
   const v = rt.http.versions.get(url);
-  if (!v || !v.replaced || (r.asOf ?? 0) >= v.n) return false;
-  if (r.size !== v.replaced.size || r.validator !== v.replaced.validator) return false;
+  const asOf = r.asOf ?? 0;
+  if (!v || !v.replaced.some((o) => asOf < o.at && o.size === r.size && o.validator === r.validator)) return false;
   rt.counters.staleAnswers++;
   // A stream of that version (a server that ignores Range) serves no more.
   const body = rt.http.bodies.get(url);

@@ -17,6 +17,9 @@ const RETRIES = 3;
 // or connection must not hold a probe (and a connection) forever.
 const STALL_MS = 20000;
 const HTTP1_CONNECTIONS = 6;
+// Versions replaced that an answer in flight may still bring, per URL
+// (more changes than the runtime takes in a minute: see accept.js).
+const REPLACED_KEPT = 3;
 const MULTIPLEXED = 64;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -66,10 +69,11 @@ export class RangeClient {
     this.several = new SeveralRanges();
     // Origins `learnOrigin` has looked up (once each: it scans every entry).
     this.originsLooked = new Set();
-    // url -> {n, replaced}: version changes of it taken in, and the version
-    // ({size, validator}) the last one replaced (see accept.js). An answer
-    // carries `n` as it stood when its request left (`asOf`), so that one
-    // in flight across a change is told from a server that changed back.
+    // url -> {n, replaced}: version changes of it taken in, and the last
+    // few versions they replaced ({size, validator, at}: `n` once that
+    // change was in; see accept.js). An answer carries `n` as it stood when
+    // its request left (`asOf`), so that one in flight across a change is
+    // told from a server that changed back.
     this.versions = new Map();
   }
 
@@ -78,9 +82,12 @@ export class RangeClient {
     return this.versions.get(url)?.n || 0;
   }
 
-  /** A new version of `url` was taken in, replacing `replaced` ({size, validator}). */
-  versionChanged(url, replaced) {
-    this.versions.set(url, { n: this.versionOf(url) + 1, replaced });
+  /** A new version of `url` was taken in, replacing `old` ({size, validator}; none for a first one). */
+  versionChanged(url, old) {
+    const v = this.versions.get(url) || { n: 0, replaced: [] };
+    v.n++;
+    if (old) v.replaced = [...v.replaced.slice(1 - REPLACED_KEPT), { size: old.size, validator: old.validator, at: v.n }];
+    this.versions.set(url, v);
   }
 
   /**
@@ -95,7 +102,8 @@ export class RangeClient {
     if (!early || early.start !== start) return this.request(url, start, end, label, ask);
     this.early.delete(url);
     const r = await this.fromEarly(url, early, ask).catch(() => null);
-    return r ? r.value : this.request(url, start, end, label, ask);
+    // Started before any version was taken in.
+    return r ? r.value && { ...r.value, asOf: 0 } : this.request(url, start, end, label, ask);
   }
 
   /** An early response, checked and read like one of ours; null to ask again. */
@@ -111,7 +119,7 @@ export class RangeClient {
         early.controller.abort();
         return null;
       }
-      const r = await this.answer(url, early.start, early.end, res, early.controller);
+      const r = await this.answer(url, early.start, early.end, res, early.controller, early.end, 0);
       if (r.retry) return null;
       got = r.value ? r.value.bytes.length : 0;
       return r;
@@ -181,7 +189,8 @@ export class RangeClient {
       this.onActivity();
       try {
         const high = !!(ask.prio && ask.prio.rank > 0);
-        const r = asked.length > 1 ? await requestParts(this, url, asked, high, timed, tries) : await this.requestOnce(url, start, end, high, timed);
+        const r =
+          asked.length > 1 ? await requestParts(this, url, asked, high, timed, tries, asOf) : await this.requestOnce(url, start, end, high, timed, asOf);
         let shown = null;
         if (timed && !r.retry && r.value && timed.end !== null) shown = this.crowd.end(timed);
         else if (timed) this.crowd.drop(timed);
@@ -291,9 +300,9 @@ export class RangeClient {
     this.multiplexed = multiplex;
   }
 
-  async requestOnce(url, start, end, high = false, timed = null) {
+  async requestOnce(url, start, end, high = false, timed = null, asOf = this.versionOf(url)) {
     const sent = await this.send(url, [[start, end]], high, timed);
-    return sent.retry ? sent : this.answer(url, start, end, sent.res, sent.controller);
+    return sent.retry ? sent : this.answer(url, start, end, sent.res, sent.controller, end, asOf);
   }
 
   /** The version tag of a response: its ETag, else its Last-Modified, else ''. */
@@ -343,9 +352,10 @@ export class RangeClient {
   /**
    * Checks and reads a response to `bytes=start-(end - 1)`: {value} or
    * {retry}; throws when fatal. A 206 may end short of `end` but not of
-   * `need` (for a request of several ranges answered with one).
+   * `need` (for a request of several ranges answered with one). `asOf`:
+   * the URL's version changes when the request left (see `versions`).
    */
-  async answer(url, start, end, res, controller, need = end) {
+  async answer(url, start, end, res, controller, need = end, asOf = this.versionOf(url)) {
     const validator = this.validatorOf(res);
     const encoding = res.headers.get('Content-Encoding');
     // Not at this location; 403 too, which S3-style hosts answer for a
@@ -396,8 +406,8 @@ export class RangeClient {
         body = new WholeBody(url, res, controller, size, validator, this.counters, this.limit, (b) => {
           if (this.bodies.get(url) === b) this.bodies.delete(url);
         });
-        // Its later reads are answers of the version it began as (see `versions`).
-        body.asOf = this.versionOf(url);
+        // Its later reads are answers as of when its request left (see `versions`).
+        body.asOf = asOf;
         this.bodies.set(url, body);
         trimBodies(this.bodies, body);
       }

@@ -30,6 +30,9 @@ export async function prefetchFiles(rt, names, onProgress) {
       const url = base + name;
       const head = await rt.http.request(url, 0, Math.min(chunk, 1 << 30), url);
       if (head === null) continue;
+      // A probe took in another version meanwhile: the file is being replaced.
+      const replaced = () => rt.http.versionOf(url) > head.asOf;
+      if (replaced()) throw fail(`${name} changed while prefetching`, 'network');
       if (rt.db.state === 'ok' && rt.db.bytes + head.size > rt.db.budget) {
         throw fail(`${name} (${head.size} bytes) does not fit the IndexedDB budget`, 'budget');
       }
@@ -48,6 +51,7 @@ export async function prefetchFiles(rt, names, onProgress) {
         if (r === null || r.size !== head.size || r.validator !== head.validator) throw fail(`${name} changed while prefetching`, 'network');
         await store(start, r);
       }
+      if (replaced()) throw fail(`${name} changed while prefetching`, 'network');
       // A file this session opened reads IndexedDB from now on: offline,
       // its pages not in memory are there. Opened as another version (from
       // IndexedDB before the server changed it), it is this one now: the

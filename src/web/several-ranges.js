@@ -78,7 +78,7 @@ export class SeveralRanges {
  * answers in one multipart body. `tries` ({serverErrors}) is kept across
  * the retries of one request.
  */
-export async function requestParts(client, url, ranges, high, timed = null, tries = {}) {
+export async function requestParts(client, url, ranges, high, timed = null, tries = {}, asOf = client.versionOf(url)) {
   const sent = await client.send(url, ranges, high, timed);
   if (sent.retry) return sent;
   const { res, controller } = sent;
@@ -123,7 +123,7 @@ export async function requestParts(client, url, ranges, high, timed = null, trie
   if (res.status !== 206 || !/^multipart\/(x-)?byteranges/i.test(type)) {
     // One range: the ranges merged, or the first alone (then the rest are
     // asked for on their own, and this origin no more for several).
-    const r = await client.answer(url, ranges[0][0], last, res, controller, ranges[0][1]);
+    const r = await client.answer(url, ranges[0][0], last, res, controller, ranges[0][1], asOf);
     if (!r.value) return r;
     const covered = ranges.every(([a, b]) => a >= ranges[0][0] && Math.min(b, r.value.size) <= ranges[0][0] + r.value.bytes.length);
     if (!covered) client.several.learn(url, false);

@@ -348,10 +348,10 @@ describe('fault matrix', { skip }, () => {
   it('a file replaced while a request for it is out: that answer, of the version before, is dropped, not taken for servers that disagree', async () => {
     const name = 'KRPvKR.rtbw';
     // Two probes of the file at once. After its head, one request answers
-    // 0.5 s late with the version it found when it came in, and the next
+    // 1.5 s late with the version it found when it came in, and the next
     // one finds a new version, as when the file is replaced meanwhile.
     const { context, page } = await faulted([
-      { match: name, mode: 'slow', delayMs: 500, skip: 1, count: 1 },
+      { match: name, mode: 'slow', delayMs: 1500, skip: 1, count: 1 },
       { match: name, mode: 'etag-change', skip: 1, count: 1 },
     ]);
     try {

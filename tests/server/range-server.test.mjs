@@ -458,7 +458,7 @@ test('fault: etag-change while a request is out: that one answers with the versi
   ]);
   const late = raw('/tables/KQvK.rtbw', range('bytes=0-3'));
   // The slow request has come in before the change does.
-  await new Promise((r) => setTimeout(r, 50));
+  while (!srv.stats().log.some((e) => e.fault === 'slow')) await new Promise((r) => setTimeout(r, 5));
   const changed = await raw('/tables/KQvK.rtbw', range('bytes=0-3'));
   const old = await late;
   assert.match(changed.headers.etag, /-1"$/);
