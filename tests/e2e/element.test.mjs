@@ -103,7 +103,7 @@ describe('<syzygy-board> custom element', () => {
     await page.close();
   });
 
-  it('takes a fen set before the script ran, follows its orientation attribute, copies a FEN without url-sync', async () => {
+  it('takes a fen set before the script ran (and not a result), follows its orientation attribute, copies a FEN without url-sync', async () => {
     // The property is set while the element is still an unknown tag.
     fs.mkdirSync(path.join(dir, 'blog', 'late'), { recursive: true });
     fs.writeFileSync(
@@ -111,7 +111,7 @@ describe('<syzygy-board> custom element', () => {
       `<!doctype html>
 <html><head><meta charset="utf-8"><title>Late script</title></head>
 <body><syzygy-board id="c" view="full" tables="/tables/"></syzygy-board>
-<script>document.getElementById('c').fen = ${JSON.stringify(FEN_A)};</script>
+<script>document.getElementById('c').fen = ${JSON.stringify(FEN_A)}; document.getElementById('c').result = 'set by the page';</script>
 <script src="/lib/syzygy-board.js"></script></body></html>`,
     );
     const page = await newPage(browser);
@@ -119,6 +119,8 @@ describe('<syzygy-board> custom element', () => {
     await page.goto(`${site.url}blog/late/`);
     await page.waitForFunction((f) => document.querySelector('#c').fen === f && document.querySelector('#c .sb-verdict').dataset.tone === 'white', FEN_A, { timeout: 20000 });
     assert.equal(await page.getAttribute('#c', 'fen'), FEN_A);
+    // The read-only result is the board's, not what the page set before.
+    assert.equal(await page.$eval('#c', (el) => el.result && el.result.fen), FEN_A);
 
     assert.ok(await page.$('#c .cg-wrap.orientation-white'));
     await page.$eval('#c', (el) => el.setAttribute('orientation', 'black'));

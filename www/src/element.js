@@ -26,6 +26,8 @@ export class SyzygyBoardElement extends HTMLElement {
       delete this.fen;
       if (value) this.setAttribute('fen', value);
     }
+    // `result` is read-only: a value set before then would hide the board's.
+    if (Object.prototype.hasOwnProperty.call(this, 'result')) delete this.result;
     const urlSync = this.hasAttribute('url-sync');
     const queryTables = urlSync ? new URLSearchParams(location.search).get('tables') : null;
     this._app = createApp(this, {
