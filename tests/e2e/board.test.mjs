@@ -58,6 +58,18 @@ describe('app page', () => {
     await expectFen(page, afterDrag);
     await page.locator('body').press('End');
     await expectFen(page, afterClick);
+    // Keys typed into another widget of the page stay with it.
+    await page.evaluate(() => {
+      const b = document.createElement('button');
+      b.id = 'outside';
+      b.textContent = 'another widget';
+      document.body.append(b);
+    });
+    await page.locator('#outside').press('ArrowLeft');
+    await page.locator('#outside').press('Home');
+    await page.waitForTimeout(300);
+    assert.equal(await page.$eval('syzygy-board .sb-fen', (e) => e.value), afterClick);
+    await page.evaluate(() => document.getElementById('outside').remove());
     // The URL follows the position.
     assert.ok(decodeURIComponent(page.url()).includes(afterClick.replace(/ /g, '_')), page.url());
     noErrors(page);

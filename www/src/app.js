@@ -297,7 +297,13 @@ export function createApp(host, options) {
     saveMaterial: (material) => prefetch(ctx, randomPosition(material)),
   });
 
-  const onKey = keyHandler(act);
+  // With url-sync the board is the page's subject: it also takes the keys
+  // typed with nothing focused, but not those of the page's other widgets.
+  const handle = keyHandler(act);
+  const onKey = (e) => {
+    const t = e.target;
+    if (!options.urlSync || t === document.body || t === document.documentElement || host.contains(t)) handle(e);
+  };
   const keyTarget = options.urlSync ? document : host;
   keyTarget.addEventListener('keydown', onKey);
 
