@@ -16,7 +16,7 @@ use std::process::{Child, ChildStdout, Command, Stdio};
 use common::*;
 use shakmaty::{Chess, Position};
 use syzygy_web::drivers::http::HttpFetcher;
-use syzygy_web::drivers::Tablebase;
+use syzygy_web::drivers::{Fetcher, FsFetcher, Request, Response, Tablebase};
 use syzygy_web::probe::Analysis;
 use syzygy_web::{Config, ProbeError};
 
@@ -795,18 +795,14 @@ fn etag_change_mid_run_drops_the_files_pages() {
 /// of the version before (asked for before the change, answered after);
 /// every later answer is of the new version.
 struct ReplacedMidRound {
-    inner: syzygy_web::drivers::FsFetcher,
+    inner: FsFetcher,
     file: &'static str,
     /// Whether the round of the replacement has passed.
     replaced: bool,
 }
 
-impl syzygy_web::drivers::Fetcher for ReplacedMidRound {
-    fn fetch(
-        &mut self,
-        batch: &[syzygy_web::drivers::Request],
-    ) -> Vec<syzygy_web::drivers::Response> {
-        use syzygy_web::drivers::Response;
+impl Fetcher for ReplacedMidRound {
+    fn fetch(&mut self, batch: &[Request]) -> Vec<Response> {
         let mut out = self.inner.fetch(batch);
         let ours: Vec<usize> = (0..batch.len())
             .filter(|&i| batch[i].name == self.file)
@@ -826,7 +822,6 @@ impl syzygy_web::drivers::Fetcher for ReplacedMidRound {
 
 #[test]
 fn an_answer_of_the_version_before_a_change_in_its_round_is_asked_for_again() {
-    use syzygy_web::drivers::FsFetcher;
     // The rook promotion: its second round asks for KRPvKR.rtbw four times.
     let pos = parse("8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1");
     let want = Tablebase::new(FsFetcher::new(vec![syzygy_path()]), Config::default())
@@ -848,19 +843,16 @@ fn an_answer_of_the_version_before_a_change_in_its_round_is_asked_for_again() {
 /// Serves the tables from disk, and `file` in two versions by turns, a
 /// request each (servers behind one URL whose copies differ).
 struct ByTurns {
-    inner: syzygy_web::drivers::FsFetcher,
+    inner: FsFetcher,
     file: &'static str,
     served: u64,
 }
 
-impl syzygy_web::drivers::Fetcher for ByTurns {
-    fn fetch(
-        &mut self,
-        batch: &[syzygy_web::drivers::Request],
-    ) -> Vec<syzygy_web::drivers::Response> {
+impl Fetcher for ByTurns {
+    fn fetch(&mut self, batch: &[Request]) -> Vec<Response> {
         let mut out = self.inner.fetch(batch);
         for (req, resp) in batch.iter().zip(out.iter_mut()) {
-            if let syzygy_web::drivers::Response::Bytes { validator, .. } = resp {
+            if let Response::Bytes { validator, .. } = resp {
                 if req.name == self.file {
                     self.served += 1;
                     validator.push_str(if self.served.is_multiple_of(2) {
@@ -878,7 +870,7 @@ impl syzygy_web::drivers::Fetcher for ByTurns {
 #[test]
 fn two_versions_by_turns_are_a_clear_error_though_the_version_before_is_dropped() {
     let fetcher = ByTurns {
-        inner: syzygy_web::drivers::FsFetcher::new(vec![syzygy_path()]),
+        inner: FsFetcher::new(vec![syzygy_path()]),
         file: "KRPvKR.rtbw",
         served: 0,
     };
