@@ -789,6 +789,28 @@ fn etag_change_mid_run_drops_the_files_pages() {
     check_all(&mut t, &ps[..6], &want[..6]);
 }
 
+/// The disk's answers to `batch`, the validator of each answer for `file`
+/// given the suffix `suffix` names from its rank among the batch's
+/// requests for the file, if any: another version.
+fn relabelled(
+    inner: &mut FsFetcher,
+    batch: &[Request],
+    file: &str,
+    mut suffix: impl FnMut(usize) -> Option<&'static str>,
+) -> Vec<Response> {
+    let mut out = inner.fetch(batch);
+    let ours = batch
+        .iter()
+        .zip(out.iter_mut())
+        .filter(|(r, _)| r.name == file);
+    for (k, (_, resp)) in ours.enumerate() {
+        if let (Response::Bytes { validator, .. }, Some(s)) = (resp, suffix(k)) {
+            validator.push_str(s);
+        }
+    }
+    out
+}
+
 /// Serves the tables from disk, and `file` is replaced while a round is
 /// out: from the first round after its head that asks for it twice or
 /// more, its first answer of that round is of a new version and the others
@@ -803,20 +825,13 @@ struct ReplacedMidRound {
 
 impl Fetcher for ReplacedMidRound {
     fn fetch(&mut self, batch: &[Request]) -> Vec<Response> {
-        let mut out = self.inner.fetch(batch);
-        let ours: Vec<usize> = (0..batch.len())
-            .filter(|&i| batch[i].name == self.file)
-            .collect();
-        let now = !self.replaced && ours.iter().filter(|&&i| !batch[i].open).count() >= 2;
-        for (k, &i) in ours.iter().enumerate() {
-            if let Some(Response::Bytes { validator, .. }) = out.get_mut(i) {
-                if self.replaced || (now && k == 0) {
-                    validator.push_str("-new");
-                }
-            }
-        }
+        let reads = batch.iter().filter(|r| r.name == self.file && !r.open);
+        let now = !self.replaced && reads.count() >= 2;
+        let before = self.replaced;
         self.replaced |= now;
-        out
+        relabelled(&mut self.inner, batch, self.file, |k| {
+            (before || (now && k == 0)).then_some("-new")
+        })
     }
 }
 
@@ -850,20 +865,11 @@ struct ByTurns {
 
 impl Fetcher for ByTurns {
     fn fetch(&mut self, batch: &[Request]) -> Vec<Response> {
-        let mut out = self.inner.fetch(batch);
-        for (req, resp) in batch.iter().zip(out.iter_mut()) {
-            if let Response::Bytes { validator, .. } = resp {
-                if req.name == self.file {
-                    self.served += 1;
-                    validator.push_str(if self.served.is_multiple_of(2) {
-                        "-b"
-                    } else {
-                        "-a"
-                    });
-                }
-            }
-        }
-        out
+        let served = &mut self.served;
+        relabelled(&mut self.inner, batch, self.file, |_| {
+            *served += 1;
+            Some(if served.is_multiple_of(2) { "-b" } else { "-a" })
+        })
     }
 }
 
