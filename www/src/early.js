@@ -74,7 +74,11 @@ export function noteKept(urls) {
       return;
     }
     if (!urls.length) return;
-    const list = keptList().filter((u) => !urls.includes(u));
+    const kept = keptList();
+    // Already the newest entries (probes of one material in a row): the
+    // list would be written as it is.
+    if (urls.every((u, i) => kept[kept.length - urls.length + i] === u)) return;
+    const list = kept.filter((u) => !urls.includes(u));
     list.push(...urls);
     localStorage.setItem(KEPT, JSON.stringify(list.slice(-KEPT_MAX)));
   } catch {
