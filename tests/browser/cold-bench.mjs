@@ -12,7 +12,9 @@
 // Positions: N seeded per 5-piece table in SYZYGY_PATH plus the issue's two
 // promotion positions. Each position is probed in a fresh browser
 // context (empty IndexedDB) with tb.probe(fen, { onUpdate }), and by a fresh
-// CLI process with --url --stats. Then the phone profile: the board itself
+// CLI process with --url --stats. Over HTTP/2 also in Chromium as users
+// have it, with no DevTools protocol attached (plain-chromium.mjs), beside
+// the same requests replayed by bare fetch(). Then the phone profile: the board itself
 // (www/dist) in Chromium with 4x CPU slowdown, 150 ms latency, 1.6 Mbit/s
 // down, 390x844, cold cache, from navigation to the result on screen (who
 // wins) and to its DTZ.
@@ -25,6 +27,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { REPO, TABLES, CLI, launch, skipReason, cliProbe, legalPositions } from './helpers.mjs';
+import { plainChromium, planOf } from './plain-chromium.mjs';
 
 /** The word after option `name`, or null. */
 const argText = (name) => {
@@ -165,6 +168,7 @@ async function main() {
           rows.push(medianRow(runs));
         }
         report(say, `Chromium, ${proto}, fresh context per position`, rows);
+        if (proto === 'HTTP/2') await plainColumn(say, base, fens, want);
       }
 
       const rows = [];
@@ -283,6 +287,39 @@ async function phoneLoad(browser, board, fen, visited = null) {
   const dtzMs = await dtz.jsonValue();
   await context.close();
   return { ms, bytes, dtzMs };
+}
+
+/**
+ * HTTP/2 in Chromium as users have it, with no DevTools protocol attached
+ * (see plain-chromium.mjs): each position probed RUNS times, each in a new
+ * browser process, and its requests replayed by bare fetch() in another:
+ * what this machine and browser take for the requests alone, with
+ * nothing decoded or stored.
+ */
+async function plainColumn(say, base, fens, want) {
+  const plain = await plainChromium();
+  const rows = [];
+  const replays = [];
+  try {
+    // Chromium's first start reads its files from disk: one run first, not timed.
+    await plain.run('probe.html', { fen: fens[0], base });
+    for (let i = 0; i < fens.length; i++) {
+      const runs = [];
+      const replayed = [];
+      for (let run = 0; run < RUNS; run++) {
+        const r = await plain.run('probe.html', { fen: fens[i], base });
+        if (JSON.stringify(r.result) !== JSON.stringify(want[i])) throw new Error(`plain Chromium: ${fens[i]} differs from the CLI`);
+        runs.push({ fen: fens[i], ...r.last, outcome: r.outcome, verdict: r.verdict, full: r.full, stored: null });
+        replayed.push((await plain.run('replay.html', { base }, planOf(r.requests))).ms);
+      }
+      rows.push(medianRow(runs));
+      replays.push(median(replayed));
+    }
+  } finally {
+    await plain.close();
+  }
+  report(say, 'Chromium without DevTools attached (a new process per run), HTTP/2', rows);
+  say(`  its requests replayed by bare fetch() (each sent once the answers it may have waited on are in; nothing decoded or stored): ${s(median(replays))} / ${s(worst(replays))}`);
 }
 
 /** One position's runs as one row: each numeric figure's median. */
