@@ -1,6 +1,7 @@
 // Builds the static site into www/dist/:
 //   syzygy-board.js   the one script an embedding page includes (app, chessground, CSS)
-//   *.wasm            the decoder, located relative to syzygy-board.js at run time
+//   *.wasm            the decoder and the generation worker's module, located
+//                     relative to syzygy-board.js at run time
 //   sw.js             service worker that keeps the app shell for offline use
 //   index.html, ...   copied from www/static/
 //
@@ -40,10 +41,11 @@ class SiteAssetsPlugin {
       compilation.hooks.processAssets.tap(
         { name: 'SiteAssetsPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_SUMMARIZE },
         () => {
-          const wasm = compilation.getAssets().filter((a) => a.name.endsWith('.wasm'));
+          // The decoder's module; the generation worker's (generator_bg) loads only when a table is made.
+          const wasm = compilation.getAssets().filter((a) => a.name.startsWith('syzygy_web_bg.') && a.name.endsWith('.wasm'));
           const page = compilation.getAsset('index.html');
           const src = page.source.source().toString();
-          if (wasm.length !== 1 || !src.includes('__WASM__')) throw new Error('index.html needs its __WASM__ marker and one .wasm asset');
+          if (wasm.length !== 1 || !src.includes('__WASM__')) throw new Error('index.html needs its __WASM__ marker and one decoder .wasm asset');
           compilation.updateAsset('index.html', new webpack.sources.RawSource(src.replace(/__WASM__/g, wasm[0].name)));
         },
       );
@@ -157,11 +159,6 @@ module.exports = (env, argv) => {
       ],
     },
     plugins: [new SiteAssetsPlugin()],
-    // The generator's worker chunk and the decoder's chunk load each other
-    // (the decoder starts the worker, the worker runs the decoder). Webpack
-    // warns because content hashes of such chunks would depend on each
-    // other; ours carry the build's hash (chunkFilename), so there is nothing to fix.
-    ignoreWarnings: [/Circular dependency between chunks with runtime/],
     performance: { hints: false },
     stats: 'minimal',
   };

@@ -51,7 +51,7 @@ for (const m of materials) {
   await page.waitForFunction(() => window.ready === true);
   const r = await page.evaluate(
     async (m) => {
-      const mod = await import('/pkg/syzygy_web.js');
+      const mod = await import('/pkg/worker/generator.js');
       const wasm = await mod.default();
       const g = new mod.Generator();
       // Sub-tables first: the generator names the one it lacks.

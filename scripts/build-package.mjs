@@ -39,7 +39,8 @@ const manifest = {
     './syzygy_web_bg.wasm': './syzygy_web_bg.wasm',
     './package.json': './package.json',
   },
-  files: ['syzygy_web.js', 'syzygy_web.d.ts', 'syzygy_web_bg.wasm', 'syzygy_web_bg.wasm.d.ts', 'snippets/', 'element.js', 'element.js.LICENSE.txt', 'element.d.ts', 'README.md'],
+  // worker/: the generation worker's module, which the runtime's worker imports by relative path.
+  files: ['syzygy_web.js', 'syzygy_web.d.ts', 'syzygy_web_bg.wasm', 'syzygy_web_bg.wasm.d.ts', 'snippets/', 'worker/', 'element.js', 'element.js.LICENSE.txt', 'element.d.ts', 'README.md'],
   // Only the element entry does something on import: it defines <syzygy-board>.
   sideEffects: ['./element.js'],
   keywords: ['chess', 'syzygy', 'tablebase', 'endgame', 'wasm', 'web-component'],

@@ -1,5 +1,6 @@
 // The Web Worker that generates tables, so that generation never blocks the
-// page. It loads its own copy of the wasm module and keeps the tables it
+// page. It loads its own wasm module (pkg/worker/: the generator, which the
+// page's decoder module leaves out) and keeps the tables it
 // made or was given (sub-tables of later materials). Messages in:
 // {id, type: 'insert', bytes} and {id, type: 'generate', name}; out:
 // {id, type: 'progress', name, done, total}, {id, type: 'done', bytes?} and
@@ -14,8 +15,8 @@ if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScop
   let generator = null;
   // Imported here, not at the top: the page's module graph (and the
   // wasm-bindgen test harness, where this path does not exist) loads this
-  // file too, and only the worker needs the package.
-  const ready = import('../../../../syzygy_web.js').then(async ({ default: init, Generator }) => {
+  // file too, and only the worker needs the generator's module.
+  const ready = import('../../../../worker/generator.js').then(async ({ default: init, Generator }) => {
     await init();
     generator = new Generator();
   });

@@ -1,21 +1,17 @@
 //! Generation in the browser: the `Generator` that a Web Worker drives
-//! (generate-worker.js), and the generated tables the main thread's `Core`
-//! answers from. Tables cross between them as values files (our own
-//! format, versioned by `values_file::VERSION`), which is also what
-//! IndexedDB keeps.
+//! (generate-worker.js), the one export of the worker's own module (the
+//! `worker` feature), which the page's decoder module leaves out. Tables
+//! cross to the page's `Core` as values files (see `values.rs`).
 
 use std::cell::RefCell;
 
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
+use super::values::{insert_into, MAX_PIECES};
 use crate::generate::layout::{name_of, parse_material};
 use crate::generate::solved::Library;
 use crate::generate::{self, values_file, Options, Progress};
-
-/// Most pieces of a table generated in a browser: 4-piece tables take
-/// seconds and tens of MB, 5-piece ones gigabytes.
-pub const MAX_PIECES: u8 = 4;
 
 thread_local! {
     /// Where progress goes during one `generate` call: a wasm module in a
@@ -39,28 +35,6 @@ impl Progress for ToJs {
             }
         });
     }
-}
-
-/// Reads a values file into a library; the material's name on success.
-/// `sub` keeps it only as a sub-table of later materials (half the memory).
-pub(crate) fn insert_into(lib: &mut Library, bytes: &[u8], sub: bool) -> Result<String, JsError> {
-    // The material is checked before its layout is built: a record naming
-    // a 7-piece material would take gigabytes to lay out.
-    let pieces = values_file::material(bytes).map_or(0, |m| m.len() - 1);
-    if pieces > usize::from(MAX_PIECES) {
-        return Err(JsError::new(&format!(
-            "a generated table of {pieces} pieces; a browser makes tables of up to {MAX_PIECES}"
-        )));
-    }
-    let read = if sub {
-        values_file::read_packed
-    } else {
-        values_file::read
-    };
-    let t = read(&mut &bytes[..]).map_err(|e| JsError::new(&e.to_string()))?;
-    let name = t.layout.name.clone();
-    lib.insert(t);
-    Ok(name)
 }
 
 /// The generator of one Web Worker, single-threaded (a static host cannot

@@ -3,7 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::generator;
+use super::values;
 use crate::engine::{Attempt, Config, Engine, Fitted, Supply};
 use crate::error::ProbeError;
 use crate::generate::layout::{name_of, parse_material};
@@ -282,7 +282,7 @@ impl Core {
     /// Adds a generated table (a values file); its material's name.
     #[wasm_bindgen(js_name = insertGenerated)]
     pub fn insert_generated(&mut self, bytes: &[u8]) -> Result<String, JsError> {
-        generator::insert_into(&mut self.generated, bytes, false)
+        values::insert_into(&mut self.generated, bytes, false)
     }
 
     /// The generated materials an answer for `fen` reads, comma-separated

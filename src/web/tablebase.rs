@@ -4,9 +4,10 @@
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 
-use super::{Core, Generator};
+use super::Core;
 use crate::error::ProbeError;
 use crate::format::Kind;
+use crate::generate::values_file;
 use crate::probe;
 
 #[wasm_bindgen]
@@ -115,7 +116,7 @@ impl Tablebase {
             .max(1048576.0);
         let core = Core::new((page as u64).trailing_zeros(), memory);
         Ok(Tablebase {
-            runtime: Runtime::new(core, options, Generator::format_version()),
+            runtime: Runtime::new(core, options, u32::from(values_file::VERSION)),
         })
     }
 

@@ -71,7 +71,7 @@ window.elementClassIsDefined = customElements.get('syzygy-board') === SyzygyBoar
     assert.deepEqual(Object.keys(manifest.exports).slice(0, 2), ['.', './element']);
     assert.deepEqual(manifest.sideEffects, ['./element.js']);
     const packed = tarball.files.map((f) => f.path).sort();
-    for (const f of ['package.json', 'README.md', 'syzygy_web.js', 'syzygy_web.d.ts', 'syzygy_web_bg.wasm', 'element.js', 'element.d.ts']) assert.ok(packed.includes(f), `${f} not packed: ${packed}`);
+    for (const f of ['package.json', 'README.md', 'syzygy_web.js', 'syzygy_web.d.ts', 'syzygy_web_bg.wasm', 'worker/generator.js', 'worker/generator_bg.wasm', 'element.js', 'element.d.ts']) assert.ok(packed.includes(f), `${f} not packed: ${packed}`);
     assert.ok(packed.every((f) => !f.startsWith('..') && !f.includes('node_modules')), packed.join(' '));
     console.log(`# ${tarball.filename}: ${tarball.size} bytes packed, ${tarball.unpackedSize} unpacked, ${packed.length} files`);
   });

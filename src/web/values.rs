@@ -1,0 +1,34 @@
+//! Generated tables as values files (our own format, versioned by
+//! `values_file::VERSION`): what the worker's `Generator` hands the page's
+//! `Core`, and what IndexedDB keeps. Both modules read them.
+
+use wasm_bindgen::prelude::*;
+
+use crate::generate::solved::Library;
+use crate::generate::values_file;
+
+/// Most pieces of a table generated in a browser: 4-piece tables take
+/// seconds and tens of MB, 5-piece ones gigabytes.
+pub const MAX_PIECES: u8 = 4;
+
+/// Reads a values file into a library; the material's name on success.
+/// `sub` keeps it only as a sub-table of later materials (half the memory).
+pub(crate) fn insert_into(lib: &mut Library, bytes: &[u8], sub: bool) -> Result<String, JsError> {
+    // The material is checked before its layout is built: a record naming
+    // a 7-piece material would take gigabytes to lay out.
+    let pieces = values_file::material(bytes).map_or(0, |m| m.len() - 1);
+    if pieces > usize::from(MAX_PIECES) {
+        return Err(JsError::new(&format!(
+            "a generated table of {pieces} pieces; a browser makes tables of up to {MAX_PIECES}"
+        )));
+    }
+    let read = if sub {
+        values_file::read_packed
+    } else {
+        values_file::read
+    };
+    let t = read(&mut &bytes[..]).map_err(|e| JsError::new(&e.to_string()))?;
+    let name = t.layout.name.clone();
+    lib.insert(t);
+    Ok(name)
+}
