@@ -71,7 +71,9 @@ class SiteAssetsPlugin {
           const src = sw.source.source().toString();
           if (!src.includes('__SHELL_MANIFEST__')) throw new Error('sw.js lost its __SHELL_MANIFEST__ marker');
           const files = ['./', ...shell.map((n) => './' + (n === SCRIPT ? script : n))];
-          const manifest = JSON.stringify({ version, files });
+          // Named by content hash (chunks, wasm, the script's ?v=): what a given name holds never changes.
+          const immutable = files.filter((f) => f.includes('?v=') || /\.[0-9a-f]{10}\.(js|wasm)$/.test(f));
+          const manifest = JSON.stringify({ version, files, immutable });
           compilation.updateAsset('sw.js', new webpack.sources.RawSource(src.replace(/__SHELL_MANIFEST__/g, manifest)));
         },
       );

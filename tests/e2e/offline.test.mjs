@@ -70,6 +70,40 @@ describe('offline', () => {
     await page.context().close();
   });
 
+  it('the service worker registers after the first result, and its install does not download the decoder again', async () => {
+    const site = await startSite();
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const page = await newPage(browser);
+    try {
+      // When the board first showed a result (the event bubbles from the element).
+      await page.addInitScript(() => {
+        const shown = () => (window.__shownAt ??= Date.now());
+        document.addEventListener('syzygy-result', shown);
+        document.addEventListener('syzygy-error', shown);
+      });
+      await page.goto(appUrl(site.url, fen));
+      await waitVerdict(page, fen);
+      await controlled(page);
+      const shownAt = await page.evaluate(() => window.__shownAt);
+      const log = site.stats().log;
+      const sw = log.find((e) => e.path === '/sw.js');
+      assert.ok(shownAt && sw, 'no result event or no request for sw.js');
+      // On a slow link the install's downloads would share it with the first position's tables.
+      assert.ok(sw.time >= shownAt, `sw.js asked for ${shownAt - sw.time} ms before the result was shown`);
+      // The decoder and the script are named by content hash: the install takes them from the
+      // HTTP cache (a 304 revalidation), while the generator's module, which the page never loaded, comes whole.
+      const wasm = log.filter((e) => /^\/syzygy_web_bg\.[0-9a-f]+\.wasm$/.test(e.path));
+      assert.ok(wasm.length >= 1 && wasm.slice(1).every((e) => e.status === 304), JSON.stringify(wasm));
+      const script = log.filter((e) => e.path === '/syzygy-board.js');
+      assert.ok(script.length >= 1 && script.slice(1).every((e) => e.status === 304), JSON.stringify(script));
+      assert.ok(log.some((e) => /^\/generator_bg\.[0-9a-f]+\.wasm$/.test(e.path) && e.status === 200), 'the generator module was not kept');
+      assert.deepEqual(page.errors.map(String), []);
+    } finally {
+      await page.context().close();
+      await site.close();
+    }
+  });
+
   it('"Save for offline" makes new positions of that material answerable offline', async () => {
     const site = await startSite();
     const fen = '8/8/8/4k3/8/8/8/3QK3 w - - 0 1';

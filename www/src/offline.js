@@ -1,11 +1,29 @@
 // Registers the service worker that lives next to syzygy-board.js (app page only).
 /* global __webpack_public_path__ */
 
-export function registerServiceWorker() {
+// A board that shows no result this long after the page loaded registers anyway.
+const FALLBACK_MS = 10000;
+
+/**
+ * Registers the service worker once the page has loaded and `host` shows
+ * its first result (or error): the worker's install downloads the app
+ * shell, which on a first visit over a slow link would otherwise share the
+ * wire with the first position's tables (on the phone profile 232 KB of
+ * shell beside a rook promotion's 190 KB of tables, at load, before the
+ * result was on screen).
+ */
+export function registerServiceWorker(host) {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
   const url = new URL('sw.js', __webpack_public_path__ || document.baseURI);
   if (url.origin !== location.origin) return;
-  const register = () => navigator.serviceWorker.register(url.href).catch((err) => console.warn('service worker not registered:', err));
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
+  const loaded = new Promise((resolve) => {
+    if (document.readyState === 'complete') resolve();
+    else window.addEventListener('load', resolve, { once: true });
+  });
+  const shown = new Promise((resolve) => {
+    host.addEventListener('syzygy-result', resolve, { once: true });
+    host.addEventListener('syzygy-error', resolve, { once: true });
+    loaded.then(() => setTimeout(resolve, FALLBACK_MS));
+  });
+  Promise.all([loaded, shown]).then(() => navigator.serviceWorker.register(url.href).catch((err) => console.warn('service worker not registered:', err)));
 }

@@ -1,7 +1,7 @@
 // Service worker: keeps the app shell (page, script, wasm, icons) so the app
 // opens offline. Table pages are not handled here: the wasm package stores
 // them in IndexedDB. The build replaces __SHELL_MANIFEST__ with
-// {version, files} (see webpack.config.js).
+// {version, files, immutable} (see webpack.config.js).
 /* global __SHELL_MANIFEST__ */
 const MANIFEST = __SHELL_MANIFEST__;
 const PREFIX = 'syzygy-shell-';
@@ -10,11 +10,17 @@ const SCRIPT = 'syzygy-board.js';
 const scope = () => self.registration.scope;
 const shellUrls = () => MANIFEST.files.map((f) => new URL(f, scope()).href);
 
+// Files named by their content's hash (MANIFEST.immutable) come from the
+// HTTP cache where the page's load left them (a revalidation at most):
+// only the others are fetched anew, so that installing after a first
+// visit costs the files the page did not load (the generator's module),
+// not a second download of the decoder and the script.
 self.addEventListener('install', (event) => {
+  const immutable = new Set(MANIFEST.immutable.map((f) => new URL(f, scope()).href));
   event.waitUntil(
     caches
       .open(CACHE)
-      .then((cache) => cache.addAll(shellUrls().map((u) => new Request(u, { cache: 'reload' }))))
+      .then((cache) => cache.addAll(shellUrls().map((u) => new Request(u, { cache: immutable.has(u) ? 'default' : 'reload' }))))
       .then(() => self.skipWaiting()),
   );
 });
