@@ -10,7 +10,8 @@
 //
 // `--env package` builds the npm package's element entry instead: pkg/element.js,
 // an ES module with chessground and the styles inside that imports the
-// package's own ./syzygy_web.js, so a bundler sees one wasm module
+// package's own ./syzygy_web.js, so a bundler sees the package's decoder
+// module once (and the generation worker's, behind the worker)
 // (scripts/build-package.mjs runs it).
 const fs = require('node:fs');
 const path = require('node:path');

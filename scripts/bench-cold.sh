@@ -16,6 +16,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 bash scripts/setup.sh >/dev/null
 [[ -x target/release/syzygy-web ]] || cargo build --release
-[[ -f pkg/syzygy_web.js ]] || scripts/build-wasm.sh
+[[ -f pkg/syzygy_web.js && -f pkg/worker/generator.js ]] || scripts/build-wasm.sh
 [[ -f www/dist/index.html ]] || npm run build
 exec node tests/browser/cold-bench.mjs "$@"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds pkg/: the page's wasm module (the decoder), its JS glue (with the
 # runtime snippet) and TypeScript types; and pkg/worker/: the generation
-# worker's module (the `worker` feature: the generator alone), which only a
-# page that generates tables downloads. Shrinks both with wasm-opt from the
+# worker's module (the `worker` feature alone: the generator), which a page
+# loads when it first makes a table. Shrinks both with wasm-opt from the
 # npm binaryen package when installed, and prints the sizes.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -11,7 +11,7 @@ out=target/wasm32-unknown-unknown/wasm-release/syzygy_web.wasm
 rm -rf pkg
 cargo build --profile wasm-release --target wasm32-unknown-unknown --lib
 wasm-bindgen --target web --out-dir pkg "$out"
-cargo build --profile wasm-release --target wasm32-unknown-unknown --lib --features worker
+cargo build --profile wasm-release --target wasm32-unknown-unknown --lib --no-default-features --features worker
 wasm-bindgen --target web --out-dir pkg/worker --out-name generator "$out"
 shrink() {
   if [[ -x node_modules/.bin/wasm-opt ]]; then

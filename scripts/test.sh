@@ -18,7 +18,7 @@ if [[ -z "${SYZYGY_PATH:-}" && ! -f "$official/KQvK.rtbw" ]]; then
   cargo fmt --check
   cargo clippy --release --all-targets -- -D warnings
   cargo clippy --release --target wasm32-unknown-unknown --lib --test web -- -D warnings
-  cargo clippy --release --target wasm32-unknown-unknown --lib --features worker -- -D warnings
+  cargo clippy --release --target wasm32-unknown-unknown --lib --no-default-features --features worker -- -D warnings
   cargo build --release
   SYZYGY_PATH="$(scripts/tables.sh)"
   export SYZYGY_PATH SYZYGY_GENERATED_TABLES="$SYZYGY_PATH"
@@ -48,7 +48,7 @@ step "format and lints"
 cargo fmt --check
 cargo clippy --release --all-targets -- -D warnings
 cargo clippy --release --target wasm32-unknown-unknown --lib --test web -- -D warnings
-cargo clippy --release --target wasm32-unknown-unknown --lib --features worker -- -D warnings
+cargo clippy --release --target wasm32-unknown-unknown --lib --no-default-features --features worker -- -D warnings
 
 step "Rust tests (differential, rounds, remote, bad input)"
 # Three 5-piece tables generated, written and read back (20,000 samples of

@@ -3,26 +3,27 @@
 //! `runtime.js`. Rust keeps decoding and search; JavaScript keeps the
 //! browser APIs it has natively, which keeps the module small.
 //!
-//! Two modules come from here: the page's (`Tablebase`, `Core`) and, with
-//! the `worker` feature, the generation worker's (`Generator` alone), so
-//! that a page that only probes never downloads the generator.
+//! Two modules come from here: the page's (the `page` feature: `Tablebase`,
+//! `Core`) and the generation worker's (the `worker` feature: `Generator`),
+//! so that the page's module leaves the generator out.
 
+#[cfg(any(feature = "page", feature = "worker"))]
 mod values;
 
 #[cfg(feature = "worker")]
 mod generator;
-#[cfg(not(feature = "worker"))]
+#[cfg(feature = "page")]
 mod js_files;
-#[cfg(not(feature = "worker"))]
+#[cfg(feature = "page")]
 mod sync_core;
-#[cfg(not(feature = "worker"))]
+#[cfg(feature = "page")]
 mod tablebase;
-#[cfg(not(feature = "worker"))]
+#[cfg(feature = "page")]
 mod types;
 
 #[cfg(feature = "worker")]
 pub use generator::Generator;
-#[cfg(not(feature = "worker"))]
+#[cfg(feature = "page")]
 pub use sync_core::Core;
-#[cfg(not(feature = "worker"))]
+#[cfg(feature = "page")]
 pub use tablebase::Tablebase;

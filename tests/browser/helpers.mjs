@@ -13,6 +13,7 @@ export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const TABLES = path.resolve(process.env.SYZYGY_PATH || path.join(REPO, '..', 'shared', 'syzygy'));
 export const CLI = path.join(REPO, 'target', 'release', 'syzygy-web');
 const PKG_JS = path.join(REPO, 'pkg', 'syzygy_web.js');
+const PKG_WORKER = path.join(REPO, 'pkg', 'worker', 'generator.js');
 
 export { CHROMIUM_ARGS, launch } from '../chromium.mjs';
 import { CHROMIUM_ARGS, launch } from '../chromium.mjs';
@@ -20,7 +21,7 @@ import { CHROMIUM_ARGS, launch } from '../chromium.mjs';
 /** Why these tests cannot run here (printed, so a skip never looks like a pass), or false. */
 export function skipReason() {
   let why = null;
-  if (!fs.existsSync(PKG_JS)) why = 'the wasm package pkg/ is missing: run scripts/build-wasm.sh';
+  if (!fs.existsSync(PKG_JS) || !fs.existsSync(PKG_WORKER)) why = 'the wasm package pkg/ (or its worker/) is missing: run scripts/build-wasm.sh';
   else if (!fs.existsSync(CLI)) why = 'the CLI is missing: run cargo build --release';
   else if (!fs.existsSync(path.join(TABLES, 'KQvK.rtbw'))) why = `no Syzygy tables at ${TABLES} (set SYZYGY_PATH)`;
   else if (!fs.existsSync('/usr/bin/chromium') && !process.env.CHROMIUM) why = 'no /usr/bin/chromium (apt-get install chromium)';

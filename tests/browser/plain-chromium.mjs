@@ -17,6 +17,19 @@ const TYPES = { html: 'text/html', js: 'text/javascript', wasm: 'application/was
 // A page that does not answer in this long failed (its error never came).
 const TIMEOUT_MS = 60000;
 
+// Browsers still running: killed with this process however it ends.
+const live = new Set();
+process.once('exit', () => live.forEach(kill));
+
+/** Kills a browser's process group (it leads one: see run). */
+function kill(child) {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Gone already.
+  }
+}
+
 /** Starts the page server; resolves {run(page, query), close()}. */
 export async function plainChromium() {
   let waiting = null;
@@ -30,7 +43,13 @@ export async function plainChromium() {
       req.on('data', (d) => (body += d));
       req.on('end', () => {
         res.end();
-        waiting?.(JSON.parse(body));
+        let result;
+        try {
+          result = JSON.parse(body);
+        } catch {
+          result = { error: `an unreadable result: ${body.slice(0, 200)}` };
+        }
+        waiting?.(result);
       });
       return;
     }
@@ -39,7 +58,7 @@ export async function plainChromium() {
       return res.end(plan);
     }
     const file = url.pathname.startsWith('/pkg/') ? path.join(REPO, url.pathname) : path.join(REPO, 'tests', 'browser', 'plain', url.pathname);
-    if (!file.startsWith(REPO) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    if (!file.startsWith(REPO + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       res.statusCode = 404;
       return res.end();
     }
@@ -60,19 +79,21 @@ export async function plainChromium() {
       const args = [...CHROMIUM_ARGS, '--ignore-certificate-errors', `--user-data-dir=${profile}`, `${origin}${page}?${new URLSearchParams(query)}`];
       // Its own process group: the renderer and helpers go with it.
       const child = spawn(process.env.CHROMIUM || '/usr/bin/chromium', args, { stdio: 'ignore', detached: true });
-      const exited = new Promise((resolve) => child.once('exit', resolve));
+      live.add(child);
+      const exited = new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.once('error', resolve);
+      });
       try {
-        const r = await got;
+        // A browser that ends (or never starts) before its page answers fails the run at once.
+        const r = await Promise.race([got, exited.then(() => Promise.reject(new Error(`${page}: Chromium ended before its page answered`)))]);
         if (r.error) throw new Error(`${page}: ${r.error}`);
         return r;
       } finally {
         waiting = null;
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // Gone already.
-        }
+        kill(child);
         await exited;
+        live.delete(child);
         profiles.push(profile);
       }
     },

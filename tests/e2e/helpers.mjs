@@ -11,6 +11,8 @@ export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const PKG = path.resolve(process.env.SYZYGY_PKG || path.join(REPO, 'pkg'));
 export const PKG_JS = path.join(PKG, 'syzygy_web.js');
 export const PKG_WASM = path.join(PKG, 'syzygy_web_bg.wasm');
+// The generation worker's module (scripts/build-wasm.sh builds it beside the decoder's).
+export const PKG_WORKER = path.join(PKG, 'worker', 'generator.js');
 export const CLI = path.join(REPO, 'target', 'release', process.platform === 'win32' ? 'syzygy-web.exe' : 'syzygy-web');
 export const TABLES = path.resolve(process.env.SYZYGY_PATH || path.join(REPO, '..', 'shared', 'syzygy'));
 export const DIST = path.join(REPO, 'www', 'dist');
@@ -25,8 +27,8 @@ import { before, after } from 'node:test';
  * CLI or table folder is a reason to skip; everything else must fail loudly.
  */
 export function missingPrerequisite({ needCli = false } = {}) {
-  if (!fs.existsSync(PKG_JS) || !fs.existsSync(PKG_WASM))
-    return `SKIPPED: the wasm package is missing (${path.relative(REPO, PKG_JS)}); build it first (wasm-bindgen --target web --out-dir pkg)`;
+  if (!fs.existsSync(PKG_JS) || !fs.existsSync(PKG_WASM) || !fs.existsSync(PKG_WORKER))
+    return `SKIPPED: the wasm package is missing or from before the worker's module (${path.relative(REPO, PKG_WORKER)}); run scripts/build-wasm.sh`;
   if (needCli && !fs.existsSync(CLI)) return `SKIPPED: the CLI is missing (${path.relative(REPO, CLI)}); run cargo build --release`;
   if (!fs.existsSync(path.join(TABLES, 'KQvK.rtbw'))) return `SKIPPED: no Syzygy tables at ${TABLES} (set SYZYGY_PATH)`;
   return null;

@@ -5,7 +5,7 @@
 //
 // Attributes: fen, tables (default ./tables/ relative to the page), view,
 // orientation; url-sync: read/write #fen= and ?tables= of the page;
-// offline: register the service worker that keeps the app shell (after the first result).
+// offline: register the service worker that keeps the app shell (after the first complete result).
 // Properties: fen (get/set), result (last probe result). The fen attribute
 // follows the board: after a played move it holds the new position.
 // Events (bubbling): syzygy-position {fen}, syzygy-result {fen, result, verdict}, syzygy-error {fen, error, code}.
