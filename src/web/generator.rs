@@ -61,12 +61,6 @@ impl Generator {
         }
     }
 
-    /// The version of the values files this generator writes and reads.
-    #[wasm_bindgen(js_name = formatVersion)]
-    pub fn format_version() -> u32 {
-        u32::from(values_file::VERSION)
-    }
-
     /// Adds a table (a values file) that later materials depend on.
     pub fn insert(&mut self, bytes: &[u8]) -> Result<String, JsError> {
         insert_into(&mut self.library, bytes, true)

@@ -16,7 +16,7 @@ pub const MAX_PIECES: u8 = 4;
 pub(crate) fn insert_into(lib: &mut Library, bytes: &[u8], sub: bool) -> Result<String, JsError> {
     // The material is checked before its layout is built: a record naming
     // a 7-piece material would take gigabytes to lay out.
-    let pieces = values_file::material(bytes).map_or(0, |m| m.len() - 1);
+    let pieces = values_file::material(bytes).map_or(0, |m| m.len().saturating_sub(1));
     if pieces > usize::from(MAX_PIECES) {
         return Err(JsError::new(&format!(
             "a generated table of {pieces} pieces; a browser makes tables of up to {MAX_PIECES}"

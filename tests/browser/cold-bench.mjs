@@ -168,7 +168,7 @@ async function main() {
           rows.push(medianRow(runs));
         }
         report(say, `Chromium, ${proto}, fresh context per position`, rows);
-        if (proto === 'HTTP/2') await plainColumn(say, base, fens, want);
+        if (proto === 'HTTP/2') await plainColumn(say, site.url, base, fens, want);
       }
 
       const rows = [];
@@ -302,8 +302,8 @@ async function phoneLoad(browser, board, fen, visited = null) {
  * what this machine and browser take for the requests alone, with
  * nothing decoded or stored.
  */
-async function plainColumn(say, base, fens, want) {
-  const plain = await plainChromium();
+async function plainColumn(say, siteUrl, base, fens, want) {
+  const plain = await plainChromium(siteUrl);
   const rows = [];
   const replays = [];
   try {

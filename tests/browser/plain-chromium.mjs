@@ -3,17 +3,16 @@
 // page, and over HTTP/2 that instrumentation alone added 0.1-0.25 s to the
 // cold promotions' three rounds on a 2-core machine (the same requests
 // replayed by bare fetch(): 0.51-0.69 s without it, 0.55-0.95 s with it).
-// A small server here gives the page (tests/browser/plain/, the package
-// from /pkg/) and takes its result: one POST to /result.
+// The pages (tests/browser/plain/) come from the bench's static server of
+// the repository; a small server here hands them a plan (GET /plan) and
+// takes their result (one POST to /result).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { CHROMIUM_ARGS } from '../chromium.mjs';
-import { REPO } from './helpers.mjs';
 
-const TYPES = { html: 'text/html', js: 'text/javascript', wasm: 'application/wasm', json: 'application/json' };
 // A page that does not answer in this long failed (its error never came).
 const TIMEOUT_MS = 60000;
 
@@ -30,13 +29,18 @@ function kill(child) {
   }
 }
 
-/** Starts the page server; resolves {run(page, query), close()}. */
-export async function plainChromium() {
+/**
+ * Starts the result server for pages of `site` (a static server of the
+ * repository, ending in "/"); resolves {run(page, query, plan), close()}.
+ */
+export async function plainChromium(site) {
   let waiting = null;
   let plan = '[]';
   // Profiles of the runs, removed at close (helpers may still be writing at a kill).
   const profiles = [];
   const server = http.createServer((req, res) => {
+    // The pages are of another origin.
+    res.setHeader('Access-Control-Allow-Origin', '*');
     const url = new URL(req.url, 'http://x');
     if (req.method === 'POST' && url.pathname === '/result') {
       let body = '';
@@ -57,16 +61,11 @@ export async function plainChromium() {
       res.setHeader('Content-Type', 'application/json');
       return res.end(plan);
     }
-    const file = url.pathname.startsWith('/pkg/') ? path.join(REPO, url.pathname) : path.join(REPO, 'tests', 'browser', 'plain', url.pathname);
-    if (!file.startsWith(REPO + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      res.statusCode = 404;
-      return res.end();
-    }
-    res.setHeader('Content-Type', TYPES[path.extname(file).slice(1)] || 'application/octet-stream');
-    res.end(fs.readFileSync(file));
+    res.statusCode = 404;
+    res.end();
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${server.address().port}/`;
+  const sink = `http://127.0.0.1:${server.address().port}/`;
   return {
     /** Opens `page` with `query` in a fresh Chromium and profile; resolves what it posted. */
     async run(page, query, rounds = null) {
@@ -76,7 +75,7 @@ export async function plainChromium() {
         waiting = resolve;
         setTimeout(() => reject(new Error(`${page}: no result in ${TIMEOUT_MS} ms`)), TIMEOUT_MS).unref();
       });
-      const args = [...CHROMIUM_ARGS, '--ignore-certificate-errors', `--user-data-dir=${profile}`, `${origin}${page}?${new URLSearchParams(query)}`];
+      const args = [...CHROMIUM_ARGS, '--ignore-certificate-errors', `--user-data-dir=${profile}`, `${site}tests/browser/plain/${page}?${new URLSearchParams({ ...query, sink })}`];
       // Its own process group: the renderer and helpers go with it.
       const child = spawn(process.env.CHROMIUM || '/usr/bin/chromium', args, { stdio: 'ignore', detached: true });
       live.add(child);
