@@ -85,7 +85,7 @@ function settled(page) {
   });
 }
 
-/** Deletes the first page of `url` from the page's IndexedDB (its record stays): how many were there. */
+/** Deletes the first page of `url` (the run holding it) from the page's IndexedDB (its record stays): how many were there. */
 function dropFirstPage(page, url) {
   return page.evaluate(
     (url) =>
@@ -95,7 +95,8 @@ function dropFirstPage(page, url) {
           const tx = req.result.transaction(['pages', 'lru'], 'readwrite');
           const keys = tx.objectStore('pages').getAllKeys(IDBKeyRange.bound(`${url}|`, `${url}|\uffff`));
           keys.onsuccess = () => {
-            const first = keys.result.filter((k) => k.endsWith('|0'));
+            // The run holding page 0 (page-db.js keys: url|pageSize|first+count).
+            const first = keys.result.filter((k) => /\|0(\+\d+)?$/.test(k));
             for (const k of first) {
               tx.objectStore('pages').delete(k);
               tx.objectStore('lru').delete(k);
@@ -338,7 +339,8 @@ describe('IndexedDB page cache', { skip }, () => {
       const held = await idbContents(page);
       assert.ok(network * 4096 > 2 * budget, `only ${network} pages fetched: the budget was never tested`);
       assert.ok(held.bytes <= budget && held.lruBytes === held.bytes && held.recorded === held.bytes, JSON.stringify(held));
-      assert.ok(held.bytes > budget / 2, `eviction went too far: ${held.bytes}`);
+      // Records are runs of pages (a head of up to 64 KiB here), let go whole.
+      assert.ok(held.bytes > budget / 4, `eviction went too far: ${held.bytes}`);
       // The same budget all at once, concurrently.
       await page.evaluate(() => window.tb.clearCache());
       const web = await probeAll(page, MANY);
