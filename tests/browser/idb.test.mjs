@@ -219,6 +219,67 @@ describe('IndexedDB page cache', { skip }, () => {
     }
   });
 
+  it('each answer is one record, and records of one page each (as stored before runs) still answer a revisit', async () => {
+    const servers = await startServers();
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers);
+      const fen = '8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1';
+      assert.deepStrictEqual(await probe(page, fen), expected[fen] ?? cliProbe([fen])[0]);
+      const cold = await settled(page);
+      const held = await idbContents(page);
+      // A record a run of pages: at most one an answer, however many pages it brought.
+      assert.ok(held.pages > 0 && held.pages <= cold.requests && cold.pagesFromNetwork > 2 * cold.requests, JSON.stringify({ records: held.pages, cold }));
+      // Every run rewritten as records of one page (url|pageSize|page), as before runs.
+      const split = await page.evaluate(
+        () =>
+          new Promise((resolve, reject) => {
+            const req = indexedDB.open('syzygy-web');
+            req.onsuccess = () => {
+              const tx = req.result.transaction(['pages', 'lru'], 'readwrite');
+              const pages = tx.objectStore('pages');
+              const lru = tx.objectStore('lru');
+              let n = 0;
+              const cursor = pages.openCursor();
+              cursor.onsuccess = () => {
+                const c = cursor.result;
+                if (!c) return;
+                const m = /^(.*)\|(\d+)\|(\d+)\+(\d+)$/.exec(c.key);
+                if (m) {
+                  const [, url, size, first, count] = m;
+                  const all = new Uint8Array(c.value);
+                  for (let i = 0; i < Number(count); i++) {
+                    const bytes = all.slice(i * size, i === Number(count) - 1 ? all.length : (i + 1) * size);
+                    const key = `${url}|${size}|${Number(first) + i}`;
+                    pages.put(bytes.buffer, key);
+                    lru.put({ at: Date.now(), size: bytes.byteLength }, key);
+                    n++;
+                  }
+                  lru.delete(c.key);
+                  c.delete();
+                }
+                c.continue();
+              };
+              tx.oncomplete = () => (req.result.close(), resolve(n));
+              tx.onerror = () => reject(tx.error);
+            };
+            req.onerror = () => reject(req.error);
+          }),
+      );
+      assert.equal(split, cold.pagesFromNetwork);
+      await reload(page);
+      await createTablebase(page, { urls: [servers.base] });
+      const served = servers.tables.stats().requests;
+      assert.deepStrictEqual(await probe(page, fen), expected[fen] ?? cliProbe([fen])[0]);
+      const warm = await tbStats(page);
+      assert.equal(warm.requests, 0, JSON.stringify(warm));
+      assert.equal(servers.tables.stats().requests, served, 'the server saw requests');
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
   it('a file IndexedDB records without its first page is opened once, over the network, with the round', async () => {
     // A revisit's IndexedDB round opens what IndexedDB holds and nothing
     // more: a file whose first page is gone (evicted before the record
