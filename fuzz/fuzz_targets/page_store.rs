@@ -407,6 +407,11 @@ fuzz_target!(|data: &[u8]| {
                         FENS[i]
                     );
                 }
+                // Answers of two versions by turns: the library gives up
+                // with a typed error after a few changes (see
+                // drivers::run::MAX_VERSION_CHANGES), by design.
+                Err(ProbeError::Network(_, ref why))
+                    if changed > 0 && why.starts_with("the file changed version") => {}
                 got => {
                     assert_eq!(got, want, "{}", FENS[i]);
                     assert!(

@@ -19,6 +19,13 @@ function later(f) {
   else setTimeout(f, 0);
 }
 
+// Pages a record holds at most: a lookup reads a whole record for any
+// page of it. A revisit's first probe after "Save for offline" (answers
+// of 1 MiB, 45.7 MiB stored) took 78-85 ms (worst 108-134) with records
+// of a MiB, 54-62 ms (worst 67-98) with 16 pages, 65-78 ms (worst 98-119)
+// with a record a page.
+const RUN_PAGES = 16;
+
 // The byte total of all pages, kept in the `files` store under a key no
 // URL can be and updated by every transaction that adds or drops pages:
 // opening then reads one record instead of walking every page's LRU
@@ -52,8 +59,8 @@ function done(tx) {
 }
 
 /**
- * Pages in IndexedDB, stored as runs: one record holds the consecutive
- * pages one answer brought, under `url|pageSize|first+count` (a record
+ * Pages in IndexedDB, stored as runs: one record holds consecutive pages
+ * of one answer (up to RUN_PAGES), under `url|pageSize|first+count` (a record
  * of one page of before runs, `url|pageSize|page`, reads as a run of
  * one). A record a page made a cold analysis write 300 pages as 600
  * puts, 51-98 ms of the main thread on a 2-core machine (20 records of
@@ -336,16 +343,16 @@ export class PageDb {
 
   /**
    * `pages` (Map page -> bytes) as runs {first, count, bytes} of
-   * consecutive pages, copied into one buffer each: every page but a
-   * run's last is a whole page (a file's last page, or a generated table
-   * stored whole as page 0, ends its run).
+   * consecutive pages, at most RUN_PAGES each, copied into one buffer
+   * each: every page but a run's last is a whole page (a file's last
+   * page, or a generated table stored whole as page 0, ends its run).
    */
   runsFrom(pages) {
     const runs = [];
     let run = null;
     for (const p of [...pages.keys()].sort((a, b) => a - b)) {
       const bytes = pages.get(p);
-      const open = run && p === run.first + run.parts.length && run.parts[run.parts.length - 1].length === this.pageSize;
+      const open = run && p === run.first + run.parts.length && run.parts.length < RUN_PAGES && run.parts[run.parts.length - 1].length === this.pageSize;
       if (open) run.parts.push(bytes);
       else runs.push((run = { first: p, parts: [bytes] }));
     }
