@@ -19,11 +19,11 @@ function later(f) {
   else setTimeout(f, 0);
 }
 
-// Pages a record holds at most: a lookup reads a whole record for any
-// page of it. A revisit's first probe after "Save for offline" (answers
-// of 1 MiB, 45.7 MiB stored) took 78-85 ms (worst 108-134) with records
-// of a MiB, 54-62 ms (worst 67-98) with 16 pages, 65-78 ms (worst 98-119)
-// with a record a page.
+// Pages a record holds at most, in blocks aligned on this many pages: a
+// lookup reads a whole record for any page of it. A revisit's first probe
+// after "Save for offline" (answers of 1 MiB, 45.7 MiB stored) took 78-85
+// ms (worst 108-134) with records of a MiB, 54-62 ms (worst 67-98) with 16
+// pages, 65-78 ms (worst 98-119) with a record a page.
 const RUN_PAGES = 16;
 
 // The byte total of all pages, kept in the `files` store under a key no
@@ -163,15 +163,22 @@ export class PageDb {
     return `${url}|${this.pageSize}|${first}+${count}`;
   }
 
-  /** Runs of `url` ({key, first, count}) among `keys` of the url's key range. */
-  runsOf(url, keys) {
+  /**
+   * The runs of `url` held in `tx`, {key, first, count, size}: its `lru`
+   * records, keys and values read at once (both in key order).
+   */
+  async runsIn(tx, url) {
+    const lru = tx.objectStore('lru');
+    const range = IDBKeyRange.bound(`${url}|`, `${url}|\uffff`);
+    const [keys, records] = await Promise.all([promisify(lru.getAllKeys(range)), promisify(lru.getAll(range))]);
     const prefix = `${url}|${this.pageSize}|`;
     const runs = [];
-    for (const key of keys) {
-      if (typeof key !== 'string' || !key.startsWith(prefix)) continue;
+    keys.forEach((key, i) => {
+      if (typeof key !== 'string' || !key.startsWith(prefix)) return;
       const [first, count = 1] = key.slice(prefix.length).split('+').map(Number);
-      if (Number.isSafeInteger(first) && first >= 0 && Number.isSafeInteger(count) && count > 0) runs.push({ key, first, count });
-    }
+      const size = records[i]?.size;
+      if (Number.isSafeInteger(first) && first >= 0 && Number.isSafeInteger(count) && count > 0) runs.push({ key, first, count, size: size > 0 ? size : 0 });
+    });
     return runs;
   }
 
@@ -179,11 +186,6 @@ export class PageDb {
   headOf(key) {
     const m = /^(.*)\|(\d+)\|0(?:\+\d+)?$/.exec(key);
     return m && Number(m[2]) === this.pageSize ? m[1] : null;
-  }
-
-  /** Keys of `url`'s records (its runs, of any page size), from the `lru` store of `tx`. */
-  keysOf(tx, url) {
-    return promisify(tx.objectStore('lru').getAllKeys(IDBKeyRange.bound(`${url}|`, `${url}|\uffff`)));
   }
 
   /** Counts every page's bytes and records the total (see TOTAL). */
@@ -295,9 +297,9 @@ export class PageDb {
       // one wait on the database, not one a file; then kept as this
       // transaction writes them.
       const urls = [...new Set(queue.map((q) => q.url))];
-      const [records, keys] = await Promise.all([Promise.all(urls.map((url) => promisify(files.get(url)))), Promise.all(urls.map((url) => this.keysOf(tx, url)))]);
+      const [records, runLists] = await Promise.all([Promise.all(urls.map((url) => promisify(files.get(url)))), Promise.all(urls.map((url) => this.runsIn(tx, url)))]);
       const recorded = new Map(urls.map((url, i) => [url, records[i] || null]));
-      const held = new Map(urls.map((url, i) => [url, this.runsOf(url, keys[i])]));
+      const held = new Map(urls.map((url, i) => [url, runLists[i]]));
       for (const { url, identity, pages } of queue) {
         const { size, validator } = identity;
         const old = recorded.get(url);
@@ -314,13 +316,17 @@ export class PageDb {
         for (const run of this.runsFrom(pages)) {
           const end = run.first + run.count;
           // Held already (a probe's pages saved for offline again, another
-          // tab's): not stored twice. Only a file whose identity stays can
-          // hold runs here: a new one has none, a changed one's were just dropped.
-          if (runs.some((r) => r.first <= run.first && end <= r.first + r.count)) continue;
+          // tab's): not stored twice, only made recent. Only a file whose
+          // identity stays can hold runs here: a new one has none, a changed
+          // one's were just dropped.
+          const holder = runs.find((r) => r.first <= run.first && end <= r.first + r.count);
+          if (holder) {
+            lru.put({ at: now, size: holder.size }, holder.key);
+            continue;
+          }
           // Runs this one holds all of go, so that their bytes count once.
           for (const r of runs.filter((r) => run.first <= r.first && r.first + r.count <= end)) {
-            const gone = await promisify(lru.get(r.key));
-            delta -= gone ? gone.size : 0;
+            delta -= r.size;
             store.delete(r.key);
             lru.delete(r.key);
             runs.splice(runs.indexOf(r), 1);
@@ -328,7 +334,7 @@ export class PageDb {
           const key = this.key(url, run.first, run.count);
           store.put(run.bytes.buffer, key);
           lru.put({ at: now, size: run.bytes.byteLength }, key);
-          runs.push({ key, first: run.first, count: run.count });
+          runs.push({ key, first: run.first, count: run.count, size: run.bytes.byteLength });
           delta += run.bytes.byteLength;
         }
       }
@@ -343,16 +349,18 @@ export class PageDb {
 
   /**
    * `pages` (Map page -> bytes) as runs {first, count, bytes} of
-   * consecutive pages, at most RUN_PAGES each, copied into one buffer
-   * each: every page but a run's last is a whole page (a file's last
-   * page, or a generated table stored whole as page 0, ends its run).
+   * consecutive pages within one aligned block of RUN_PAGES (so that a
+   * probe's runs lie within a saved file's, not across two), copied into
+   * one buffer each: every page but a run's last is a whole page (a
+   * file's last page, or a generated table stored whole as page 0, ends
+   * its run).
    */
   runsFrom(pages) {
     const runs = [];
     let run = null;
     for (const p of [...pages.keys()].sort((a, b) => a - b)) {
       const bytes = pages.get(p);
-      const open = run && p === run.first + run.parts.length && run.parts.length < RUN_PAGES && run.parts[run.parts.length - 1].length === this.pageSize;
+      const open = run && p === run.first + run.parts.length && p % RUN_PAGES !== 0 && run.parts[run.parts.length - 1].length === this.pageSize;
       if (open) run.parts.push(bytes);
       else runs.push((run = { first: p, parts: [bytes] }));
     }
@@ -432,13 +440,12 @@ export class PageDb {
       const lru = tx.objectStore('lru');
       const now = Date.now();
       const found = new Map();
-      const [record, keys] = await Promise.all([promisify(tx.objectStore('files').get(url)), this.keysOf(tx, url)]);
+      const [record, runs] = await Promise.all([promisify(tx.objectStore('files').get(url)), this.runsIn(tx, url)]);
       if (!record || !sameIdentity(record, identity.size, identity.validator)) {
         await done(tx);
         return found;
       }
       // Each page from the first run holding it; each run read once.
-      const runs = this.runsOf(url, keys);
       const reads = new Map();
       for (const p of pages) {
         const r = runs.find((r) => r.first <= p && p < r.first + r.count);

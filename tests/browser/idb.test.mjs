@@ -1,9 +1,12 @@
 // IndexedDB: pages survive a reload (no network at all for a seen position,
 // even with the table server stopped), `idbBudget: 0` means memory only, a
 // small budget is kept, and two tabs share one database.
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  TABLES,
   skipReason,
   startServers,
   launch,
@@ -472,6 +475,28 @@ describe('IndexedDB page cache', { skip }, () => {
       await settled(page);
       const held = await idbContents(page);
       assert.ok(held.recorded === held.bytes && (await tbStats(page)).cacheBytes === held.bytes, JSON.stringify(held));
+      // And each saved file is held once: the probe's runs lay within the
+      // saved file's (blocks of 16 pages) and went, no page is held twice.
+      const perFile = await page.evaluate(
+        ({ base, names }) =>
+          new Promise((resolve, reject) => {
+            const req = indexedDB.open('syzygy-web');
+            req.onsuccess = () => {
+              const all = req.result.transaction('lru').objectStore('lru').openCursor();
+              const bytes = Object.fromEntries(names.map((n) => [n, 0]));
+              all.onsuccess = () => {
+                const c = all.result;
+                if (!c) return req.result.close(), resolve(bytes);
+                for (const n of names) if (c.key.startsWith(`${base}${n}|`)) bytes[n] += c.value.size;
+                c.continue();
+              };
+              all.onerror = () => reject(all.error);
+            };
+            req.onerror = () => reject(req.error);
+          }),
+        { base: servers.base, names: saved.files },
+      );
+      for (const name of saved.files) assert.equal(perFile[name], fs.statSync(path.join(TABLES, name)).size, name);
       // Offline: every request fails from here on.
       servers.tables.setFaults({ mode: 'status', status: 503 });
       const served = servers.tables.stats().requests;
