@@ -51,6 +51,19 @@ function sameIdentity(old, size, validator) {
   return old.size === size && (old.validator === validator || !validator || !old.validator);
 }
 
+/**
+ * A record's key, `url|pageSize|first+count` (`url|pageSize|page` from
+ * before runs: a run of one), as {url, pageSize, first, count}; null for
+ * any other key.
+ */
+function parseKey(key) {
+  const m = typeof key === 'string' && /^(.*)\|(\d+)\|(\d+)(?:\+(\d+))?$/.exec(key);
+  if (!m) return null;
+  const first = Number(m[3]);
+  const count = m[4] === undefined ? 1 : Number(m[4]);
+  return Number.isSafeInteger(first) && Number.isSafeInteger(count) && count > 0 ? { url: m[1], pageSize: Number(m[2]), first, count } : null;
+}
+
 function done(tx) {
   return new Promise((resolve, reject) => {
     tx.oncomplete = () => resolve();
@@ -60,11 +73,12 @@ function done(tx) {
 
 /**
  * Pages in IndexedDB, stored as runs: one record holds consecutive pages
- * of one answer (up to RUN_PAGES), under `url|pageSize|first+count` (a record
- * of one page of before runs, `url|pageSize|page`, reads as a run of
- * one). A record a page made a cold analysis write 300 pages as 600
- * puts, 51-98 ms of the main thread on a 2-core machine (20 records of
- * 60 KiB: 9-16 ms), which answers arriving meanwhile waited for.
+ * of one answer within an aligned block of RUN_PAGES, under
+ * `url|pageSize|first+count` (a record of one page of before runs,
+ * `url|pageSize|page`, reads as a run of one). A record a page made a
+ * cold analysis write 300 pages as 600 puts, 33-98 ms of the main thread
+ * on a 2-core machine (16 records of 60 KiB: 5-16 ms), which answers
+ * arriving meanwhile waited for.
  * `pages` holds bytes, `lru` small {at, size} records under the same keys
  * (so recency updates never rewrite bytes), `files` the identity {size,
  * validator} each URL's pages belong to.
@@ -164,28 +178,27 @@ export class PageDb {
   }
 
   /**
-   * The runs of `url` held in `tx`, {key, first, count, size}: its `lru`
-   * records, keys and values read at once (both in key order).
+   * The runs of `url` held in `tx`, {key, first, count, size}, from its
+   * `lru` keys; with `sizes`, their values too (read at once, both in key
+   * order), else every size is 0.
    */
-  async runsIn(tx, url) {
+  async runsIn(tx, url, sizes = false) {
     const lru = tx.objectStore('lru');
     const range = IDBKeyRange.bound(`${url}|`, `${url}|\uffff`);
-    const [keys, records] = await Promise.all([promisify(lru.getAllKeys(range)), promisify(lru.getAll(range))]);
-    const prefix = `${url}|${this.pageSize}|`;
+    const [keys, records] = await Promise.all([promisify(lru.getAllKeys(range)), sizes ? promisify(lru.getAll(range)) : []]);
     const runs = [];
     keys.forEach((key, i) => {
-      if (typeof key !== 'string' || !key.startsWith(prefix)) return;
-      const [first, count = 1] = key.slice(prefix.length).split('+').map(Number);
+      const k = parseKey(key);
       const size = records[i]?.size;
-      if (Number.isSafeInteger(first) && first >= 0 && Number.isSafeInteger(count) && count > 0) runs.push({ key, first, count, size: size > 0 ? size : 0 });
+      if (k && k.url === url && k.pageSize === this.pageSize) runs.push({ key, first: k.first, count: k.count, size: size > 0 ? size : 0 });
     });
     return runs;
   }
 
   /** The URL whose first page the record under `key` holds, or null. */
   headOf(key) {
-    const m = /^(.*)\|(\d+)\|0(?:\+\d+)?$/.exec(key);
-    return m && Number(m[2]) === this.pageSize ? m[1] : null;
+    const k = parseKey(key);
+    return k && k.first === 0 && k.pageSize === this.pageSize ? k.url : null;
   }
 
   /** Counts every page's bytes and records the total (see TOTAL). */
@@ -297,7 +310,7 @@ export class PageDb {
       // one wait on the database, not one a file; then kept as this
       // transaction writes them.
       const urls = [...new Set(queue.map((q) => q.url))];
-      const [records, runLists] = await Promise.all([Promise.all(urls.map((url) => promisify(files.get(url)))), Promise.all(urls.map((url) => this.runsIn(tx, url)))]);
+      const [records, runLists] = await Promise.all([Promise.all(urls.map((url) => promisify(files.get(url)))), Promise.all(urls.map((url) => this.runsIn(tx, url, true)))]);
       const recorded = new Map(urls.map((url, i) => [url, records[i] || null]));
       const held = new Map(urls.map((url, i) => [url, runLists[i]]));
       for (const { url, identity, pages } of queue) {
@@ -449,7 +462,9 @@ export class PageDb {
       const reads = new Map();
       for (const p of pages) {
         const r = runs.find((r) => r.first <= p && p < r.first + r.count);
-        if (r) reads.set(r, [...(reads.get(r) || []), p]);
+        if (!r) continue;
+        if (!reads.has(r)) reads.set(r, []);
+        reads.get(r).push(p);
       }
       await Promise.all(
         [...reads].map(async ([r, wanted]) => {
