@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFen, normalizeFen, applyUci, inCheck, materialKey, withTurn, withHalfmove, moveNumber, enPassantSquares } from '../../www/src/chess.js';
-import { ownFiles, earlyHeads, filesRead } from '../../www/src/early.js';
+import { ownFiles, earlyHeads, filesRead, keptAfter, noteKept } from '../../www/src/early.js';
 import { describe as describeResult, describeMove, groupMoves, describeError, flipCategory } from '../../www/src/verdict.js';
 
 describe('chess.js', () => {
@@ -383,6 +383,27 @@ describe('early.js', () => {
     assert.deepEqual(filesRead(b, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1', win), [`${b}KRvK.rtbz`]);
     assert.deepEqual(filesRead(b, '4k3/4Q3/4K3/8/8/8/8/8 b - - 0 1', { wdl: -2, dtz: 0, moves: [] }), []);
     assert.deepEqual(filesRead(b, 'not a fen', win), []);
+  });
+
+  it('asks for no head on a visit to a position a probe answered and stored: a draw\'s DTZ head is not asked for again', async () => {
+    const store = new Map();
+    globalThis.localStorage = { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, String(v)), removeItem: (k) => store.delete(k) };
+    try {
+      const b = 'http://127.0.0.1:9/';
+      const draw = '8/8/8/8/4k3/8/4P3/4K3 b - - 0 1';
+      assert.deepEqual(keptAfter(b, draw, { wdl: 0, dtz: 0, moves: [{}] }), [`${b}KPvK.rtbw`, `${b}#8/8/8/8/4k3/8/4P3/4K3 b - -`]);
+      noteKept(keptAfter(b, draw, { wdl: 0, dtz: 0, moves: [{}] }));
+      assert.deepEqual(earlyHeads([b], draw), []);
+      // The same position with other clocks is the same visit.
+      assert.deepEqual(earlyHeads([b], '8/8/8/8/4k3/8/4P3/4K3 b - - 7 30'), []);
+      // Another position of the material: its WDL head is stored, its DTZ head is asked for.
+      const other = earlyHeads([b], '8/8/8/8/4k3/8/4P3/4K3 w - - 0 1');
+      assert.deepEqual(other.map((h) => h.url), [`${b}KPvK.rtbz`]);
+      for (const h of other) await assert.rejects(h.response);
+      assert.deepEqual(keptAfter(b, 'not a fen', { wdl: 0, moves: [{}] }), []);
+    } finally {
+      delete globalThis.localStorage;
+    }
   });
 
   it('asks for nothing when it cannot read the FEN or has no URL', () => {

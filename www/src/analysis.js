@@ -8,7 +8,7 @@ import { asError } from './tablebase.js';
 import { applyUci, coords, inCheck, makeFen, parseFen, pieceCount } from './chess.js';
 import { remember } from './state.js';
 import { coverageOf, offline, scanHost, tableOf } from './materials.js';
-import { filesRead, noteKept } from './early.js';
+import { keptAfter, noteKept } from './early.js';
 
 /**
  * What the host offers (materials.js scanHost), asked once per set of table
@@ -127,7 +127,7 @@ export async function analyse(ctx, fen, token) {
     const result = await handle.tb.probe(fen, { onUpdate });
     const after = await statsOrNull(handle);
     // The next visit asks for no early head of what this probe stored.
-    if (after && after.indexedDb === 'ok' && after.cacheBytes > 0) noteKept(filesRead(handle.urls[0], fen, result));
+    if (after && after.indexedDb === 'ok' && after.cacheBytes > 0) noteKept(keptAfter(handle.urls[0], fen, result));
     // Answers of tables replaced meanwhile (setTables) are not kept for the new ones.
     if (handle === s.handle) remember(s.results, fen, result);
     if (full) {

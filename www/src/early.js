@@ -103,12 +103,31 @@ export function filesRead(base, fen, result) {
 }
 
 /**
+ * The entries a probe of `fen` at `base` that answered `result` and
+ * stored what it read leaves in KEPT: its own files read (filesRead), and
+ * the position itself, whose next visit then asks for no early head at
+ * all (a draw reads no DTZ table, a mate no table: their heads were
+ * guesses the visit before did not need).
+ */
+export function keptAfter(base, fen, result) {
+  const position = positionEntry(base, fen);
+  return position ? [...filesRead(base, fen, result), position] : [];
+}
+
+/** KEPT's entry for a position at `base` (its placement, side, castling and en passant), or null. */
+function positionEntry(base, fen) {
+  const fields = typeof fen === 'string' ? fen.trim().split(/\s+/).slice(0, 4) : [];
+  return fields.length === 4 ? `${base}#${fields.join(' ')}` : null;
+}
+
+/**
  * Starts the head requests of `fen`'s own tables (see ownFiles) at the
  * first of `urls` (absolute base URLs ending in "/"): the first at once,
  * the second once that has arrived (so that it does not share the first
  * head's bandwidth, and is in before the outcome's pages are asked for).
- * A file a probe stored (see KEPT) is not asked for: a revisit costs no
- * network. Returns the `early` option of a Tablebase; an empty list for a
+ * A file a probe stored (see KEPT) is not asked for, nor anything for a
+ * position a probe answered and stored (see keptAfter): a revisit costs
+ * no network. Returns the `early` option of a Tablebase; an empty list for a
  * FEN it cannot read or no URL.
  */
 export function earlyHeads(urls, fen) {
@@ -122,6 +141,7 @@ export function earlyHeads(urls, fen) {
   const out = [];
   let before = null;
   const kept = new Set(keptList());
+  if (kept.has(positionEntry(urls[0], fen))) return [];
   const wanted = files.filter((f) => headBytes(f) && !kept.has(urls[0] + f));
   for (const file of wanted) {
     const end = headBytes(file);
