@@ -271,7 +271,9 @@ export class Runtime {
         const s = r.step;
         const over = s.wdl === 0 || s.san.endsWith('#');
         if (r.last && (!toEnd || over || !s.zeroing)) break;
-        if (line.moves.length >= phaseEnd) break;
+        // A zeroing move ends its phase, on its last ply allowed or before:
+        // the next phase has a budget of its own.
+        if (!s.zeroing && line.moves.length >= phaseEnd) break;
         r = await this.run('mainline-step', s.fen, ask);
         if (s.zeroing) phaseEnd = line.moves.length + budget(r);
       }

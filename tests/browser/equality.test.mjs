@@ -90,6 +90,32 @@ describe('equality with the native CLI', { skip }, () => {
     assert.equal(web[2].moves.length, 0);
   });
 
+  it('lines to the end: through every zeroing move to mate, each phase within its DTZ', async () => {
+    // Won positions whose best line zeroes several times. In the Lucena
+    // position the phase after the capture on d1 ends with a zeroing
+    // capture on its last ply allowed (DTZ 4, 5 plies): the line once
+    // stopped there, 28 plies in, short of mate.
+    const wins = ['1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1', '8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1', '8/1P6/8/8/8/8/6k1/K7 w - - 0 1'];
+    const lines = await env.page.evaluate((fens) => Promise.all(fens.map((f) => window.tb.mainline(f, { toEnd: true }))), wins);
+    const first = cliProbe(wins, ['--mainline']);
+    for (let i = 0; i < wins.length; i++) {
+      const { moves } = lines[i];
+      assert.ok(moves.at(-1)?.san.endsWith('#'), `${wins[i]}: the line ends with ${moves.at(-1)?.san} after ${moves.length} plies`);
+      // Its first phase is the CLI's line to the next zeroing move.
+      assert.deepStrictEqual(moves.slice(0, first[i].mainline.length).map((m) => m.uci), first[i].mainline, wins[i]);
+      // Sides alternate, the winner's moves keep the win, and a phase
+      // (from a zeroing move to the next) is no longer than the DTZ it
+      // starts with, one more where that DTZ is rounded.
+      let phase = { start: 0, dtz: lines[i].dtz };
+      moves.forEach((m, k) => {
+        assert.equal(Math.sign(m.wdl), k % 2 ? 1 : -1, `${wins[i]}: ply ${k + 1} (${m.san}) wdl ${m.wdl}`);
+        const plies = k + 1 - phase.start;
+        assert.ok(plies <= Math.abs(phase.dtz) + 1, `${wins[i]}: ${plies} plies into a phase of DTZ ${phase.dtz} at ${m.san}`);
+        if (m.zeroing) phase = { start: k + 1, dtz: m.dtz };
+      });
+    }
+  });
+
   it('errors: the same code (and message) as the CLI', async () => {
     const cli = cliProbe(ERRORS);
     const web = await probeAll(env.page, ERRORS);
