@@ -390,8 +390,11 @@ impl Library {
         self.tables.get(&packed_key(key))
     }
 
+    /// Whether positions of the material `key` are answered here, as
+    /// [`Library::probe`] finds them: by its table, a trivial draw, or the
+    /// table of the material with colours exchanged.
     pub fn contains(&self, key: &[u8; 12]) -> bool {
-        trivially_drawn(key) || self.tables.contains_key(&packed_key(key))
+        self.find(key).is_some()
     }
 
     pub fn remove(&mut self, key: &[u8; 12]) -> Option<Solved> {
