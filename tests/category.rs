@@ -218,3 +218,57 @@ fn a_mate_in_one_on_the_last_ply_wins() {
         );
     }
 }
+
+/// Oracle-free: a move's entry in a move list is what a probe of the
+/// position it leads to says (WDL, DTZ, whether that DTZ is exact, and
+/// the category under the clock), near the 100-ply boundary where the
+/// two could part. A move list values a lost child by the bounds of its
+/// replies (see `probe::search::lost_by_bounds`), the child's own probe by
+/// a 1-ply search: in `k7/2K5/8/8/1Q6/8/8/8 w - - 97 60` the move Qb5
+/// (Ka7 forced, then Qb7# on the 100th ply) was listed with a rounded
+/// DTZ of 2 as a maybe-loss while the position after it is an exact loss.
+#[test]
+fn a_move_is_what_its_position_says() {
+    let mut us = ours();
+    let mut positions: Vec<Chess> =
+        vec![syzygy_web::probe::parse_fen("k7/2K5/8/8/1Q6/8/8/8 w - - 97 60").expect("FEN")];
+    for name in table_names() {
+        for p in sample(&name, 12, 7) {
+            let (w, d) = us.probe_dtz(&p).expect("answer");
+            if w.abs() != 2 {
+                continue;
+            }
+            positions.extend(
+                clocks_near_boundary(d.plies)
+                    .into_iter()
+                    .filter_map(|c| with_clock(&p, c)),
+            );
+        }
+    }
+    let (mut moves, mut bad) = (0u64, Vec::new());
+    for pos in &positions {
+        let a = us.analyse(pos).expect("answer");
+        for m in &a.moves {
+            let mv = shakmaty::uci::UciMove::from_ascii(m.uci.as_bytes())
+                .expect("uci")
+                .to_move(pos)
+                .expect("legal");
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let c = us.analyse(&child).expect("answer");
+            moves += 1;
+            let listed = (m.wdl, m.dtz, m.precise, m.category);
+            let probed = (c.wdl, c.dtz, c.precise, c.category);
+            if listed != probed && bad.len() < 10 {
+                bad.push(format!(
+                    "{} {}: listed {listed:?}, probed {probed:?}",
+                    fen(pos),
+                    m.uci
+                ));
+            }
+        }
+    }
+    println!("{} positions, {moves} moves", positions.len());
+    assert!(moves > 1000);
+    assert!(bad.is_empty(), "{bad:#?}");
+}

@@ -435,9 +435,10 @@ fn lost_by_bounds(ctx: &Ctx<'_>, pos: &Chess, wdl: i8) -> Result<Option<Dtz>, Pr
             }
             Some(None) => return Ok(None),
             Some(Some(true)) => before_zeroing(2),
+            // A rounded 1 is exact with a mate in one, as in `from_table`.
             Some(Some(false)) => Dtz {
                 plies: bound,
-                precise,
+                precise: precise || bound == 1 && mates_in_one(child),
             },
         };
         if best.is_none_or(|(x, j, _)| d.plies > x || (d.plies == x && i < j)) {
