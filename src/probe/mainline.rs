@@ -127,13 +127,22 @@ impl Mainline {
         }
     }
 
-    /// Most plies a line can take: DTZ counts them (one more when rounded),
-    /// so only inconsistent tables could make it longer.
-    pub fn max_plies(&self) -> usize {
-        self.dtz
-            .unsigned_abs()
-            .max(self.dtm.map_or(0, |d| d.unsigned_abs())) as usize
-            + 1
+    /// Whether the phase the line is in (from its start, or from its last
+    /// zeroing move) has plies left: the DTZ (or mate distance) at the
+    /// phase's start counts them, one more when rounded, so only
+    /// inconsistent tables could make a phase longer. A line through
+    /// zeroing moves gives each phase its own bound: one that captures to
+    /// keep a win from the 50-move rule is longer than the first's.
+    fn phase_has_room(&self) -> bool {
+        let (done, dtz, dtm) = match self.moves.iter().rposition(|m| m.zeroing) {
+            Some(i) => (
+                self.moves.len() - i - 1,
+                self.moves[i].dtz,
+                self.moves[i].dtm,
+            ),
+            None => (self.moves.len(), self.dtz, self.dtm),
+        };
+        done < dtz.unsigned_abs().max(dtm.map_or(0, i32::unsigned_abs)) as usize + 1
     }
 
     /// Adds a step's move; false when the line is complete.
@@ -142,6 +151,6 @@ impl Mainline {
             return false;
         };
         self.moves.push(best);
-        !step.last && self.moves.len() < self.max_plies()
+        !step.last && self.phase_has_room()
     }
 }

@@ -12,7 +12,7 @@
 use shakmaty::{Chess, Position};
 use syzygy_web::cli::{Options, Prober};
 use syzygy_web::generate::{self, plan};
-use syzygy_web::probe::{generated, Analysis};
+use syzygy_web::probe::{generated, Analysis, Category, Mainline};
 
 use crate::common::*;
 
@@ -344,6 +344,80 @@ fn the_clock_ranks_moves_before_mate_distance() {
         overruled > 0,
         "no position where the clock changes the best move"
     );
+}
+
+/// The line `probe --generate --mainline` prints: steps pushed into a
+/// [`Mainline`] as src/cli.rs does, and the position it ends on.
+fn cli_line(pos: &Chess) -> Result<(Mainline, Chess), String> {
+    let lib = super::library();
+    let mut step = generated::mainline_step(lib, pos).map_err(|e| e.to_string())?;
+    let mut line = Mainline::start(&step);
+    let mut at = pos.clone();
+    loop {
+        let next = step.best.as_ref().map(|b| b.fen.clone());
+        if let Some(f) = &next {
+            at = syzygy_web::probe::parse_fen(f).map_err(|e| e.to_string())?;
+        }
+        if !line.push(step) {
+            return Ok((line, at));
+        }
+        step = generated::mainline_step(lib, &at).map_err(|e| e.to_string())?;
+    }
+}
+
+/// With a running clock the best line may capture (or push a pawn) to
+/// keep a win the fastest mate would lose to the 50-move rule, and then
+/// take more plies than the position's mate distance: each phase (to the
+/// next zeroing move) is bounded by its own distances, not the first
+/// one's. At clock 99 the CLI cut such lines after |dtm| + 1 plies, short
+/// of mate. Counts the lines longer than the first phase's bound, so the
+/// check is seen to bite.
+#[test]
+fn lines_with_a_running_clock_reach_mate() {
+    let lib = super::library();
+    let (mut lines, mut longer) = (0usize, 0usize);
+    let mut bad = Vec::new();
+    for name in materials().into_iter().filter(|n| n.len() == 5) {
+        for (i, pos) in sample(&name, 200, 31).iter().enumerate() {
+            let text = fen(pos);
+            let mut fields: Vec<&str> = text.split(' ').collect();
+            let clock = [92, 97, 99][i % 3].to_string();
+            fields[4] = &clock;
+            let Ok(at) = syzygy_web::probe::parse_fen(&fields.join(" ")) else {
+                continue;
+            };
+            let Ok(a) = generated::analyse(lib, &at) else {
+                continue;
+            };
+            if !matches!(a.category, Category::Win | Category::Loss) || a.facts.checkmate {
+                continue;
+            }
+            lines += 1;
+            match cli_line(&at) {
+                Ok((line, end)) => {
+                    let first = line
+                        .dtz
+                        .unsigned_abs()
+                        .max(line.dtm.map_or(0, i32::unsigned_abs))
+                        as usize
+                        + 1;
+                    longer += usize::from(line.moves.len() > first);
+                    if !end.is_checkmate() && bad.len() < 10 {
+                        bad.push(format!(
+                            "{}: {} plies, no mate",
+                            fields.join(" "),
+                            line.moves.len()
+                        ));
+                    }
+                }
+                Err(e) if bad.len() < 10 => bad.push(format!("{}: {e}", fields.join(" "))),
+                Err(_) => {}
+            }
+        }
+    }
+    eprintln!("{lines} lines with a running clock; {longer} longer than their first phase's bound");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert!(longer > 0, "no line goes past its first phase's bound");
 }
 
 #[test]
