@@ -297,19 +297,27 @@ describe('materials.js', () => {
     }
   });
 
-  it('random positions are legal: kings apart, the side not to move not in check, pawns off the back ranks', async () => {
+  it('random positions are legal: kings apart, the side not to move not in check, pawns off the back ranks, and the package takes them', async () => {
     const { allMaterials, randomPosition } = await import('../../www/src/materials.js');
-    const { rng } = await import('./helpers.mjs');
+    const { rng, CLI, cliProbe } = await import('./helpers.mjs');
+    const fs = await import('node:fs');
     const random = rng(5);
+    const fens = [];
     for (const m of allMaterials(5)) {
-      for (let i = 0; i < 20; i++) {
+      for (let i = 0; i < 100; i++) {
         const fen = randomPosition(m, random);
         assert.equal(materialKey(fen), m);
         const pos = parseFen(fen);
         assert.ok(!inCheck(withTurn(fen, pos.turn === 'white' ? 'black' : 'white')), fen);
         assert.doesNotMatch(fen.split(' ')[0].split('/')[0] + fen.split(' ')[0].split('/')[7], /p/i, fen);
+        fens.push(fen);
       }
     }
+    // The decoder's own rules (shakmaty's) also refuse checks no single
+    // move gives, such as two knights' (KNNvK made 7k/5N2/6N1/8/8/8/8/K7 b).
+    assert.ok(fs.existsSync(CLI), `the CLI is not built: ${CLI}`);
+    const refused = cliProbe(fens).filter((r) => r.code === 'illegal-position' || r.code === 'invalid-fen');
+    assert.deepEqual(refused.slice(0, 5).map((r) => `${r.fen}: ${r.error}`), []);
   });
 
   it('reachable materials follow captures and promotions', async () => {

@@ -217,23 +217,24 @@ function findCastlingRook(pieces, color, rank, kingFile, kingSide) {
   return null;
 }
 
-/** True when the side to move is in check. */
-export function inCheck(fen) {
+/** How many pieces give check to the side to move. */
+export function checkers(fen) {
   const pos = parseFen(fen);
   const us = pos.turn;
   const them = us === 'white' ? 'black' : 'white';
   let king = null;
   for (const [sq, p] of pos.pieces) if (p.role === 'king' && p.color === us) king = sq;
-  if (!king) return false;
+  if (!king) return 0;
+  let count = 0;
   const [kf, kr] = coords(king);
   const at = (f, r) => (f >= 0 && f < 8 && r >= 0 && r < 8 ? pos.pieces.get(squareName(f, r)) : undefined);
   const is = (p, ...roles) => p && p.color === them && roles.includes(p.role);
   const dir = us === 'white' ? 1 : -1;
-  if (is(at(kf - 1, kr + dir), 'pawn') || is(at(kf + 1, kr + dir), 'pawn')) return true;
+  for (const df of [-1, 1]) if (is(at(kf + df, kr + dir), 'pawn')) count++;
   for (const [df, dr] of [[1, 2], [2, 1], [-1, 2], [-2, 1], [1, -2], [2, -1], [-1, -2], [-2, -1]])
-    if (is(at(kf + df, kr + dr), 'knight')) return true;
+    if (is(at(kf + df, kr + dr), 'knight')) count++;
   for (let df = -1; df <= 1; df++)
-    for (let dr = -1; dr <= 1; dr++) if ((df || dr) && is(at(kf + df, kr + dr), 'king')) return true;
+    for (let dr = -1; dr <= 1; dr++) if ((df || dr) && is(at(kf + df, kr + dr), 'king')) count++;
   const rays = [
     [[1, 0], [-1, 0], [0, 1], [0, -1]],
     [[1, 1], [1, -1], [-1, 1], [-1, -1]],
@@ -241,18 +242,23 @@ export function inCheck(fen) {
   for (const [i, dirs] of rays.entries()) {
     const slider = i === 0 ? 'rook' : 'bishop';
     for (const [df, dr] of dirs) {
-      for (let n = 1; n < 8; n++) {
-        const f = kf + df * n;
-        const r = kr + dr * n;
+      for (let step = 1; step < 8; step++) {
+        const f = kf + df * step;
+        const r = kr + dr * step;
         if (f < 0 || f > 7 || r < 0 || r > 7) break;
         const p = at(f, r);
         if (!p) continue;
-        if (is(p, slider, 'queen')) return true;
+        if (is(p, slider, 'queen')) count++;
         break;
       }
     }
   }
-  return false;
+  return count;
+}
+
+/** True when the side to move is in check. */
+export function inCheck(fen) {
+  return checkers(fen) > 0;
 }
 
 /** Side to move of a FEN ('white' | 'black'). */

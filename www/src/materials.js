@@ -2,7 +2,7 @@
 // configured host offers (one HEAD request per file, whose Content-Length is
 // the offline download size), the materials a position's captures and
 // promotions reach, and random legal positions of a material.
-import { boardFen, inCheck, makeFen, materialKey, squareName } from './chess.js';
+import { boardFen, checkers, inCheck, makeFen, materialKey, squareName } from './chess.js';
 
 const ORDER = 'QRBNP';
 const ROLE = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn' };
@@ -143,8 +143,9 @@ export function offlineBytes(name, offered) {
 
 /**
  * A random legal position of a material (white = the first side), the side
- * to move given or random: kings apart, the side not to move not in check, no
- * pawn on the first or last rank. `random` returns numbers in [0, 1).
+ * to move given or random: kings apart, the side not to move not in check,
+ * the side to move checked by one piece at most, no pawn on the first or
+ * last rank. `random` returns numbers in [0, 1).
  */
 export function randomPosition(name, random = Math.random, turn = null) {
   const [w, b] = name.split('v');
@@ -176,6 +177,9 @@ export function randomPosition(name, random = Math.random, turn = null) {
     const other = side === 'white' ? 'black' : 'white';
     const fen = makeFen({ pieces, turn: side, castling: '-', ep: '-', halfmove: 0, fullmove: 1 });
     if (inCheck(makeFen({ pieces, turn: other, castling: '-', ep: '-', halfmove: 0, fullmove: 1 }))) continue;
+    // Two checkers: no single move gives most of those (two knights, a
+    // knight and a pawn), and the package refuses them as illegal.
+    if (checkers(fen) > 1) continue;
     if (boardFen(pieces)) return fen;
   }
   throw new Error(`no legal position found for ${name}`);
