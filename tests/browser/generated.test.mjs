@@ -10,7 +10,8 @@
 // SYZYGY_GENERATE_ALL=1 covers every 3-4 piece material.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, startServers, launch, launchPersistent, openTablebase, probeAll, tbStats, cliProbe, prng, randomFen } from './helpers.mjs';
+import { execFileSync } from 'node:child_process';
+import { skipReason, startServers, launch, launchPersistent, openTablebase, probeAll, tbStats, cliProbe, prng, randomFen, CLI } from './helpers.mjs';
 
 const skip = skipReason();
 const ALL = !!process.env.SYZYGY_GENERATE_ALL;
@@ -129,6 +130,34 @@ describe('tables generated in the browser', { skip }, () => {
     console.log(`# compared ${fens.length} positions and ${moves} moves over ${MATERIALS.length} materials; generated ${st.tablesGenerated} tables in ${st.generateMs} ms; network requests ${st.requests}`);
     assert.deepEqual(bad.slice(0, 20), []);
     assert.equal(st.requests, 0);
+    await context.close();
+  });
+
+  it("lines to the end from generated tables, clock running or not, are the CLI's (probe --generate --mainline) and end in mate", { timeout: 600_000 }, async () => {
+    const context = await browser.newContext();
+    const page = await openTablebase(context, servers, { urls: [] });
+    // 40 of the seeded positions, at clocks where a capture or pawn move
+    // may have to come before the fastest mate (lines then run longer
+    // than the position's mate distance: the CLI cut them before 5e25f76).
+    const fens = (await seededFens(page)).filter((_, i) => i % 5 === 0).map((f, i) => f.replace(/ 0 1$/, ` ${[0, 90, 97, 99][i % 4]} 40`));
+    const web = await page.evaluate((fens) => Promise.all(fens.map((f) => window.tb.mainline(f, { toEnd: true }))), fens);
+    let out;
+    try {
+      out = execFileSync(CLI, ['probe', '--generate', '--json', '--mainline'], { input: fens.join('\n') + '\n', encoding: 'utf8' });
+    } catch (err) {
+      out = err.stdout;
+    }
+    const cli = out.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+    assert.equal(cli.length, fens.length);
+    let mates = 0;
+    for (let i = 0; i < fens.length; i++) {
+      assert.deepEqual(web[i].moves.map((m) => m.uci), cli[i].mainline, fens[i]);
+      if (cli[i].category === 'win' || cli[i].category === 'loss') {
+        assert.ok(web[i].moves.at(-1)?.san.endsWith('#'), `${fens[i]}: ends with ${web[i].moves.at(-1)?.san}`);
+        mates++;
+      }
+    }
+    assert.ok(mates >= 5, `${mates} lines to mate`);
     await context.close();
   });
 
