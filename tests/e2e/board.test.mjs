@@ -136,6 +136,11 @@ describe('app page', () => {
     const page = await open('4k3/8/8/8/8/8/8/4K2R w - - 0 1');
     await waitVerdict(page);
     await page.click('syzygy-board button[aria-label="Edit position"]');
+    // A king moved along its back rank beside its rook moves alone: the
+    // editor places pieces, it does not castle (chessground's autoCastle
+    // took the rook from h1 to f1 with it).
+    await dragMove(page, 'e1', 'g1');
+    await expectFen(page, '4k3/8/8/8/8/8/8/6KR w - - 0 1');
     await page.click('syzygy-board .sb-editor button:has-text("Clear board")');
     await expectFen(page, '8/8/8/8/8/8/8/8 w - - 0 1');
 

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFen, normalizeFen, applyUci, inCheck, materialKey, withTurn, withHalfmove, moveNumber, enPassantSquares } from '../../www/src/chess.js';
 import { ownFiles, earlyHeads, filesRead, keptAfter, noteKept } from '../../www/src/early.js';
-import { describe as describeResult, describeMove, groupMoves, describeError, flipCategory } from '../../www/src/verdict.js';
+import { describe as describeResult, describeMove, groupMoves, describeError, flipCategory, beyond100, moveBeyond100 } from '../../www/src/verdict.js';
 
 describe('chess.js', () => {
   it('parses and normalises FENs, filling missing fields', () => {
@@ -119,8 +119,15 @@ describe('verdict.js', () => {
     assert.deepEqual(fits.notes, []);
     const rounded = describeResult({ ...base, turn: 'white', wdl: 2, dtz: 15, category: 'win', precise: false });
     assert.deepEqual(rounded.notes, []);
-    const edge = describeResult({ ...base, turn: 'white', wdl: 2, dtz: 40, category: 'win', precise: false, halfmoveClock: 60 });
-    assert.match(edge.notes.join(' '), /off by one/);
+    // A rounded 39 at clock 60 is 99 or 100 plies: a win either way, no
+    // note (one said 'one ply decides' here and at 101, the only totals it
+    // came at; at exactly 100 the package says maybe-win instead).
+    for (const [dtz, category] of [[39, 'win'], [41, 'cursed-win']]) {
+      const edge = describeResult({ ...base, turn: 'white', wdl: 2, dtz, category, precise: false, halfmoveClock: 60 });
+      assert.doesNotMatch(edge.notes.join(' '), /off by one|one ply decides/, `${dtz}`);
+    }
+    const open = describeResult({ ...base, turn: 'white', wdl: 2, dtz: 40, category: 'maybe-win', precise: false, halfmoveClock: 60 });
+    assert.match(open.summary, /too close to tell/);
   });
 
   it('says the real distance behind a DTZ above 100 (defect 1)', () => {
@@ -128,6 +135,11 @@ describe('verdict.js', () => {
     assert.match(describeResult(r).dtz.text, /Either 2 plies .* or 102 plies/);
     const later = describeResult(r, { zeroing: 2 }).dtz.text;
     assert.match(later, /comes in 2 plies, in time; it is the phase after it/);
+    assert.match(later, /2 \+ 100 = 102/);
+    // A rounded value one off the line's length is not written as a sum it is not.
+    assert.match(beyond100(106, 'White', 5), /106 \(5 \+ 100, rounded\)/);
+    assert.doesNotMatch(beyond100(106, 'White', 5) + moveBeyond100(106, 5), /5 \+ 100 = 106|106 = 5 \+ 100/);
+    assert.match(moveBeyond100(105, 5), /DTZ 105 = 5 \+ 100/);
     assert.doesNotMatch(later, /more than 100 plies without/);
     assert.match(describeResult({ ...r, dtz: -130 }, { zeroing: 130 }).dtz.text, /needs 130 plies .* more than the 100/);
     const [m] = groupMoves([{ uci: 'h6h7', san: 'h7', wdl: -1, dtz: -105, category: 'blessed-loss', zeroing: true, zeroingPlies: 5 }])[0].moves;

@@ -42,6 +42,9 @@ export function createBoard(container, handlers) {
     movable: { free: false, color: undefined, showDests: true, events: { after: onAfterMove } },
     draggable: { enabled: true, showGhost: true, deleteOnDropOff: false },
     premovable: { enabled: false },
+    // Tables hold no castling rights, and in the editor a king moved
+    // beside its rook must not take the rook along.
+    autoCastle: false,
     drawable: { enabled: true, visible: true },
     events: {
       change: () => {

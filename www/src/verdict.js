@@ -146,10 +146,9 @@ export function describe(r, context = {}) {
       v.notes.push(`The halfmove clock already stands at ${h}: ${winner} needs ${plies(n)} before the next capture or pawn move, but only ${plies(left)} ${remain(left)}, so the 50-move rule draws it. With a fresh clock ${winner} would win.`);
     }
   }
-  // Rounding matters only when one ply decides whether the 50-move rule strikes.
-  if (r.precise === false && Math.abs(rawWdl) === 2 && !category.startsWith('maybe') && Math.abs(n + h - 100) <= 1) {
-    v.notes.push('This DTZ may be off by one (the table stores it rounded), and here one ply decides whether the 50-move rule strikes.');
-  }
+  // A rounded DTZ leaves the result open only where DTZ and clock add up
+  // to exactly 100: the package then says maybe-win or maybe-loss, whose
+  // summary tells why. Beside any other total, both readings agree.
   return v;
 }
 
@@ -163,7 +162,7 @@ export function describe(r, context = {}) {
 export function beyond100(n, winner, zeroing) {
   const phase = zeroPhase(n, zeroing);
   if (phase === 'later') {
-    return `The next capture or pawn move comes in ${plies(zeroing)}, in time; it is the phase after it that ${winner} cannot win within 50 moves. The tables write that as ${zeroing} + 100 = ${n}.`;
+    return `The next capture or pawn move comes in ${plies(zeroing)}, in time; it is the phase after it that ${winner} cannot win within 50 moves. The tables write that as ${zeroing + 100 === n ? `${zeroing} + 100 = ${n}` : `${n} (${zeroing} + 100, rounded)`}.`;
   }
   if (phase === 'this') {
     return `${winner} needs ${plies(zeroing)} to reach the next capture or pawn move: more than the 100 the 50-move rule allows.`;
@@ -228,7 +227,7 @@ export function describeMove(m) {
 /** Tooltip of a move leading to a DTZ above 100; `zeroing` is the best line's length after the move, when known. */
 export function moveBeyond100(n, zeroing) {
   const phase = zeroPhase(n, zeroing);
-  if (phase === 'later') return `After this move the next capture or pawn move comes in ${plies(zeroing)}; the phase after it is drawn by the 50-move rule (DTZ ${n} = ${zeroing} + 100).`;
+  if (phase === 'later') return `After this move the next capture or pawn move comes in ${plies(zeroing)}; the phase after it is drawn by the 50-move rule (DTZ ${n}${zeroing + 100 === n ? ` = ${zeroing} + 100` : `: ${zeroing} + 100, rounded`}).`;
   if (phase === 'this') return `After this move the next capture or pawn move is ${plies(zeroing)} away: too far for the 50-move rule.`;
   return `After this move: ${plies(n - 100)} to the next capture or pawn move if a later phase is drawn by the 50-move rule (the tables add 100), else ${plies(n)}.`;
 }
