@@ -4,7 +4,7 @@ import { describe, it as baseIt, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { skipReason, ensureBuilt, startSite, launch, newPage, cliProbe, expectedHeadline, DIST, tempDir, dragMove } from './helpers.mjs';
+import { skipReason, ensureBuilt, startSite, launch, newPage, cliProbe, expectedHeadline, DIST, tempDir, dragMove, deadUrl } from './helpers.mjs';
 
 const skip = skipReason({ needCli: true });
 // Without the prerequisites every test is reported as skipped, with the reason.
@@ -90,6 +90,19 @@ describe('<syzygy-board> custom element', () => {
     await page.$eval('#a', (el) => el.setAttribute('fen', '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'));
     await page.waitForFunction(() => document.querySelector('#a .sb-tag') && document.querySelector('#a .sb-tag').textContent === 'Stalemate', null, { timeout: 20000 });
     assert.equal(await page.$eval('#a .sb-headline', (e) => e.textContent), 'Draw');
+
+    // Setting the tables attribute to a host that cannot answer leaves the
+    // board playable, as its error says ('Moves can still be played'):
+    // the legal moves come from the package, not the tables (the board
+    // stayed locked: its moves were dropped with the old Tablebase and
+    // only an answer brought them back).
+    await page.$eval('#a', (el, f) => el.setAttribute('fen', f), FEN_A);
+    await page.waitForFunction((f) => document.querySelector('#a').fen === f, FEN_A);
+    await page.$eval('#a', (el, u) => el.setAttribute('tables', u), await deadUrl());
+    await page.waitForFunction(() => document.querySelector('#a .sb-verdict')?.dataset.tone === 'error', null, { timeout: 20000 });
+    await dragMove(page, 'a1', 'a7', '#a');
+    await page.waitForFunction(() => document.querySelector('#a').fen.startsWith('8/R7/8/4k3/'), null, { timeout: 10000 });
+    page.errors.length = 0;
 
     // The wasm was fetched next to the script, not next to the page.
     const wasm = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.wasm')));

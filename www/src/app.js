@@ -55,6 +55,9 @@ export function createApp(host, options) {
     if (s.unsubscribe) s.unsubscribe();
     s.unsubscribe = null;
     s.handle = null;
+    // The legal moves came from the old Tablebase: the new one gives them
+    // again (else the board stays locked until an answer brings moves).
+    s.legalFen = null;
     s.handleFailed = false;
     act.reconnect = () => connect(spec);
     const promise = openTablebase(parseTableUrls(spec), early).then((handle) => {
