@@ -89,6 +89,20 @@ describe('history and focus', () => {
     await page.waitForSelector('syzygy-board .sb-root:not(.sb-editing)');
     await expectFen(page, line[1]);
     assert.equal(await plies(page), 2);
+
+    // The same from the line's first position: its one-position line in
+    // the editor matched the entry's first position, and Back kept it
+    // instead of the played line.
+    await page.keyboard.press('Home');
+    await expectFen(page, QUEEN);
+    await page.click('syzygy-board button[aria-label="Edit position"]');
+    await page.waitForSelector('syzygy-board .sb-root.sb-editing');
+    await page.goBack();
+    await page.waitForSelector('syzygy-board .sb-root:not(.sb-editing)');
+    await expectFen(page, QUEEN);
+    assert.equal(await plies(page), 2);
+    await page.keyboard.press('ArrowRight');
+    await expectFen(page, line[1]);
     assert.deepEqual(page.errors.map(String), []);
     await page.close();
   });

@@ -342,8 +342,12 @@ export function createApp(host, options) {
     const kept = historyLine(fen);
     if (kept) {
       // The current line through that entry's position: the cursor moves
-      // and later moves stay (Forward, →); else the entry's line comes back.
-      const within = kept.ply < s.line.length && kept.line.slice(0, kept.ply + 1).every((e, i) => e.fen === s.line[i].fen);
+      // and later moves stay (Forward, →); else the entry's line comes
+      // back, also where the current line is the start of it (the editor's
+      // one position, opened at the line's first).
+      const same = (a, b) => a.every((e, i) => e.fen === b[i].fen);
+      const shorter = s.line.length < kept.line.length && same(s.line, kept.line);
+      const within = !shorter && kept.ply < s.line.length && same(kept.line.slice(0, kept.ply + 1), s.line);
       if (within && kept.ply === s.ply && !s.editing) return;
       if (s.editing) editorUi(false);
       if (!within) s.line = kept.line;
