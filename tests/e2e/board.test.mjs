@@ -266,6 +266,15 @@ describe('app page', () => {
       const message = await page.textContent('syzygy-board .sb-verdict .sb-summary');
       assert.ok(message.length > 5, message);
     }
+    // Castling rights the kings and rooks cannot have (what many tools
+    // write by default) are illegal, with the same way out as valid ones.
+    const bogus = '8/8/8/4k3/8/8/8/R3K3 w KQkq - 0 1';
+    await page.fill('syzygy-board .sb-fen', bogus);
+    await page.press('syzygy-board .sb-fen', 'Enter');
+    await page.waitForFunction(() => document.querySelector('syzygy-board .sb-verdict').dataset.error === 'illegal-position', null, { timeout: 20000 });
+    await page.click('syzygy-board .sb-fix:has-text("Probe without castling rights")');
+    const cleaned = await waitVerdict(page, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1');
+    assert.equal(cleaned.headline, 'White wins');
     // A missing table is named as the host names its files, stronger side
     // first (black holds the queens here), once the host's coverage is known.
     await page.fill('syzygy-board .sb-fen', '1qq1k3/8/8/8/8/8/8/3RK3 w - - 0 1');

@@ -300,7 +300,7 @@ export function renderError(ctx, err, fen) {
   if (s.handle && s.legalFen === fen && !legal.length && e.code !== 'invalid-fen' && e.code !== 'illegal-position') {
     over = inCheck(fen) ? `Checkmate: ${sideName(parseFen(fen).turn === 'white' ? 'black' : 'white')} wins.` : 'Stalemate: draw.';
   }
-  view.verdict.error(e, { over, fix: fixFor(ctx, e.code, fen) });
+  view.verdict.error(e, { over, fix: fixFor(ctx, err, fen) });
   if (legal.length) view.moveList.renderUnknown(legal);
   else view.moveList.message(e.code === 'invalid-fen' ? '' : 'No moves to show.');
   view.mainline.message('No best line for this position.');
@@ -319,9 +319,12 @@ function kingsAdjacent(fen) {
   }
 }
 
-/** A one-click way out of some errors. */
-function fixFor(ctx, code, fen) {
-  if (code === 'castling') {
+/** A one-click way out of some errors (`e`: the error as the package threw it). */
+function fixFor(ctx, e, fen) {
+  const code = e.code;
+  // Rights the kings and rooks cannot have ('KQkq' on any board, as many
+  // tools write) make the position illegal: the same way out.
+  if (code === 'castling' || (code === 'illegal-position' && /invalid castling rights/.test(e.message || ''))) {
     return h('button.sb-btn.sb-fix', { type: 'button', onclick: () => ctx.act.load(makeFen({ ...parseFen(fen), castling: '-' })) }, 'Probe without castling rights');
   }
   if (code === 'module') {
