@@ -335,10 +335,7 @@ fn from_table(
         Some(stored) => {
             let offset = if wdl.abs() == 1 { 100 } else { 0 };
             let plies = (stored.plies as i32 + offset) * sign(wdl);
-            // A rounded 1 of a win is 1 or 2 plies; with a mate in one it
-            // is 1 (at a halfmove clock of 99 that makes it a win, not a
-            // maybe-win).
-            let precise = stored.precise && offset == 0 || plies == 1 && mates_in_one(pos);
+            let precise = stored.precise && offset == 0 || exact_one(plies, pos);
             Ok(Dtz { plies, precise })
         }
         None if depth > 0 => Err(ProbeError::CorruptTable(
@@ -350,6 +347,14 @@ fn from_table(
             None => one_ply(ctx, pos, &mat, Some(wdl), depth, false),
         },
     }
+}
+
+/// Whether a won position's DTZ of `plies` is exact though its table
+/// stores it rounded: a rounded 1 is 1 or 2 plies, and with a mate in one
+/// it is 1 (at a halfmove clock of 99 that makes it a win, not a
+/// maybe-win).
+fn exact_one(plies: i32, pos: &Chess) -> bool {
+    plies == 1 && mates_in_one(pos)
 }
 
 /// Whether the side to move has a checkmating move.
@@ -435,10 +440,9 @@ fn lost_by_bounds(ctx: &Ctx<'_>, pos: &Chess, wdl: i8) -> Result<Option<Dtz>, Pr
             }
             Some(None) => return Ok(None),
             Some(Some(true)) => before_zeroing(2),
-            // A rounded 1 is exact with a mate in one, as in `from_table`.
             Some(Some(false)) => Dtz {
                 plies: bound,
-                precise: precise || bound == 1 && mates_in_one(child),
+                precise: precise || exact_one(bound, child),
             },
         };
         if best.is_none_or(|(x, j, _)| d.plies > x || (d.plies == x && i < j)) {
