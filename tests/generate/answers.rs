@@ -284,6 +284,15 @@ fn mate_distances_agree_with_their_moves() {
     assert!(lines > names.len());
 }
 
+/// `pos` with its halfmove clock at `clock`, or None where the FEN rules forbid it.
+fn at_clock(pos: &Chess, clock: u32) -> Option<Chess> {
+    let text = fen(pos);
+    let mut fields: Vec<&str> = text.split(' ').collect();
+    let clock = clock.to_string();
+    fields[4] = &clock;
+    syzygy_web::probe::parse_fen(&fields.join(" ")).ok()
+}
+
 /// With a running halfmove clock the first move is one whose category is
 /// best: the fastest mate may need more plies without a capture or pawn
 /// move than the clock leaves, where another move keeps the win (or, for
@@ -296,12 +305,7 @@ fn the_clock_ranks_moves_before_mate_distance() {
     let mut bad = Vec::new();
     for name in materials() {
         for (i, pos) in sample(&name, per_material() / 4, 29).iter().enumerate() {
-            let clock = [40, 70, 85, 92, 97][i % 5];
-            let text = fen(pos);
-            let mut fields: Vec<&str> = text.split(' ').collect();
-            let clock_text = clock.to_string();
-            fields[4] = &clock_text;
-            let Ok(at) = syzygy_web::probe::parse_fen(&fields.join(" ")) else {
+            let Some(at) = at_clock(pos, [40, 70, 85, 92, 97][i % 5]) else {
                 continue;
             };
             let Ok(a) = generated::analyse(lib, &at) else {
@@ -314,7 +318,7 @@ fn the_clock_ranks_moves_before_mate_distance() {
                 if bad.len() < 10 {
                     bad.push(format!(
                         "{}: {} ({}) first, {} ({}) is better",
-                        fields.join(" "),
+                        fen(&at),
                         first.uci,
                         first.category,
                         better.uci,
@@ -379,11 +383,7 @@ fn lines_with_a_running_clock_reach_mate() {
     let mut bad = Vec::new();
     for name in materials().into_iter().filter(|n| n.len() == 5) {
         for (i, pos) in sample(&name, 200, 31).iter().enumerate() {
-            let text = fen(pos);
-            let mut fields: Vec<&str> = text.split(' ').collect();
-            let clock = [92, 97, 99][i % 3].to_string();
-            fields[4] = &clock;
-            let Ok(at) = syzygy_web::probe::parse_fen(&fields.join(" ")) else {
+            let Some(at) = at_clock(pos, [92, 97, 99][i % 3]) else {
                 continue;
             };
             let Ok(a) = generated::analyse(lib, &at) else {
@@ -403,14 +403,10 @@ fn lines_with_a_running_clock_reach_mate() {
                         + 1;
                     longer += usize::from(line.moves.len() > first);
                     if !end.is_checkmate() && bad.len() < 10 {
-                        bad.push(format!(
-                            "{}: {} plies, no mate",
-                            fields.join(" "),
-                            line.moves.len()
-                        ));
+                        bad.push(format!("{}: {} plies, no mate", fen(&at), line.moves.len()));
                     }
                 }
-                Err(e) if bad.len() < 10 => bad.push(format!("{}: {e}", fields.join(" "))),
+                Err(e) if bad.len() < 10 => bad.push(format!("{}: {e}", fen(&at))),
                 Err(_) => {}
             }
         }
