@@ -138,7 +138,7 @@ describe('tables generated in the browser', { skip }, () => {
     const page = await openTablebase(context, servers, { urls: [] });
     // 40 of the seeded positions, at clocks where a capture or pawn move
     // may have to come before the fastest mate (lines then run longer
-    // than the position's mate distance: the CLI cut them before 5e25f76).
+    // than the position's mate distance: the CLI cut them before 415a262).
     const fens = (await seededFens(page)).filter((_, i) => i % 5 === 0).map((f, i) => f.replace(/ 0 1$/, ` ${[0, 90, 97, 99][i % 4]} 40`));
     const web = await page.evaluate((fens) => Promise.all(fens.map((f) => window.tb.mainline(f, { toEnd: true }))), fens);
     let out;
