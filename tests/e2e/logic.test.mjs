@@ -146,6 +146,28 @@ describe('verdict.js', () => {
     assert.match(m.badges.find((b) => b.kind === 'dtz').title, /comes in 5 plies/);
   });
 
+  it('words a rounded DTZ as the two distances it stands for', () => {
+    // 8/8/8/4k3/8/8/8/R3K3 w: the badge reads DTZ ~27; the true distance is 27 or 28 plies.
+    const r = { ...base, turn: 'white', wdl: 2, dtz: 27, precise: false, category: 'win' };
+    assert.equal(describeResult(r).dtz.label, 'DTZ ~27');
+    assert.match(describeResult(r).dtz.text, /comes in 27 or 28 plies/);
+    assert.match(describeResult({ ...r, precise: true }).dtz.text, /comes in 27 plies;/);
+    assert.match(describeResult({ ...r, turn: 'black', wdl: -2, dtz: -27, category: 'loss' }).dtz.text, /for 27 or 28 plies at most/);
+  });
+
+  it('does not call a zeroing move in time when the halfmove clock leaves too few plies', () => {
+    // 8/Q7/P7/8/4q3/2k5/8/K7 w - - 90 1: a cursed win, DTZ ~114, its best line zeroing after 15 plies; 10 remain.
+    const r = { ...base, turn: 'white', wdl: 1, dtz: 114, precise: false, category: 'cursed-win', halfmoveClock: 90 };
+    const text = describeResult(r, { zeroing: 15 }).dtz.text;
+    assert.doesNotMatch(text, /in time/);
+    assert.match(text, /comes in 15 plies, but the halfmove clock stands at 90: only 10 plies remain/);
+    assert.match(describeResult({ ...r, halfmoveClock: 0 }, { zeroing: 15 }).dtz.text, /in time/);
+    assert.match(describeResult({ ...r, dtz: 130 }, { zeroing: 130 }).dtz.text, /more than the 10 plies the halfmove clock leaves/);
+    const tip = (clockAfter) => groupMoves([{ uci: 'a7c5', san: 'Qc5+', wdl: -1, dtz: -113, category: 'blessed-loss', zeroingPlies: 14, clockAfter }])[0].moves[0].badges.find((b) => b.kind === 'dtz').title;
+    assert.match(tip(91), /the halfmove clock leaves only 9 plies/);
+    assert.match(tip(0), /comes in 14 plies; the phase after it/);
+  });
+
   it('shows checkmate, stalemate and insufficient material as such', () => {
     const mate = describeResult({ ...base, turn: 'black', wdl: -2, dtz: -1, category: 'loss', checkmate: true });
     assert.deepEqual([mate.headline, mate.tag], ['White wins', 'Checkmate']);

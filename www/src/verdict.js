@@ -78,6 +78,8 @@ export function describe(r, context = {}) {
   }
 
   const approx = r.precise === false ? '~' : '';
+  // A rounded DTZ of n stands for n or n + 1 plies.
+  const span = (k) => (approx ? `${k} or ${k + 1} plies` : plies(k));
   // The outcome stage: the WDL is known, the DTZ is still on its way.
   const pending = r.dtz === null || r.dtz === undefined;
   v.pending = pending;
@@ -88,12 +90,12 @@ export function describe(r, context = {}) {
     case 'win':
       v.headline = `${stm} wins`;
       v.summary = `${stm} to move forces checkmate against any defence, in time for the 50-move rule.`;
-      v.dtz = dtzLine(`With best play the next capture, pawn move or mate comes in ${plies(n)}; it resets the 50-move count.`);
+      v.dtz = dtzLine(`With best play the next capture, pawn move or mate comes in ${span(n)}; it resets the 50-move count.`);
       break;
     case 'loss':
       v.headline = `${opp} wins`;
       v.summary = `${opp} forces checkmate against any defence by ${stm}, in time for the 50-move rule.`;
-      v.dtz = dtzLine(`${stm} can hold off the next capture, pawn move or mate for ${plies(n)} at most.`);
+      v.dtz = dtzLine(`${stm} can hold off the next capture, pawn move or mate for ${span(n)} at most.`);
       break;
     case 'draw':
       v.headline = 'Draw';
@@ -131,19 +133,19 @@ export function describe(r, context = {}) {
   const winner = rawWdl > 0 ? stm : opp;
   if (['cursed-win', 'blessed-loss', 'maybe-win', 'maybe-loss'].includes(category) || byClock) {
     if (pending) v.dtz = dtzLine('');
-    else if (n > 100) v.dtz = { label: `DTZ ${approx}${n}`, text: beyond100(n, winner, context.zeroing) };
-    else if (n > 0) v.dtz = { label: `DTZ ${approx}${n}`, text: `${winner} needs ${plies(n)} to reach the next capture, pawn move or mate.` };
+    else if (n > 100) v.dtz = { label: `DTZ ${approx}${n}`, text: beyond100(n, winner, context.zeroing, h) };
+    else if (n > 0) v.dtz = { label: `DTZ ${approx}${n}`, text: `${winner} needs ${span(n)} to reach the next capture, pawn move or mate.` };
   }
 
   // The halfmove clock, only where it changes or nearly changes the result.
   if (h > 0 && Math.abs(rawWdl) === 2) {
     const left = Math.max(0, 100 - h);
     if (category === categoryOfWdl(rawWdl)) {
-      if (left - n <= 10) v.notes.push(`The halfmove clock stands at ${h}: ${plies(left)} ${remain(left)} before the 50-move rule, just enough for the ${plies(n)} ${winner} needs.`);
+      if (left - n <= 10) v.notes.push(`The halfmove clock stands at ${h}: ${plies(left)} ${remain(left)} before the 50-move rule, just enough for the ${span(n)} ${winner} needs.`);
     } else if (category === 'maybe-win' || category === 'maybe-loss') {
       v.notes.push(`The halfmove clock stands at ${h}: ${plies(left)} ${remain(left)} before the 50-move rule and ${winner} needs about ${plies(n)}, so it may or may not be enough. With a fresh clock ${winner} would clearly win.`);
     } else {
-      v.notes.push(`The halfmove clock already stands at ${h}: ${winner} needs ${plies(n)} before the next capture or pawn move, but only ${plies(left)} ${remain(left)}, so the 50-move rule draws it. With a fresh clock ${winner} would win.`);
+      v.notes.push(`The halfmove clock already stands at ${h}: ${winner} needs ${span(n)} before the next capture or pawn move, but only ${plies(left)} ${remain(left)}, so the 50-move rule draws it. With a fresh clock ${winner} would win.`);
     }
   }
   // A rounded DTZ leaves the result open only where DTZ and clock add up
@@ -157,18 +159,28 @@ export function describe(r, context = {}) {
  * either the distance itself (more than 100 plies to the next zeroing move:
  * the 50-move rule strikes in this phase) or the distance plus 100 (the
  * zeroing move comes in time but leads to a phase that the rule draws).
- * `zeroing`, the length of the best line, tells which; without it both are said.
+ * `zeroing`, the length of the best line, tells which; without it both are
+ * said. `clock`, the halfmove clock: a zeroing move in time for a fresh
+ * count may come too late for the clock as it stands.
  */
-export function beyond100(n, winner, zeroing) {
+export function beyond100(n, winner, zeroing, clock = 0) {
   const phase = zeroPhase(n, zeroing);
+  const left = Math.max(0, 100 - clock);
+  if (phase === 'later' && zeroing > left) {
+    return `The next capture or pawn move comes in ${plies(zeroing)}, but the halfmove clock stands at ${clock}: only ${plies(left)} ${remain(left)}, so the 50-move rule draws this phase first (the phase after it could not be won within 50 moves either: ${sum(n, zeroing)}).`;
+  }
   if (phase === 'later') {
-    return `The next capture or pawn move comes in ${plies(zeroing)}, in time; it is the phase after it that ${winner} cannot win within 50 moves. The tables write that as ${zeroing + 100 === n ? `${zeroing} + 100 = ${n}` : `${n} (${zeroing} + 100, rounded)`}.`;
+    return `The next capture or pawn move comes in ${plies(zeroing)}, in time; it is the phase after it that ${winner} cannot win within 50 moves. The tables write that as ${sum(n, zeroing)}.`;
   }
   if (phase === 'this') {
-    return `${winner} needs ${plies(zeroing)} to reach the next capture or pawn move: more than the 100 the 50-move rule allows.`;
+    const limit = clock > 0 ? `the ${plies(left)} the halfmove clock leaves` : 'the 100 the 50-move rule allows';
+    return `${winner} needs ${plies(zeroing)} to reach the next capture or pawn move: more than ${limit}.`;
   }
   return `Either ${plies(n - 100)} to the next capture or pawn move, with the phase after it lost to the 50-move rule (the tables add 100), or ${plies(n)} in this phase; the best line tells which.`;
 }
+
+/** A DTZ above 100 as the best line's length plus 100: a sum only where it is one. */
+const sum = (n, zeroing) => (zeroing + 100 === n ? `${zeroing} + 100 = ${n}` : `${n} (${zeroing} + 100, rounded)`);
 
 /** 'later' | 'this' | null: which phase a DTZ above 100 blames, given the best line's length. */
 export function zeroPhase(n, zeroing) {
@@ -218,15 +230,20 @@ export function describeMove(m) {
     badges.push({
       text: `DTZ ${approx}${n}`,
       kind: 'dtz',
-      title: cursed && n > 100 ? moveBeyond100(n, m.zeroingPlies) : `Distance to zeroing after this move: ${plies(n)}${m.precise === false ? ' (may be off by one)' : ''}`,
+      title: cursed && n > 100 ? moveBeyond100(n, m.zeroingPlies, m.clockAfter) : `Distance to zeroing after this move: ${plies(n)}${m.precise === false ? ' (may be off by one)' : ''}`,
     });
   }
   return { uci: m.uci, san: m.san, category, group, badges, dtm: Number.isInteger(m.dtm) ? m.dtm : null };
 }
 
-/** Tooltip of a move leading to a DTZ above 100; `zeroing` is the best line's length after the move, when known. */
-export function moveBeyond100(n, zeroing) {
+/**
+ * Tooltip of a move leading to a DTZ above 100; `zeroing` is the best line's
+ * length after the move, when known, and `clock` the halfmove clock there.
+ */
+export function moveBeyond100(n, zeroing, clock = 0) {
   const phase = zeroPhase(n, zeroing);
+  const left = Math.max(0, 100 - clock);
+  if (phase === 'later' && zeroing > left) return `After this move the next capture or pawn move comes in ${plies(zeroing)}, but the halfmove clock leaves only ${plies(left)}: the 50-move rule draws this phase first (DTZ ${n}: ${zeroing} + 100${zeroing + 100 === n ? '' : ', rounded'}).`;
   if (phase === 'later') return `After this move the next capture or pawn move comes in ${plies(zeroing)}; the phase after it is drawn by the 50-move rule (DTZ ${n}${zeroing + 100 === n ? ` = ${zeroing} + 100` : `: ${zeroing} + 100, rounded`}).`;
   if (phase === 'this') return `After this move the next capture or pawn move is ${plies(zeroing)} away: too far for the 50-move rule.`;
   return `After this move: ${plies(n - 100)} to the next capture or pawn move if a later phase is drawn by the 50-move rule (the tables add 100), else ${plies(n)}.`;
