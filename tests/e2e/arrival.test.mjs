@@ -6,6 +6,7 @@
 import { describe, it as baseIt } from 'node:test';
 import assert from 'node:assert/strict';
 import { skipReason, newPage, appUrl, waitVerdict, cliProbe, expectedHeadline, siteAndBrowser } from './helpers.mjs';
+import { applyUci } from '../../www/src/chess.js';
 
 const skip = skipReason({ needCli: true });
 const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 180_000 }, fn);
@@ -47,6 +48,37 @@ describe('results as they arrive on the board', () => {
       [...document.querySelectorAll('syzygy-board .sb-movelist [data-uci]')].map((e) => e.dataset.uci),
     );
     assert.deepEqual(shown, want.moves.map((m) => m.uci));
+    assert.deepEqual(page.errors.map(String), []);
+    await page.context().close();
+  });
+  it('a move played from the keyboard lands on the next position\'s best move once its moves are ranked', async () => {
+    const [root] = cliProbe([LUCENA]);
+    // The last-ranked move: its position is off the best line, whose probes warmed the first's.
+    const played = root.moves.at(-1).uci;
+    const next = applyUci(LUCENA, played);
+    const [child] = cliProbe([next]);
+    const page = await newPage(ctx.browser);
+    let hold = false;
+    let release = null;
+    const released = new Promise((r) => (release = r));
+    await page.route(/\/tables\/.*\.rtb[wz]$/, async (route) => {
+      if (hold) await released;
+      await route.continue();
+    });
+    await page.goto(appUrl(ctx.site.url, LUCENA));
+    await waitVerdict(page, LUCENA);
+    await page.focus('syzygy-board [role="listbox"]');
+    await page.keyboard.press('End');
+    assert.equal(await page.getAttribute('syzygy-board [role="listbox"]', 'aria-activedescendant'), await page.$eval(`syzygy-board [role="option"][data-uci="${played}"]`, (o) => o.id));
+    hold = true;
+    await page.keyboard.press('Enter');
+    // The next position's legal moves show unranked while its tables are held.
+    await page.waitForFunction(() => document.querySelector('syzygy-board .sb-moves-card').classList.contains('sb-stale'));
+    release();
+    await waitVerdict(page, next);
+    const active = await page.getAttribute('syzygy-board [role="listbox"]', 'aria-activedescendant');
+    const best = await page.$eval(`syzygy-board [role="option"][data-uci="${child.moves[0].uci}"]`, (o) => o.id);
+    assert.equal(active, best, 'the active move is the best, not the first of the unranked list');
     assert.deepEqual(page.errors.map(String), []);
     await page.context().close();
   });

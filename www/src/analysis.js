@@ -132,7 +132,8 @@ export async function analyse(ctx, fen, token) {
     if (handle === s.handle) remember(s.results, fen, result);
     if (full) {
       view.network.working(false);
-      view.network.cost(before, after);
+      // The last probe's cost is the shown position's: not an older one's finishing late.
+      if (!stale()) view.network.cost(before, after);
       if (after) view.network.stats(after);
     }
     if (stale()) return;
@@ -142,7 +143,7 @@ export async function analyse(ctx, fen, token) {
     const err = asError(raw);
     if (full) {
       view.network.working(false);
-      view.network.error(err.code === 'network' ? 'Network error' : 'Idle');
+      if (!stale()) view.network.error(err.code === 'network' ? 'Network error' : 'Idle');
       refreshStats(ctx);
     }
     // Network errors, missing tables and failed generations are asked
@@ -187,7 +188,7 @@ function renderResult(ctx, r, fen) {
   view.network.setMaterial(safeMaterial(fen), true);
   if (r.checkmate || r.stalemate || (r.moves && !r.moves.length))
     view.moveList.message(r.checkmate ? 'Checkmate: no moves.' : r.stalemate ? 'Stalemate: no moves.' : 'No legal moves.');
-  else view.moveList.render(withZeroing(s, fen, r.moves || []), fen);
+  else view.moveList.render(withZeroing(s, fen, r), fen);
   if (beyond100(r) && !line && !ctx.full) resolvePosition(ctx, fen, s.token);
   resolveMoves(ctx, fen, r, s.token);
   // The probe's move list is authoritative for the board's destinations too.
@@ -209,12 +210,14 @@ function zeroingPlies(line) {
   return i < 0 ? undefined : i + 1;
 }
 
-/** Moves with the best line's length after them, where it has been worked out. */
-function withZeroing(s, fen, moves) {
-  return moves.map((m) => {
+/** Moves with the best line's length after them, where it has been worked out, and the halfmove clock there. */
+function withZeroing(s, fen, r) {
+  const clock = r.halfmoveClock ?? 0;
+  return (r.moves || []).map((m) => {
     if (!(Math.abs(m.wdl) === 1 && Math.abs(m.dtz) > 100)) return m;
     const n = zeroingPlies(knownLine(s, childFen(fen, m.uci)));
-    return n === undefined ? m : { ...m, zeroingPlies: n };
+    const clockAfter = m.zeroing ? 0 : clock + 1;
+    return n === undefined ? { ...m, clockAfter } : { ...m, zeroingPlies: n, clockAfter };
   });
 }
 
@@ -257,7 +260,7 @@ async function resolveMoves(ctx, fen, r, token) {
     }
     if (token !== s.token) return;
   }
-  if (changed && token === s.token) view.moveList.render(withZeroing(s, fen, r.moves || []), fen);
+  if (changed && token === s.token) view.moveList.render(withZeroing(s, fen, r), fen);
 }
 
 /** Shows an error for `fen` (bad FEN, illegal position, missing table, network...). */

@@ -22,6 +22,9 @@ export function createMoveList(callbacks) {
   // The position the options are for: a list shown again for it (its
   // verdict, then its ranked moves) keeps the active move.
   let shownFor = null;
+  // Whether the active move is one the user chose (keys), not the first
+  // of a list set active for them: only a chosen one outlives a re-ranking.
+  let chosen = false;
 
   function setActive(i, scroll = true) {
     if (!options.length) return;
@@ -40,6 +43,7 @@ export function createMoveList(callbacks) {
       e.preventDefault();
       e.stopPropagation();
       setActive(active < 0 ? 0 : keys[e.key]);
+      chosen = true;
     } else if ((e.key === 'Enter' || e.key === ' ') && active >= 0) {
       e.preventDefault();
       e.stopPropagation();
@@ -63,11 +67,12 @@ export function createMoveList(callbacks) {
     /** Shows probe moves (ranked best first) of the position `fen`. */
     render(moves, fen = null) {
       const groups = groupMoves(moves);
-      const keep = fen !== null && fen === shownFor && active >= 0 ? options[active].dataset.uci : null;
+      const keep = fen !== null && fen === shownFor && active >= 0 && chosen ? options[active].dataset.uci : null;
       const focused = hasFocus();
       shownFor = fen;
       options = [];
       active = -1;
+      chosen = false;
       list.removeAttribute('aria-activedescendant');
       const nodes = groups.map((g) => {
         const labelId = `${id}-${g.key}`;
@@ -110,6 +115,7 @@ export function createMoveList(callbacks) {
         if (document.activeElement !== list) list.focus({ preventScroll: true });
         const at = keep === null ? -1 : options.findIndex((o) => o.dataset.uci === keep);
         setActive(Math.max(0, at), false);
+        chosen = at >= 0;
       }
     },
     /** Shows a message instead of moves (e.g. game over, no table). */
@@ -117,6 +123,7 @@ export function createMoveList(callbacks) {
       const focused = hasFocus();
       options = [];
       active = -1;
+      chosen = false;
       shownFor = null;
       list.replaceChildren();
       list.removeAttribute('aria-activedescendant');
