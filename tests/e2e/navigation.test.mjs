@@ -57,6 +57,24 @@ describe('history and focus', () => {
     await page.close();
   });
 
+  it('the side-to-move switch is an entry: Back brings back the line it replaced', async () => {
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, ROOK));
+    await waitVerdict(page, ROOK);
+    const line = await playBest(page, ROOK, 2);
+    await page.click('syzygy-board .sb-turn-btn');
+    const toggled = line[2].replace(' w ', ' b ');
+    await waitVerdict(page, toggled);
+    assert.equal(await plies(page), 0);
+    await page.goBack();
+    await expectFen(page, line[2]);
+    assert.equal(await plies(page), 2);
+    await page.goForward();
+    await expectFen(page, toggled);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+
   it('Back to a link with a short FEN keeps the played line', async () => {
     const page = await newPage(ctx.browser);
     // No clocks: the board shows the FEN with "0 1".

@@ -247,11 +247,15 @@ export function createApp(host, options) {
       show(true, { push: true });
     },
     flip,
+    /**
+     * The other side to move: a new position, so a new line and, off the
+     * editor, a history entry (Back returns to the line played before).
+     */
     toggleTurn() {
       const fen = withTurn(currentFen(s), parseFen(currentFen(s)).turn === 'white' ? 'black' : 'white');
       setLine(s, fen);
       if (s.editing) editor.setState(parseFen(fen));
-      show(true);
+      show(true, { push: !s.editing });
     },
     setTurn: (color) => loadEdited(withTurn(currentFen(s), color)),
     setHalfmove: (n) => loadEdited(withHalfmove(currentFen(s), n)),
