@@ -42,8 +42,16 @@ describe('results as they arrive on the board', () => {
     assert.ok(during.stale, 'the move list is still loading');
     assert.ok(during.text.length > 0, 'the move list is not blank while it loads');
 
+    // The verdict with its DTZ, read once: the complete answer after it does not rebuild it.
+    await page.waitForSelector('syzygy-board .sb-verdict[data-stage="verdict"]');
+    await page.evaluate(() => (document.querySelector('syzygy-board .sb-verdict .sb-headline').dataset.mark = 'read'));
     release();
     await waitVerdict(page, LUCENA);
+    const verdict = await page.evaluate(() => {
+      const card = document.querySelector('syzygy-board .sb-verdict');
+      return { mark: card.querySelector('.sb-headline').dataset.mark, busy: card.getAttribute('aria-busy') };
+    });
+    assert.deepEqual(verdict, { mark: 'read', busy: null });
     const shown = await page.evaluate(() =>
       [...document.querySelectorAll('syzygy-board .sb-movelist [data-uci]')].map((e) => e.dataset.uci),
     );

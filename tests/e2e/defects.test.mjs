@@ -236,6 +236,10 @@ describe('issue 14 defects', () => {
       assert.equal(label, 'White to move');
       const sizes = await page.$$eval('syzygy-board .sb-controls button', (els) => els.map((e) => [e.getBoundingClientRect().width, e.getBoundingClientRect().height]));
       for (const [w, h] of sizes) assert.ok(w >= 44 && h >= 44, `${width}px: a control is ${w}x${h}`);
+      // The best line's plies are buttons too, closer together: at least 36 px.
+      await page.locator('syzygy-board .sb-mainline .sb-ply').first().waitFor({ timeout: 20000 });
+      const plies = await page.$$eval('syzygy-board .sb-mainline .sb-ply', (els) => els.map((e) => [e.getBoundingClientRect().width, e.getBoundingClientRect().height]));
+      for (const [w, h] of plies) assert.ok(w >= 36 && h >= 36, `${width}px: a ply is ${w}x${h}`);
       assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= width);
       await page.close();
     }

@@ -73,7 +73,7 @@ export function markLoading(ctx, fen) {
  */
 function renderVerdict(ctx, r, fen) {
   const { s, view } = ctx;
-  view.verdict.result(describe(r));
+  view.verdict.result(describe(r), fen);
   const legal = s.legalFen === fen ? s.legal || [] : [];
   if (legal.length) view.moveList.renderUnknown(legal, fen);
   else view.moveList.message('Loading moves…');
@@ -184,7 +184,7 @@ function renderResult(ctx, r, fen) {
   view.movesCard.classList.remove('sb-stale');
   const line = knownLine(s, fen);
   const v = describe(r, { zeroing: zeroingPlies(line) });
-  view.verdict.result(v);
+  view.verdict.result(v, fen);
   view.network.setMaterial(safeMaterial(fen), true);
   if (r.checkmate || r.stalemate || (r.moves && !r.moves.length))
     view.moveList.message(r.checkmate ? 'Checkmate: no moves.' : r.stalemate ? 'Stalemate: no moves.' : 'No legal moves.');
@@ -239,7 +239,7 @@ async function resolvePosition(ctx, fen, token) {
     return;
   }
   const r = s.results.get(fen);
-  if (token === s.token && r && !r.error) ctx.view.verdict.result(describe(r, { zeroing: zeroingPlies(knownLine(s, fen)) }));
+  if (token === s.token && r && !r.error) ctx.view.verdict.result(describe(r, { zeroing: zeroingPlies(knownLine(s, fen)) }), fen);
 }
 
 /** The same for the (few) moves leading to a DTZ above 100: their tooltips then say the real distance. */
@@ -369,7 +369,7 @@ async function renderMainline(ctx, fen, token) {
   view.mainlineCard.classList.remove('sb-stale');
   view.mainline.render(line, { loses: losesAt(r, line) });
   // The line may tell the two readings of a DTZ above 100 apart.
-  if (beyond100(r)) view.verdict.result(describe(r, { zeroing: zeroingPlies(line) }));
+  if (beyond100(r)) view.verdict.result(describe(r, { zeroing: zeroingPlies(line) }), fen);
 }
 
 /**

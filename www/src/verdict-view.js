@@ -8,6 +8,9 @@ export function createVerdictCard() {
   const progress = h('div.sb-verdict-progress', { 'aria-hidden': 'true' });
   const body = h('div.sb-verdict-body');
   const el = h('section.sb-card.sb-verdict', { 'aria-live': 'polite', 'aria-label': 'Tablebase verdict', dataset: { tone: 'loading' } }, progress, body);
+  // The verdict on screen: the same one again (the complete answer after
+  // its verdict, a redraw) is not rebuilt, so a screen reader reads it once.
+  let shown = null;
 
   function setData(tone, category = '', outcome = '', error = '', stage = '') {
     Object.assign(el.dataset, { tone, category, outcome, error, stage });
@@ -28,12 +31,18 @@ export function createVerdictCard() {
     /** Before the decoder is ready. */
     pending() {
       el.dataset.tone = 'loading';
+      shown = null;
       replace(body, h('div.sb-verdict-head', h('span.sb-spinner'), h('h2.sb-headline', 'Loading tablebase…')), h('p.sb-summary', 'Fetching the decoder.'));
     },
-    /** A verdict from describe(). */
-    result(v) {
+    /** A verdict from describe() for the position `fen`. */
+    result(v, fen = '') {
       // Stage 'outcome' while the DTZ is still on its way, then 'verdict'.
       setData(v.tone, v.category || '', v.outcome, '', v.pending ? 'outcome' : 'verdict');
+      // Who wins shows at once; a screen reader waits for the DTZ and reads both together.
+      if (v.pending) el.setAttribute('aria-busy', 'true');
+      const key = `${fen}\n${JSON.stringify(v)}`;
+      if (key === shown) return;
+      shown = key;
       const badge =
         v.tone === 'white' || v.tone === 'black'
           ? h('span.sb-verdict-piece.cg-wrap', { title: `${sideName(v.tone)} wins` }, h('piece', { class: `king ${v.tone}` }))
@@ -58,6 +67,7 @@ export function createVerdictCard() {
       // Busy: screen readers hold the live region's announcements (one per
       // progress report) until the answer replaces it.
       el.setAttribute('aria-busy', 'true');
+      shown = null;
       const pct = Math.round((p.fraction || 0) * 100);
       const left = p.etaMs === null || p.etaMs === undefined ? 'estimating the time left' : `about ${Math.max(1, Math.round(p.etaMs / 1000))} s left`;
       replace(
@@ -75,6 +85,7 @@ export function createVerdictCard() {
      */
     error(e, { over = null, fix = null } = {}) {
       setData('error', '', '', e.code);
+      shown = null;
       replace(
         body,
         h('div.sb-verdict-head', h('span.sb-verdict-icon.sb-alert'), h('h2.sb-headline', over ? over.split(':')[0] : e.title)),
