@@ -138,9 +138,15 @@ fn categories_match_reference_near_the_boundary() {
     let (mut us, them) = (ours(), theirs());
     let (mut positions, mut clocked, mut moves, mut skipped) = (0u64, 0u64, 0u64, 0u64);
     let mut bad = Vec::new();
-    let check = |what: String, ours: Category, pos: &Chess, bad: &mut Vec<String>| {
+    let mut tied = 0u64;
+    let mut check = |what: String, ours: Category, pos: &Chess, bad: &mut Vec<String>| {
         let theirs = category_of(them.probe_wdl(pos).expect("reference"));
-        if ours != theirs && bad.len() < 10 {
+        if ours == Category::MaybeLoss
+            && theirs == Category::Loss
+            && ties_a_rounded_defence(&them, pos)
+        {
+            tied += 1;
+        } else if ours != theirs && bad.len() < 10 {
             bad.push(format!("{what}: ours {ours}, reference {theirs}"));
         }
     };
@@ -189,7 +195,7 @@ fn categories_match_reference_near_the_boundary() {
         }
     }
     println!(
-        "positions sampled: {positions}, with clocks near 100: {clocked}, moves: {moves}, skipped (forced zeroing, mate): {skipped}"
+        "positions sampled: {positions}, with clocks near 100: {clocked}, moves: {moves}, skipped (forced zeroing, mate): {skipped}, maybe-losses the reference reads exact: {tied}"
     );
     assert!(clocked > 1000);
     assert!(bad.is_empty(), "{bad:#?}");

@@ -186,6 +186,65 @@ fn four_piece_samples() {
     tally.finish();
 }
 
+/// Our prober's `precise` flag, read from the official tables, against
+/// the generated DTZ (exact, and not the reference's: shakmaty-syzygy
+/// says exact where a lost position's longest defence ties an exact child
+/// with a rounded one, as in `8/8/2K5/8/6k1/5Q2/8/3Q4 b`, -2 said exact
+/// where the generated value is -3). Exact means equal; a rounded n means n
+/// or n + 1 plies. Each sampled 4-piece position and each of its moves.
+#[test]
+fn official_dtz_said_exact_is_the_generated_one() {
+    if !have_official() {
+        return;
+    }
+    let lib = library();
+    let mut us = ours();
+    let (mut exact, mut rounded) = (0u64, 0u64);
+    let mut bad = Vec::new();
+    let mut agree = |what: String, dtz: i32, precise: bool, pos: &Chess| {
+        let generated = value::dtz_plies(value_of(lib, pos).0);
+        let ok = if precise {
+            exact += 1;
+            generated == dtz
+        } else {
+            rounded += 1;
+            generated.signum() == dtz.signum()
+                && (generated.abs() == dtz.abs() || generated.abs() == dtz.abs() + 1)
+        };
+        if !ok && bad.len() < 10 {
+            bad.push(format!(
+                "{what}: dtz {dtz} (precise {precise}), generated {generated}"
+            ));
+        }
+    };
+    for name in table_names().into_iter().filter(|n| n.len() == 5) {
+        for pos in sample(&name, 1_000, 17) {
+            let a = us.analyse(&pos).expect("answer");
+            if a.facts.checkmate {
+                continue;
+            }
+            agree(fen(&pos), a.dtz, a.precise, &pos);
+            for m in pos.legal_moves() {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                let uci = m.to_uci(shakmaty::CastlingMode::Standard).to_string();
+                let listed = a.moves.iter().find(|x| x.uci == uci).expect("listed");
+                if !child.is_checkmate() {
+                    agree(
+                        format!("{} after {uci}", fen(&pos)),
+                        listed.dtz,
+                        listed.precise,
+                        &child,
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("DTZ said exact: {exact}, rounded: {rounded}");
+    assert!(exact > 10_000 && rounded > 10_000);
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
 /// The value of a position for its side to move, (DTZ50'' code, mate code):
 /// looked up, or through its moves when it has en passant rights (stored
 /// positions have none).

@@ -423,12 +423,12 @@ fn lost_by_bounds(ctx: &Ctx<'_>, pos: &Chess, wdl: i8) -> Result<Option<Dtz>, Pr
         }
         return Err(ProbeError::Missing);
     }
-    let mut best: Option<(i32, usize, bool)> = None;
+    let mut best: Option<Dtz> = None;
     let mut waiting: Option<i32> = None;
-    for &(bound, i, precise, ref child) in &bounds {
+    for &(bound, _, precise, ref child) in &bounds {
         // A child below the best found cannot beat it; one below a child
         // still being fetched may not be needed at all.
-        if best.is_some_and(|(x, _, _)| bound < x) || waiting.is_some_and(|w| bound < w) {
+        if best.is_some_and(|b| bound < b.plies) || waiting.is_some_and(|w| bound < w) {
             break;
         }
         // Won (its parent is lost): its DTZ is the table's unless a
@@ -445,17 +445,31 @@ fn lost_by_bounds(ctx: &Ctx<'_>, pos: &Chess, wdl: i8) -> Result<Option<Dtz>, Pr
                 precise: precise || exact_one(bound, child),
             },
         };
-        if best.is_none_or(|(x, j, _)| d.plies > x || (d.plies == x && i < j)) {
-            best = Some((d.plies, i, d.precise));
-        }
+        best = Some(longest(best, d));
     }
     if missing {
         return Err(ProbeError::Missing);
     }
-    Ok(best.map(|(x, _, precise)| Dtz {
-        plies: -(x + 1),
-        precise,
+    Ok(best.map(|b| Dtz {
+        plies: -(b.plies + 1),
+        precise: b.precise,
     }))
+}
+
+/// The longer of two won children's DTZ, which a lost parent's defence
+/// takes. A rounded n is n or n + 1 plies: tied with an exact n, the
+/// longest is not known to the ply (8/8/2K5/8/6k1/5Q2/8/3Q4 b: Kh4 leads
+/// to an exact 1, Kg5 to a rounded 1 whose truth is 2, so the parent's
+/// -2 was said exact where it is -3).
+fn longest(best: Option<Dtz>, d: Dtz) -> Dtz {
+    match best {
+        Some(b) if b.plies > d.plies => b,
+        Some(b) if b.plies == d.plies => Dtz {
+            plies: b.plies,
+            precise: b.precise && d.precise,
+        },
+        _ => d,
+    }
 }
 
 /// [`zeroing_win`] as maybe needed: in full where requests cost no waves
@@ -470,6 +484,25 @@ fn speculate_zeroing_win(ctx: &Ctx<'_>, child: &Chess) {
         let _ = ctx.speculate(|| zeroing_win(ctx, child));
     } else {
         let _ = ctx.speculate_opens(|| zeroing_win(ctx, child));
+    }
+}
+
+/// The better of two moves' DTZ that keep the position's result, signed
+/// from the mover's view: a win the fewest plies, a loss the most. Tied
+/// with a rounded value (n or n + 1 plies), an exact one settles a win's
+/// shortest; a loss's longest is exact only if both are.
+fn shortest(best: Option<Dtz>, d: Dtz) -> Dtz {
+    match best {
+        Some(b) if b.plies < d.plies => b,
+        Some(b) if b.plies == d.plies => Dtz {
+            plies: b.plies,
+            precise: if b.plies > 0 {
+                b.precise || d.precise
+            } else {
+                b.precise && d.precise
+            },
+        },
+        _ => d,
     }
 }
 
@@ -515,8 +548,8 @@ fn one_ply(
         if !m.is_zeroing() && d.plies == 2 && child.is_checkmate() {
             mate = true;
         }
-        if d.plies != 0 && d.plies.signum() == sign(wdl) && best.is_none_or(|b| d.plies < b.plies) {
-            best = Some(d);
+        if d.plies != 0 && d.plies.signum() == sign(wdl) {
+            best = Some(shortest(best, d));
         }
     }
     if pending.missing || wdl.is_none() {
