@@ -233,7 +233,9 @@ export class Runtime {
         const ask = (rank) => ({ trace, prio: { rank } });
         const release = this.http.gate.hold(RANK.verdict, !this.http.link.slow());
         this.run('outcome', fen, ask(RANK.outcome)).then(outcome, () => {});
-        this.run('verdict', fen, ask(RANK.verdict))
+        // A verdict from a table being generated needs no network: its
+        // hold ends where the generation starts, not with it.
+        this.run('verdict', fen, { ...ask(RANK.verdict), release })
           .then(verdict, () => {})
           .finally(release);
       }
@@ -290,17 +292,22 @@ export class Runtime {
    */
   async run(kind, fen, ask) {
     if (typeof fen !== 'string') throw fail('FEN must be a string', 'invalid-fen');
-    if (this.generates(fen)) return this.runGenerated(kind, fen);
+    // Generated tables hold no request back (see `probe`).
+    const generated = (offline) => {
+      if (ask.release) ask.release();
+      return this.runGenerated(kind, fen, offline);
+    };
+    if (this.generates(fen)) return generated(false);
     try {
       return await this.runTables(kind, fen, ask);
     } catch (e) {
       const within = this.generateMode === 'auto' && this.core.constructor.pieceCount(fen) <= MAX_GENERATED_PIECES;
       // 'auto': a table no URL has is generated instead, within reach.
-      if (within && e && e.code === 'missing-table') return this.runGenerated(kind, fen);
+      if (within && e && e.code === 'missing-table') return generated(false);
       // Offline (or the host down): tables generated on an earlier visit,
       // kept in IndexedDB, still answer; nothing is generated for it.
       if (within && e && e.code === 'network') {
-        const r = await this.runGenerated(kind, fen, true).catch(() => null);
+        const r = await generated(true).catch(() => null);
         if (r) return r;
       }
       throw e;

@@ -11,7 +11,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { skipReason, startServers, launch, launchPersistent, openTablebase, probeAll, tbStats, cliProbe, prng, randomFen, CLI } from './helpers.mjs';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { skipReason, startServers, launch, launchPersistent, openTablebase, probeAll, tbStats, cliProbe, prng, randomFen, CLI, TABLES } from './helpers.mjs';
 
 const skip = skipReason();
 const ALL = !!process.env.SYZYGY_GENERATE_ALL;
@@ -203,5 +206,37 @@ describe('tables generated in the browser', { skip }, () => {
     assert.ok(made.dtm > 0);
     assert.equal((await tbStats(page)).tablesGenerated, 1);
     await context.close();
+  });
+  it('a table being generated holds up no other probe\'s requests', { timeout: 600_000 }, async () => {
+    // A host with every official table but KRvKN: its positions are made
+    // in the worker ('auto'), while a 5-piece position's move list needs
+    // rounds of requests. Before 2026-11-29 the first probe's hold on the
+    // request gate (its verdict ahead of move lists) lasted the whole
+    // generation, and the second probe's move list waited for it.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syzygy-partial-'));
+    for (const f of fs.readdirSync(TABLES)) if (/\.rtb[wz]$/.test(f) && !/^KRvKN\./.test(f)) fs.symlinkSync(path.join(TABLES, f), path.join(dir, f));
+    const partial = await startServers({ tables: [dir] });
+    try {
+      const context = await browser.newContext();
+      const page = await openTablebase(context, partial);
+      const order = await page.evaluate(async ([base, made, hosted]) => {
+        let generating = false;
+        window.tb = new window.Tablebase({ urls: [base], generate: 'auto', onGenerate: () => (generating = true) });
+        const order = [];
+        const updates = { onUpdate: () => {} };
+        const t0 = performance.now();
+        const a = window.tb.probe(made, updates).then((r) => order.push(['generated', r.dtm !== null, performance.now() - t0]));
+        // Once the worker is at it.
+        while (!generating) await new Promise((r) => setTimeout(r, 5));
+        const b = window.tb.probe(hosted, updates).then((r) => order.push(['hosted', r.moves.length > 0, performance.now() - t0]));
+        await Promise.all([a, b]);
+        return order;
+      }, [partial.base, '8/8/8/4k3/8/2n5/8/R3K3 w - - 0 1', '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1']);
+      assert.deepEqual(order.map((o) => o.slice(0, 2)), [['hosted', true], ['generated', true]]);
+      await context.close();
+    } finally {
+      await partial.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
