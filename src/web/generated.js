@@ -61,6 +61,10 @@ export class Generated {
     this.idleTimer = null;
     // name -> promise of its loading or generation.
     this.pending = new Map();
+    // name -> promise of its loading from IndexedDB alone (true if it read).
+    this.stored = new Map();
+    // Counts clearCache calls: a generation under way at one is not stored.
+    this.epoch = 0;
     // Materials the worker holds (given or made).
     this.inWorker = new Set();
     this.worker = null;
@@ -86,7 +90,7 @@ export class Generated {
     // (else a page reloaded would hand the worker every sub-table again).
     let loaded = false;
     for (const name of reads) {
-      if (!this.held.has(name) && !this.pending.has(name) && (await this.fromStore(name))) loaded = true;
+      if (!this.held.has(name) && !this.pending.has(name) && (await this.fromStoreOnce(name))) loaded = true;
     }
     if (loaded) return;
     const plan = { names, index: 0, started: performance.now() };
@@ -103,9 +107,23 @@ export class Generated {
    */
   async ensureStored(names) {
     for (const name of names) {
-      if (!this.held.has(name) && !(await this.fromStore(name))) return false;
+      if (!this.held.has(name) && !(await this.fromStoreOnce(name))) return false;
     }
     return true;
+  }
+
+  /**
+   * `fromStore`, once for probes that ask at the same time (a board's
+   * outcome, verdict and move list of one position): each would read and
+   * decode the table again, and the page's memory never shrinks.
+   */
+  fromStoreOnce(name) {
+    let p = this.stored.get(name);
+    if (!p) {
+      p = this.fromStore(name).finally(() => this.stored.delete(name));
+      this.stored.set(name, p);
+    }
+    return p;
   }
 
   /** Gives the core `name` from IndexedDB; false if it is not stored or does not read. */
@@ -146,12 +164,25 @@ export class Generated {
       this.counters.fromIndexedDb++;
       if (!forCore) this.give(name, bytes);
     } else {
+      const epoch = this.epoch;
       bytes = await this.generate(name, plan, later);
       if (forCore && !this.insert(name, bytes)) throw fail(`the generated table ${name} does not read`, 'generate');
       this.counters.generated++;
-      await this.toDb(name, bytes);
+      if (epoch === this.epoch) await this.toDb(name, bytes);
     }
     if (forCore) this.keep(name);
+  }
+
+  /**
+   * clearCache: the core lets every generated table go (a probe under way
+   * loads again what it reads), an idle worker stops with those it holds,
+   * and a generation under way answers its probe without being stored.
+   */
+  clear() {
+    this.epoch++;
+    for (const name of this.held.keys()) this.core.dropGenerated(name);
+    this.held.clear();
+    if (!this.jobs.size) this.stop();
   }
 
   /** Hands the worker a sub-table; a failure fails the generation that needs it, which reports it. */

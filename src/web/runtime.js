@@ -541,6 +541,7 @@ export class Runtime {
     this.waiting.clear();
     this.missedInDb.clear();
     this.core.clear();
+    this.generated.clear();
     this.files.clear();
     this.absent.clear();
     // Writes queued before the clear land before it: an answer taken in

@@ -180,12 +180,26 @@ describe('tables generated in the browser', { skip }, () => {
       await page.evaluate(() => {
         window.tb = new window.Tablebase({ urls: [] });
       });
-      const again = (await probeAll(page, [fen]))[0];
+      // As the board asks: outcome, verdict and move list at once, which
+      // read the stored table once (each decoded it until 2026-11-29).
+      const again = await page.evaluate((f) => window.tb.probe(f, { onUpdate: () => {} }), fen);
       const after = await tbStats(page);
       assert.deepEqual(again, first);
       assert.equal(after.tablesGenerated, 0);
       assert.equal(after.tablesFromIndexedDb, 1);
       assert.equal(after.requests, 0);
+      // clearCache empties the generated tables too, held and stored.
+      await context.setOffline(false);
+      await page.evaluate(() => window.tb.clearCache());
+      assert.equal((await tbStats(page)).generatedBytes, 0);
+      await page.reload();
+      await page.waitForFunction(() => window.ready === true);
+      await page.evaluate(() => {
+        window.tb = new window.Tablebase({ urls: [] });
+      });
+      assert.deepEqual((await probeAll(page, [fen]))[0], first);
+      const made = await tbStats(page);
+      assert.deepEqual([made.tablesGenerated, made.tablesFromIndexedDb], [1, 0]);
     } finally {
       await context.close();
     }
