@@ -38,6 +38,17 @@ fn hostile_fens_get_typed_errors() {
         ("4k3/8/8/8/8/8/8/4K2R w - - 0 1 extra", "invalid-fen"),
         ("4k3/8/8/8/8/8/8/4K2R w - - -5 1", "invalid-fen"),
         ("4k3/8/8/8/8/8/8/4K2X w - - 0 1", "invalid-fen"),
+        // Variants' FENs, which the parser underneath would read as
+        // standard chess: a Crazyhouse pocket and promoted mark, Three-check
+        // counters; and a board of nine ranks, two digits in a row, a clock
+        // beyond 32 bits (read as 4294967295 before).
+        ("4k3/8/8/8/8/8/8/4K2R[] w - - 0 1", "invalid-fen"),
+        ("4k3/8/8/8/8/8/8/4K2R~ w - - 0 1", "invalid-fen"),
+        ("4k3/8/8/8/8/8/8/4K2R w - - 3+3 0 1", "invalid-fen"),
+        ("4k3/8/8/8/8/8/8/4K2R w - - 0 1 +0+0", "invalid-fen"),
+        ("8/8/8/8/8/8/8/8/4k3 w - - 0 1", "invalid-fen"),
+        ("4K11R/8/8/8/8/8/8/4k3 w - - 0 1", "invalid-fen"),
+        ("4k3/8/8/8/8/8/8/4K2R w - - 99999999999 1", "invalid-fen"),
         ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "castling"),
         ("r3k3/8/8/8/8/8/8/4K3 b q - 0 1", "castling"),
         ("QQQQQQQQ/Q7/8/8/8/8/8/k1K5 w - - 0 1", "illegal-position"),

@@ -40,6 +40,7 @@ pub fn parse_position(fen: &str) -> Result<Chess, ProbeError> {
     if fen.is_empty() {
         return Err(ProbeError::InvalidFen("empty".into()));
     }
+    let fen = standard(fen)?;
     let parsed: Fen = fen
         .parse()
         .map_err(|e| ProbeError::InvalidFen(format!("{e}")))?;
@@ -71,4 +72,61 @@ impl PositionFacts {
             insufficient_material: pos.is_insufficient_material(),
         }
     }
+}
+
+/// A FEN of standard chess, its fields joined by single spaces, or what is
+/// wrong with it. The parser underneath also reads variants' FENs (a
+/// Crazyhouse pocket, promoted-piece marks, Three-check counters), which it
+/// would answer as standard chess, and names a ninth rank "an invalid
+/// pocket": those are refused here, in a player's words.
+fn standard(fen: &str) -> Result<String, ProbeError> {
+    let bad = |why: String| Err(ProbeError::InvalidFen(why));
+    let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+    if fields.len() > 6 {
+        return bad(format!("{} fields, at most 6", fields.len()));
+    }
+    let ranks: Vec<&str> = fields[0].split('/').collect();
+    if ranks.len() != 8 {
+        return bad(format!("the board needs 8 ranks, found {}", ranks.len()));
+    }
+    for (i, rank) in ranks.iter().enumerate() {
+        let number = 8 - i;
+        let (mut squares, mut digit_before) = (0u32, false);
+        for c in rank.chars() {
+            match c {
+                '1'..='8' if digit_before => {
+                    return bad(format!("two digits in a row in rank {number}"));
+                }
+                '1'..='8' => {
+                    squares += c as u32 - '0' as u32;
+                    digit_before = true;
+                }
+                'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => {
+                    squares += 1;
+                    digit_before = false;
+                }
+                _ => {
+                    return bad(format!(
+                        "'{c}' in rank {number} is not a piece or a count of empty squares"
+                    ))
+                }
+            }
+        }
+        if squares != 8 {
+            return bad(format!("rank {number} has {squares} squares, not 8"));
+        }
+    }
+    for (field, what) in fields
+        .iter()
+        .zip(["", "", "", "", "halfmove clock", "move number"])
+        .skip(4)
+    {
+        if !field.bytes().all(|b| b.is_ascii_digit()) {
+            return bad(format!("the {what} '{field}' is not a whole number"));
+        }
+        if field.parse::<u32>().is_err() {
+            return bad(format!("the {what} {field} is too large"));
+        }
+    }
+    Ok(fields.join(" "))
 }
