@@ -153,7 +153,18 @@ export class Generated {
     return mine;
   }
 
-  async load(name, plan, later, forCore) {
+  /**
+   * Loads or makes a material, under a lock that other tabs of the origin
+   * (and other instances of this page) take too: one of them makes it,
+   * the others then find it stored (Web Locks; without them, each makes it).
+   */
+  load(name, plan, later, forCore) {
+    const locks = typeof navigator !== 'undefined' && navigator.locks;
+    const run = () => this.loadUnlocked(name, plan, later, forCore);
+    return locks ? locks.request(`syzygy-web ${this.url(name)}`, run) : run();
+  }
+
+  async loadUnlocked(name, plan, later, forCore) {
     let bytes = await this.fromDb(name);
     const reads = (b) => (forCore ? this.insert(name, b) : this.core.constructor.isGeneratedTable(b, name));
     if (bytes && !reads(bytes)) {
@@ -236,7 +247,7 @@ export class Generated {
   /** A stored table, or null (one stored before tables were kept whole is dropped). */
   async fromDb(name) {
     const url = this.url(name);
-    const known = await this.db.identity(url);
+    const known = await this.db.identity(url, true);
     if (!known) return null;
     const bytes = (await this.db.get(url, [WHOLE], known)).get(WHOLE);
     if (bytes && bytes.length === known.size) return bytes;

@@ -263,11 +263,18 @@ export class PageDb {
     }
   }
 
-  identity(url) {
+  /**
+   * A URL's recorded identity, or null. Only URLs this page knows of are
+   * looked up, unless `anyTab`: a generated table another tab stored since
+   * this one opened is worth a transaction, not a generation.
+   */
+  identity(url, anyTab = false) {
     return this.guard(async (db) => {
-      if (!this.known.has(url)) return null;
+      if (!this.known.has(url) && !anyTab) return null;
       const tx = db.transaction('files', 'readonly');
-      return (await promisify(tx.objectStore('files').get(url))) || null;
+      const found = (await promisify(tx.objectStore('files').get(url))) || null;
+      if (found) this.known.add(url);
+      return found;
     }, null);
   }
 

@@ -253,4 +253,17 @@ describe('tables generated in the browser', { skip }, () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('two tabs making the same table make it once', { timeout: 600_000 }, async () => {
+    // Two pages of one origin (one IndexedDB): the second waits for the
+    // first's lock, then reads the table it stored (both made it before).
+    const context = await browser.newContext();
+    const tabs = [await openTablebase(context, servers, { urls: [] }), await openTablebase(context, servers, { urls: [] })];
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const [a, b] = await Promise.all(tabs.map((t) => probeAll(t, [fen])));
+    assert.deepEqual(a, b);
+    const stats = await Promise.all(tabs.map((t) => tbStats(t)));
+    assert.deepEqual(stats.map((s) => s.tablesGenerated).sort(), [0, 1]);
+    assert.deepEqual(stats.map((s) => s.tablesFromIndexedDb).sort(), [0, 1]);
+    await context.close();
+  });
 });
