@@ -10,6 +10,10 @@ const DB_VERSION = 1;
 // third tab's connection can hold for good: past this the page goes on
 // memory-only rather than keep every probe waiting.
 const OPEN_TIMEOUT_MS = 3000;
+// Times a connection the browser closed (site data cleared, Safari's
+// "connection to Indexed Database server lost" after backgrounding) or a
+// failed operation is opened again; after that, memory-only for good.
+const REOPENS = 3;
 // Writes wait for an idle moment, at most WRITE_IDLE_MS: copying a
 // round's pages into a transaction takes the main thread a few ms, which
 // between the arrivals of a round would delay the attempts they start.
@@ -103,6 +107,10 @@ export class PageDb {
     // Whether a refused write's eviction is under way (see `guard`).
     this.evicting = false;
     this.state = 'opening';
+    // Whether a connection that was open has been lost (see guard), and
+    // reopenings left (see REOPENS; 0 once another tab asked for an upgrade).
+    this.lost = false;
+    this.reopens = REOPENS;
     this.ready = this.open();
   }
 
@@ -148,6 +156,14 @@ export class PageDb {
         db.close();
         if (this.db === db) this.db = null;
         this.state = 'memory-only';
+        this.reopens = 0;
+      };
+      // Closed by the browser, not by us: opened again at the next use.
+      db.onclose = () => {
+        if (this.db !== db) return;
+        this.db = null;
+        this.state = 'memory-only';
+        this.lost = true;
       };
       const tx = this.db.transaction('files', 'readonly');
       const [total, keys] = await Promise.all([promisify(tx.objectStore('files').get(TOTAL)), promisify(tx.objectStore('files').getAllKeys())]);
@@ -238,8 +254,17 @@ export class PageDb {
     return sum;
   }
 
-  /** Runs an IndexedDB operation; any failure degrades to memory-only. */
+  /**
+   * Runs an IndexedDB operation; a failure degrades to memory-only until
+   * the connection is opened again (at most REOPENS times a page).
+   */
   async guard(fn, fallback) {
+    if (this.lost && this.reopens > 0) {
+      this.lost = false;
+      this.reopens--;
+      this.state = 'opening';
+      this.ready = this.open();
+    }
     await this.ready;
     if (!this.db) return fallback;
     try {
@@ -258,6 +283,7 @@ export class PageDb {
       } else {
         this.state = 'memory-only';
         this.dropConnection();
+        this.lost = true;
       }
       return fallback;
     }

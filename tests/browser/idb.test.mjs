@@ -588,4 +588,29 @@ describe('IndexedDB page cache', { skip }, () => {
       await servers.close();
     }
   });
+  it('a connection the browser closes (site data cleared) is opened again: later answers are kept', async () => {
+    const servers = await startServers();
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers);
+      assert.deepStrictEqual(await probe(page, MANY[0]), expected[MANY[0]]);
+      assert.equal((await tbStats(page)).indexedDb, 'ok');
+      // As Safari does after backgrounding ("connection to Indexed Database
+      // server lost"): Chromium closes the page's connection when the
+      // origin's IndexedDB is cleared. Until 2026-11-29 the cache then
+      // stayed memory-only for the rest of the session.
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Storage.clearDataForOrigin', { origin: new URL(servers.pageUrl).origin, storageTypes: 'indexeddb' });
+      assert.deepStrictEqual(await probe(page, MANY[1]), expected[MANY[1]]);
+      assert.equal((await tbStats(page)).indexedDb, 'ok');
+      // A page opened afterwards reads that answer from IndexedDB alone.
+      await reload(page);
+      await createTablebase(page, { urls: [servers.base] });
+      assert.deepStrictEqual(await probe(page, MANY[1]), expected[MANY[1]]);
+      assert.equal((await tbStats(page)).requests, 0);
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
 });
