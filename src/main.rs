@@ -28,7 +28,7 @@ mod native {
       --cache-dir DIR  keep fetched pages on disk between runs (with --url)
       --json           one JSON object per line
       --stats          after each answer, one JSON line on standard error: fen,
-                       requests, bytes, waves, rounds, elapsedMs
+                       requests, bytes, waves, rounds, fromDiskCache, elapsedMs
       --mainline       add the line of best play to the next zeroing move (UCI);
                        with --generate, to mate
       --generate       answer from tables generated here (up to 4 pieces), with
@@ -38,7 +38,8 @@ mod native {
     fn generate(args: &[String]) -> ExitCode {
         use syzygy_web::generate_cli;
         if args.iter().any(|a| a == "-h" || a == "--help") {
-            println!("{}", generate_cli::USAGE);
+            // Not println!: a closed pipe (`| head`) would panic.
+            let _ = writeln!(io::stdout(), "{}", generate_cli::USAGE);
             return ExitCode::SUCCESS;
         }
         let parsed = match generate_cli::parse(args) {
@@ -77,7 +78,7 @@ mod native {
             Some("probe") => {}
             Some("generate") => return generate(&it.collect::<Vec<_>>()),
             Some("-h") | Some("--help") | Some("help") => {
-                println!("{USAGE}");
+                let _ = writeln!(io::stdout(), "{USAGE}");
                 return ExitCode::SUCCESS;
             }
             _ => {
@@ -103,7 +104,7 @@ mod native {
                     }
                 }
                 "-h" | "--help" => {
-                    println!("{USAGE}");
+                    let _ = writeln!(io::stdout(), "{USAGE}");
                     return ExitCode::SUCCESS;
                 }
                 s if s.starts_with("--") => {

@@ -89,7 +89,7 @@ pub struct Tablebase {
 
 #[wasm_bindgen]
 impl Tablebase {
-    /// `new Tablebase({ urls, manifest?, pageSize?, memoryBudget?, idbBudget?, concurrency?, onProgress? })`
+    /// `new Tablebase(options?)`: see `TablebaseOptions` (types.rs) for every option.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "TablebaseOptions | undefined")] options: JsValue,

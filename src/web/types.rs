@@ -89,6 +89,8 @@ export interface Stats {
   link: { bytesPerMs: number | null; tripMs: number | null };
   /** Tables generated in this session, read back from IndexedDB, and generation time. */
   tablesGenerated: number; tablesFromIndexedDb: number; generateMs: number;
+  /** Generated tables the page's core let go beyond `generatedBudget`, and the bytes it holds. */
+  tablesLetGo: number; generatedBytes: number;
   /** The last probe or mainline that used the network; null before one did. */
   last: ColdProbe | null;
 }
@@ -104,6 +106,8 @@ export interface ColdProbe {
   /** Wall time from the call to the answer, to the outcome and to the verdict
    *  (null without onUpdate). */
   elapsedMs: number; outcomeMs: number | null; verdictMs: number | null;
+  /** Attempts of the decoder (each run on what had arrived) and their main-thread time. */
+  attempts: number; attemptMs: number;
 }
 /** Options of one probe. */
 export interface ProbeOptions {
