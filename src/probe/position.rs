@@ -85,7 +85,10 @@ fn standard(fen: &str) -> Result<String, ProbeError> {
     if fields.len() > 6 {
         return bad(format!("{} fields, at most 6", fields.len()));
     }
-    let ranks: Vec<&str> = fields[0].split('/').collect();
+    let Some(board) = fields.first() else {
+        return bad("empty".into());
+    };
+    let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != 8 {
         return bad(format!("the board needs 8 ranks, found {}", ranks.len()));
     }
