@@ -65,6 +65,8 @@ export class Generated {
     this.stored = new Map();
     // Counts clearCache calls: a generation under way at one is not stored.
     this.epoch = 0;
+    // A clearCache waits for the probes under way to let tables go (see clear).
+    this.cleared = false;
     // Materials the worker holds (given or made).
     this.inWorker = new Set();
     this.worker = null;
@@ -178,19 +180,32 @@ export class Generated {
       const epoch = this.epoch;
       bytes = await this.generate(name, plan, later);
       if (forCore && !this.insert(name, bytes)) throw fail(`the generated table ${name} does not read`, 'generate');
+      // Held before the write is awaited: a clearCache meanwhile lets go
+      // of what the core holds, and `held` must say the same.
+      if (forCore) this.keep(name);
       this.counters.generated++;
       if (epoch === this.epoch) await this.toDb(name, bytes);
+      return;
     }
     if (forCore) this.keep(name);
   }
 
   /**
-   * clearCache: the core lets every generated table go (a probe under way
-   * loads again what it reads), an idle worker stops with those it holds,
-   * and a generation under way answers its probe without being stored.
+   * clearCache: a generation under way answers its probe without being
+   * stored, and once no probe from generated tables is under way (a plan
+   * needs the tables it made so far, in the core or the worker), the core
+   * lets every generated table go and the worker stops with those it holds.
    */
   clear() {
     this.epoch++;
+    this.cleared = true;
+    this.dropIfIdle();
+  }
+
+  /** What `clear` asked for, once nothing from generated tables is under way. */
+  dropIfIdle() {
+    if (!this.cleared || this.active > 0 || this.pending.size > 0) return;
+    this.cleared = false;
     for (const name of this.held.keys()) this.core.dropGenerated(name);
     this.held.clear();
     if (!this.jobs.size) this.stop();

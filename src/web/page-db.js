@@ -259,16 +259,17 @@ export class PageDb {
    * the connection is opened again (at most REOPENS times a page).
    */
   async guard(fn, fallback) {
-    if (this.lost && this.reopens > 0) {
+    if (this.lost && this.reopens > 0 && this.state !== 'opening') {
       this.lost = false;
       this.reopens--;
       this.state = 'opening';
       this.ready = this.open();
     }
     await this.ready;
-    if (!this.db) return fallback;
+    const db = this.db;
+    if (!db) return fallback;
     try {
-      return await fn(this.db);
+      return await fn(db);
     } catch (e) {
       if (e && e.name === 'QuotaExceededError' && !this.evicting) {
         // Room made once. Refused again (the eviction's own write, or a
@@ -280,7 +281,8 @@ export class PageDb {
         } finally {
           this.evicting = false;
         }
-      } else {
+      } else if (this.db === db) {
+        // (A failure on a connection lost and already replaced is not the new one's.)
         this.state = 'memory-only';
         this.dropConnection();
         this.lost = true;

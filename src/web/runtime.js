@@ -134,6 +134,7 @@ export class Runtime {
     }
     // What it read is kept; tables beyond the budget are let go.
     if (answer) g.read(this.core.constructor.generatedReads(fen).split(','));
+    g.dropIfIdle();
     return answer;
   }
 

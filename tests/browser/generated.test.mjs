@@ -266,4 +266,28 @@ describe('tables generated in the browser', { skip }, () => {
     assert.deepEqual(stats.map((s) => s.tablesFromIndexedDb).sort(), [0, 1]);
     await context.close();
   });
+  it('clearCache during a generation: its probe answers right, nothing of it is stored, its tables are let go after', { timeout: 600_000 }, async () => {
+    const context = await browser.newContext();
+    const page = await openTablebase(context, servers, { urls: [] });
+    const fen = '8/8/8/4k3/8/2n5/8/R3K3 w - - 0 1';
+    const [want] = cliProbe([fen]).map((r) => ({ wdl: r.wdl, moves: r.moves.length }));
+    const seen = await page.evaluate(async (f) => {
+      let cleared = null;
+      window.tb = new window.Tablebase({
+        urls: [],
+        // Once the plan's second material starts, the first is made.
+        onGenerate: (p) => {
+          if (p.index >= 1 && !cleared) cleared = window.tb.clearCache();
+        },
+      });
+      const r = await window.tb.probe(f);
+      await cleared;
+      return { wdl: r.wdl, moves: r.moves.length, dtm: r.dtm, stats: window.tb.stats() };
+    }, fen);
+    assert.deepEqual({ wdl: seen.wdl, moves: seen.moves }, want);
+    assert.ok(Number.isInteger(seen.dtm));
+    assert.equal(seen.stats.generatedBytes, 0);
+    assert.equal(seen.stats.cacheBytes, 0);
+    await context.close();
+  });
 });
