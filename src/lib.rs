@@ -23,6 +23,7 @@ pub mod generate_write;
 pub mod material;
 pub mod probe;
 pub mod report;
+pub mod small_sort;
 pub mod store;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

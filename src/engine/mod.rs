@@ -15,6 +15,7 @@ pub use lookup::{dtz_table, wdl_table, DtzStored};
 
 use crate::error::ProbeError;
 use crate::format::Kind;
+use crate::small_sort::sort_small_by;
 use crate::store::{Fetch, FileId, Marks, Maybe, PageStore, StoreStats, Wants};
 use files::Files;
 
@@ -384,7 +385,7 @@ impl Engine {
             return plan.len() as u64;
         }
         let mut files: Vec<FileId> = plan.iter().filter(|f| !f.open).map(|f| f.file).collect();
-        files.sort_unstable();
+        sort_small_by(&mut files, |a, b| a < b);
         files.dedup();
         (files.len() + plan.iter().filter(|f| f.open).count()) as u64
     }

@@ -5,6 +5,7 @@ use super::consts::{
     diag, flip_diag, off_diag, BINOMIAL, FLAP, KK_IDX, LOWER, PAWN_IDX, PAWN_TWIST, TRIANGLE,
 };
 use super::header::{Encoding, Geometry};
+use crate::small_sort::sort_small_by;
 
 /// Leading-pawn file (0..4) of a pawnful position, moving the leading pawn
 /// (the one with the smallest slot) to the front. `squares[..lead]` are the
@@ -63,7 +64,7 @@ pub fn encode(sq: &mut [usize], enc: &Encoding, header: Geometry) -> u64 {
     } else {
         let lead = usize::from(header.lead_pawns);
         // Other leading pawns, most central and advanced first.
-        sq[1..lead].sort_unstable_by(|a, b| PAWN_TWIST[*b].cmp(&PAWN_TWIST[*a]));
+        sort_small_by(&mut sq[1..lead], |a, b| PAWN_TWIST[*a] > PAWN_TWIST[*b]);
         idx = PAWN_IDX[lead - 1][usize::from(FLAP[sq[0]])];
         for i in 1..lead {
             idx += BINOMIAL[usize::from(PAWN_TWIST[sq[i]])][(lead - i).min(7)];
@@ -88,7 +89,7 @@ pub fn encode(sq: &mut [usize], enc: &Encoding, header: Geometry) -> u64 {
 /// squares left free by `sq[..k]`, counted from square `origin`.
 fn group_index(sq: &mut [usize], k: usize, t: usize, origin: usize) -> u64 {
     if t - k > 1 {
-        sq[k..t].sort_unstable();
+        sort_small_by(&mut sq[k..t], |a, b| a < b);
     }
     let mut s = 0;
     for i in k..t {

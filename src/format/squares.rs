@@ -7,6 +7,7 @@
 use super::consts::{BINOMIAL, KK_IDX, LOWER, PAWN_IDX, PAWN_TWIST, TRIANGLE_ORDER};
 use super::header::{Encoding, Geometry};
 use super::FormatError;
+use crate::small_sort::sort_small_by;
 
 /// The two-king placements in index order: (first king, second king).
 pub const KK_SQUARES: [(u8, u8); 462] = {
@@ -201,7 +202,9 @@ impl Cursor {
         }
         let count = self.count;
         let mut order: Vec<usize> = (0..count).collect();
-        order.sort_by_key(|&g| self.groups[g].factor);
+        sort_small_by(&mut order, |&a, &b| {
+            self.groups[a].factor < self.groups[b].factor
+        });
         self.by_factor[..count].copy_from_slice(&order);
     }
 }
@@ -279,7 +282,7 @@ fn three_unique(g: u64, out: &mut [usize]) {
     const AB_DIAG: u64 = A_DIAG + 4 * 7 * 28;
     // Skips the squares of `below` (ascending) that a count from 0 passes.
     let skip = |mut s: usize, below: &mut [usize]| {
-        below.sort_unstable();
+        sort_small_by(below, |a, b| a < b);
         for &t in below.iter() {
             if t <= s {
                 s += 1;

@@ -9,6 +9,7 @@ use super::position::PositionFacts;
 use super::search::{child_dtz, keep_going, probe_dtz, probe_wdl, Dtz};
 use crate::engine::Ctx;
 use crate::error::ProbeError;
+use crate::small_sort::sort_small_by;
 
 /// One legal move and the position after it, from the view of the side to move there.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,7 +174,7 @@ pub(super) fn move_info(pos: &Chess, m: &Move, child: &Chess, wdl: i8, dtz: Dtz)
 
 /// Ranks moves best first (see [`rank`]), ties by UCI.
 pub(super) fn sort(moves: &mut [MoveInfo]) {
-    moves.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| a.uci.cmp(&b.uci)));
+    sort_small_by(moves, |a, b| (rank(a), &a.uci) < (rank(b), &b.uci));
 }
 
 /// Sort key, best first: the move's category under the halfmove clock

@@ -11,6 +11,7 @@ use shakmaty::{Chess, Move, MoveList, Position};
 use crate::engine::{dtz_table, wdl_table, Ctx};
 use crate::error::ProbeError;
 use crate::material::Material;
+use crate::small_sort::sort_small_by;
 
 use super::lone_king::majors_against_bare_king;
 
@@ -408,7 +409,7 @@ fn lost_by_bounds(ctx: &Ctx<'_>, pos: &Chess, wdl: i8) -> Result<Option<Dtz>, Pr
     }
     // Highest bound first; among equal bounds, move order (which the full
     // search uses to break ties).
-    bounds.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    sort_small_by(&mut bounds, |a, b| (b.0, a.1) < (a.0, b.1));
     if missing {
         // Which child's bound is best is not known yet: on a multiplexed
         // host the two highest at hand name their pages too (the best, and
