@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Object, Reflect};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
@@ -24,7 +24,7 @@ fn tablebase(idb_budget: f64) -> Tablebase {
     let urls = Array::of1(&JsValue::from_str(&format!("{}tables/", base())));
     Reflect::set(&opts, &"urls".into(), &urls).unwrap();
     Reflect::set(&opts, &"idbBudget".into(), &idb_budget.into()).unwrap();
-    Tablebase::new(opts.into()).unwrap()
+    Tablebase::new(Some(opts.unchecked_into())).unwrap()
 }
 
 fn get(v: &JsValue, k: &str) -> JsValue {

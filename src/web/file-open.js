@@ -6,7 +6,7 @@ import { supplyPages } from './page-requests.js';
 
 /** The base URL a manifest entry names (relative to the first URL). */
 export function manifestBase(rt, entry) {
-  const abs = new URL(entry, rt.urls[0]).href;
+  const abs = new URL(entry, rt.urls[0] ?? (typeof location !== 'undefined' ? location.href : undefined)).href;
   return abs.endsWith('/') ? abs : abs + '/';
 }
 

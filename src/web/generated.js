@@ -202,6 +202,17 @@ export class Generated {
     this.dropIfIdle();
   }
 
+  /** For good (Runtime.close): the worker stops, its jobs reject `closed`, tables held go. */
+  close() {
+    this.closed = true;
+    this.stop();
+    const err = fail('this Tablebase was closed', 'closed');
+    for (const job of this.jobs.values()) job.reject(err);
+    this.jobs.clear();
+    for (const name of this.held.keys()) this.core.dropGenerated(name);
+    this.held.clear();
+  }
+
   /** What `clear` asked for, once nothing from generated tables is under way. */
   dropIfIdle() {
     if (!this.cleared || this.active > 0 || this.pending.size > 0) return;
@@ -259,13 +270,19 @@ export class Generated {
     }
   }
 
-  /** A stored table, or null (one stored before tables were kept whole is dropped). */
+  /**
+   * A stored table, or null (one stored before tables were kept whole is
+   * dropped). A table stored by a Tablebase of another page size is kept
+   * under that size's key, which this one does not read: it is left for
+   * that one (purging it, the two made each other's tables again and again).
+   */
   async fromDb(name) {
     const url = this.url(name);
     const known = await this.db.identity(url, true);
     if (!known) return null;
     const bytes = (await this.db.get(url, [WHOLE], known)).get(WHOLE);
-    if (bytes && bytes.length === known.size) return bytes;
+    if (!bytes) return null;
+    if (bytes.length === known.size) return bytes;
     await this.db.purge(url);
     return null;
   }
@@ -283,6 +300,7 @@ export class Generated {
   }
 
   startWorker() {
+    if (this.closed) throw fail('this Tablebase was closed', 'closed');
     if (this.worker) return;
     if (typeof Worker === 'undefined') throw fail('generating tables needs Web Workers', 'generate');
     let worker;
@@ -347,6 +365,7 @@ export class Generated {
   }
 
   post(msg, progress = () => {}) {
+    if (this.closed) return Promise.reject(fail('this Tablebase was closed', 'closed'));
     const id = this.nextId++;
     clearTimeout(this.idleTimer);
     const done = new Promise((resolve, reject) => {

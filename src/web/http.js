@@ -16,6 +16,8 @@ const RETRIES = 3;
 // two pieces of its body, is given up and asked again: a stalled server
 // or connection must not hold a probe (and a connection) forever.
 const STALL_MS = 20000;
+// Longest Retry-After waited for before asking again (seconds).
+const MAX_RETRY_AFTER_S = 30;
 const HTTP1_CONNECTIONS = 6;
 // Versions replaced that an answer in flight may still bring, per URL
 // (more changes than the runtime takes in a minute: see accept.js).
@@ -62,6 +64,9 @@ export class RangeClient {
     this.onActivity = onActivity;
     // url -> WholeBody, for servers that ignored Range.
     this.bodies = new Map();
+    // URLs answered 403: read as absent (S3-style hosts answer so for a
+    // missing key), and named so in the error (see Runtime.run).
+    this.forbidden = new Set();
     // url -> {start, end, response, controller}: requests the page started
     // before the module loaded (the Tablebase option `early`), for `open`.
     this.early = new Map();
@@ -160,10 +165,13 @@ export class RangeClient {
     let ranges = [[start, end]];
     let got = null;
     const tries = {};
+    // A wait the server asked for (Retry-After, where the page can read it).
+    let serverWait = null;
     for (let attempt = 0; attempt <= RETRIES && !got; attempt++) {
       if (attempt > 0) {
         this.counters.retries++;
-        await sleep(100 * 4 ** (attempt - 1));
+        await sleep(serverWait ?? 100 * 4 ** (attempt - 1));
+        serverWait = null;
       }
       const admitted = await this.gate.enter(ask.prio);
       if (span && !span.started) {
@@ -197,6 +205,7 @@ export class RangeClient {
         timed = null;
         if (r.retry) {
           lastError = r.retry;
+          serverWait = r.waitMs ?? null;
           continue;
         }
         if (this.auto) this.learnProtocol(url, shown);
@@ -362,18 +371,32 @@ export class RangeClient {
     // key that does not exist to a client without list rights (as the
     // CLI's driver reads it).
     if (res.status === 404 || res.status === 410 || res.status === 403) {
+      if (res.status === 403) this.forbidden.add(url);
       controller.abort();
       return { value: null };
     }
-    if (encoding && encoding !== 'identity') {
-      controller.abort();
-      throw fatal(`${url}: the server compressed a range response (Content-Encoding: ${encoding}); serve tables without compression`);
+    if (res.status === 200 || res.status === 206) {
+      // A host that answers every path with its HTML page (a single-page
+      // app's fallback) has no such table: never take the page for one.
+      if (/^\s*text\/html/i.test(res.headers.get('Content-Type') ?? '')) {
+        controller.abort();
+        return { value: null };
+      }
+      if (encoding && encoding !== 'identity') {
+        controller.abort();
+        throw fatal(`${url}: the server compressed a range response (Content-Encoding: ${encoding}); serve tables without compression`);
+      }
     }
     if (res.status === 206) {
-      const cr = contentRange(res.headers.get('Content-Range'));
+      const raw = res.headers.get('Content-Range');
+      const cr = contentRange(raw);
       if (!cr) {
         controller.abort();
-        throw fatal(`${url}: 206 without a readable Content-Range; the server must send Access-Control-Expose-Headers: Content-Range, ETag`);
+        throw fatal(
+          raw === null
+            ? `${url}: 206 without a readable Content-Range; the server must send Access-Control-Expose-Headers: Content-Range, ETag`
+            : `${url}: 206 with a Content-Range this client cannot use (${raw}): it must name the range and the file's size`,
+        );
       }
       // Content-Length is always readable; a length that differs from the
       // range's means the body was encoded (compressed) on the way.
@@ -421,6 +444,11 @@ export class RangeClient {
     const unsatisfied = res.status === 416 && /^bytes \*\/(\d+)$/.exec((res.headers.get('Content-Range') ?? '').trim());
     if (unsatisfied && Number(unsatisfied[1]) <= start) {
       return { value: { size: Number(unsatisfied[1]), validator, bytes: new Uint8Array(0) } };
+    }
+    if (res.status === 429 || res.status === 503) {
+      // Retry-After in seconds (another origin must expose it to be read).
+      const after = Number((res.headers.get('Retry-After') ?? '').trim() || NaN);
+      if (Number.isFinite(after) && after >= 0) return { retry: `HTTP ${res.status}`, waitMs: Math.min(after, MAX_RETRY_AFTER_S) * 1000 };
     }
     if (res.status === 416 || res.status === 429 || res.status === 408 || res.status >= 500) {
       return { retry: `HTTP ${res.status}` };

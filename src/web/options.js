@@ -24,6 +24,8 @@ function generatedBudget() {
 const WHOLE_BODY_LIMIT = 32 * 1048576;
 // Most requests a fixed `concurrency` runs at once.
 const MAX_CONCURRENCY = 64;
+// Every option a Tablebase takes (pageSize and memoryBudget are read in Rust).
+const KNOWN = new Set(['urls', 'manifest', 'generate', 'pageSize', 'memoryBudget', 'idbBudget', 'generatedBudget', 'wholeBodyLimit', 'concurrency', 'onProgress', 'onGenerate', 'early']);
 
 /**
  * {generate, urls (absolute, ending in /), manifest, idbBudget, generatedBudget,
@@ -31,28 +33,35 @@ const MAX_CONCURRENCY = 64;
  * onGenerate} from the options the Tablebase was given.
  */
 export function checkOptions(options) {
+  // `url` for `urls` would otherwise leave the page generating tables
+  // with no word; other unknown keys are named on the console.
+  if ('url' in options) throw fail('Tablebase option url is unknown: base URLs go in urls, an array', 'options');
+  const unknown = Object.keys(options).filter((k) => !KNOWN.has(k));
+  if (unknown.length && typeof console !== 'undefined') console.warn(`Tablebase: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} ignored`);
   const generate = options.generate || 'auto';
   if (!['auto', 'always', 'never'].includes(generate)) {
     throw fail("Tablebase option generate must be 'auto', 'always' or 'never'", 'options');
-  }
-  const urls = options.urls || [];
-  if (!Array.isArray(urls) || !urls.every((u) => typeof u === 'string') || (urls.length === 0 && generate === 'never')) {
-    throw fail('Tablebase options need urls: an array of base URLs (or generate tables)', 'options');
   }
   const manifest = options.manifest ?? null;
   if (manifest !== null && (typeof manifest !== 'object' || Array.isArray(manifest) || !Object.values(manifest).every((v) => typeof v === 'string'))) {
     throw fail('Tablebase option manifest must map file names to base URLs (strings)', 'options');
   }
+  const urls = options.urls || [];
+  if (!Array.isArray(urls) || !urls.every((u) => typeof u === 'string') || (urls.length === 0 && !manifest && generate === 'never')) {
+    throw fail('Tablebase options need urls: an array of base URLs (or a manifest, or generate tables)', 'options');
+  }
   const concurrency = number(options, 'concurrency') || 0;
-  if (concurrency > 0 && concurrency < 1) throw fail('Tablebase option concurrency must be a whole number of requests', 'options');
+  if (!Number.isInteger(concurrency)) throw fail('Tablebase option concurrency must be a whole number of requests', 'options');
+  const wholeBodyLimit = number(options, 'wholeBodyLimit');
+  if (wholeBodyLimit === 0) throw fail('Tablebase option wholeBodyLimit must be a positive number of bytes', 'options');
   return {
     generate,
     urls: urls.map(absoluteBase),
     manifest,
     idbBudget: number(options, 'idbBudget') ?? IDB_BUDGET,
     generatedBudget: number(options, 'generatedBudget') ?? generatedBudget(),
-    wholeBodyLimit: number(options, 'wholeBodyLimit') || WHOLE_BODY_LIMIT,
-    concurrency: Math.min(MAX_CONCURRENCY, Math.floor(concurrency)),
+    wholeBodyLimit: wholeBodyLimit ?? WHOLE_BODY_LIMIT,
+    concurrency: Math.min(MAX_CONCURRENCY, concurrency),
     onProgress: callback(options, 'onProgress'),
     onGenerate: callback(options, 'onGenerate'),
   };

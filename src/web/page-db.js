@@ -575,6 +575,15 @@ export class PageDb {
     }, undefined);
   }
 
+  /** For good (Runtime.close): the connection closes, and is not opened again. */
+  async close() {
+    await this.ready;
+    this.reopens = 0;
+    this.lost = false;
+    this.state = 'closed';
+    this.dropConnection();
+  }
+
   clear() {
     return this.guard(async (db) => {
       const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite', RELAXED);

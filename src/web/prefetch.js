@@ -21,6 +21,13 @@ export async function prefetchFiles(rt, names, onProgress) {
     }
   };
   await rt.db.ready;
+  // A clearCache meanwhile drops what was stored: the prefetch stops there
+  // rather than report files that are gone.
+  const epoch = rt.epoch;
+  const cleared = () => {
+    rt.checkOpen();
+    if (rt.epoch !== epoch) throw fail('the cache was cleared while prefetching', 'cleared');
+  };
   if (rt.db.state !== 'ok') {
     throw fail('IndexedDB is unavailable here (or its budget is 0): nothing can be kept for offline use', 'budget');
   }
@@ -37,9 +44,20 @@ export async function prefetchFiles(rt, names, onProgress) {
         throw fail(`${name} (${head.size} bytes) does not fit the IndexedDB budget`, 'budget');
       }
       const store = async (start, r) => {
+        cleared();
         const pages = new Map();
         for (let off = 0; off < r.bytes.length; off += rt.pageSize) pages.set((start + off) / rt.pageSize, r.bytes.subarray(off, off + rt.pageSize));
-        if (!(await rt.db.store(url, head, pages))) {
+        // Among the writes a clearCache waits for before it empties IndexedDB.
+        const write = rt.db.store(url, head, pages);
+        rt.writes.add(write);
+        let ok;
+        try {
+          ok = await write;
+        } finally {
+          rt.writes.delete(write);
+        }
+        cleared();
+        if (!ok) {
           throw fail(`${name} could not be stored: IndexedDB is full or no longer available`, 'budget');
         }
         bytes += r.bytes.length;
@@ -52,6 +70,7 @@ export async function prefetchFiles(rt, names, onProgress) {
         await store(start, r);
       }
       if (replaced()) throw fail(`${name} changed while prefetching`, 'network');
+      cleared();
       // A file this session opened reads IndexedDB from now on: offline,
       // its pages not in memory are there. Opened as another version (from
       // IndexedDB before the server changed it), it is this one now: the
@@ -63,6 +82,8 @@ export async function prefetchFiles(rt, names, onProgress) {
           rt.http.versionChanged(url, { size: f.size, validator: f.validator });
         }
         Object.assign(f, { size: head.size, validator: head.validator, idb: true, stored: null });
+        // Pages IndexedDB lacked before are there now (offline, they are the only copy).
+        for (const k of rt.missedInDb) if (k.startsWith(`${id}:`)) rt.missedInDb.delete(k);
       }
       fetched.push(name);
       done = true;

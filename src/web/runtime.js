@@ -45,11 +45,11 @@ export class Runtime {
     // Every base URL a table may come from (the manifest's too): what the
     // page learns or presumes of their hosts' protocol (see RangeClient).
     this.bases = [...this.urls];
-    for (const v of this.manifest ? Object.values(this.manifest) : []) {
+    for (const [name, v] of this.manifest ? Object.entries(this.manifest) : []) {
       try {
         this.bases.push(manifestBase(this, v));
       } catch (e) {
-        // A bad entry fails where its table is opened, with its name.
+        throw fail(`Tablebase option manifest: ${name} -> ${JSON.stringify(v)} is not a URL`, 'options');
       }
     }
     this.core = core;
@@ -102,21 +102,63 @@ export class Runtime {
     for (const e of Array.isArray(options.early) ? options.early : []) {
       if (!e || typeof e.url !== 'string' || !e.response || !(e.end > 0)) continue;
       const controller = e.controller || new AbortController();
-      this.http.early.set(new URL(e.url, typeof location !== 'undefined' ? location.href : undefined).href, { start: e.start > 0 ? e.start : 0, end: e.end, response: Promise.resolve(e.response), controller });
+      let url;
+      try {
+        url = new URL(e.url, typeof location !== 'undefined' ? location.href : undefined).href;
+      } catch (err) {
+        throw fail(`Tablebase option early: ${JSON.stringify(e.url)} is not a URL`, 'options');
+      }
+      this.http.early.set(url, { start: e.start > 0 ? e.start : 0, end: e.end, response: Promise.resolve(e.response), controller });
     }
     this.generated = new Generated(core, this.db, this.writes, checked.generatedBudget, formatVersion, checked.onGenerate);
+    // close(): set once called; probes waiting on answers wake on `wakeOnClose`.
+    this.closing = false;
+    this.closed = null;
+    this.wakeOnClose = new Promise((resolve) => (this.wake = resolve));
+  }
+
+  /** Throws code `closed` once close() was called. */
+  checkOpen() {
+    if (this.closing) throw fail('this Tablebase was closed', 'closed');
+  }
+
+  /**
+   * Lets the Tablebase go on a long-lived page: probes under way and every
+   * later call reject with code `closed`; the generation worker stops; the
+   * IndexedDB writes queued land (nothing read is lost for the next visit)
+   * and the connection closes; the pages held in memory are dropped.
+   */
+  close() {
+    if (!this.closing) {
+      this.closing = true;
+      this.wake();
+      // Answers still on their way belong to no probe now.
+      this.epoch++;
+      this.closed = (async () => {
+        this.generated.close();
+        this.http.clear();
+        while (this.writes.size) await this.stored();
+        this.inflight.clear();
+        this.waiting.clear();
+        this.files.clear();
+        this.core.clear();
+        await this.db.close();
+      })();
+    }
+    return this.closed;
   }
 
   /**
    * Whether a position is answered from generated tables: always when
-   * asked to, or ('auto') when no URL is configured; in 'auto' with URLs, a
+   * asked to, or ('auto') when no URL or manifest is configured; in 'auto' with URLs, a
    * missing table also sends it there (see run).
    */
   generates(fen) {
     if (this.generateMode === 'never') return false;
     const n = this.core.constructor.pieceCount(fen);
     if (n === 0 || n > MAX_GENERATED_PIECES) return false;
-    return this.generateMode === 'always' || this.urls.length === 0;
+    // A manifest names where tables are: a URL as good as `urls`.
+    return this.generateMode === 'always' || (this.urls.length === 0 && !this.manifest);
   }
 
   /**
@@ -199,10 +241,13 @@ export class Runtime {
     const onUpdate = (options && options.onUpdate) || null;
     const trace = new Trace();
     let stage = 0;
+    // No update after the promise settled: the outcome's and verdict's
+    // runs may finish after the full analysis failed.
+    let settled = false;
     const STAGES = ['outcome', 'verdict', 'complete'];
     const notify = (name, result) => {
       const k = STAGES.indexOf(name) + 1;
-      if (!onUpdate || k <= stage) return;
+      if (!onUpdate || settled || k <= stage) return;
       stage = k;
       try {
         onUpdate({ stage: name, result });
@@ -215,7 +260,8 @@ export class Runtime {
       if (r.category) notify('outcome', { ...r, moves: [] });
     };
     const verdict = (r) => {
-      trace.verdict();
+      // stats().last.outcomeMs and verdictMs stay null without onUpdate.
+      if (onUpdate) trace.verdict();
       notify('verdict', { ...r, moves: [] });
     };
     try {
@@ -247,6 +293,7 @@ export class Runtime {
       await this.stored();
       return full;
     } finally {
+      settled = true;
       if (trace.requests > 0) this.lastTrace = trace.finish();
     }
   }
@@ -293,6 +340,7 @@ export class Runtime {
    */
   async run(kind, fen, ask) {
     if (typeof fen !== 'string') throw fail('FEN must be a string', 'invalid-fen');
+    this.checkOpen();
     // Generated tables hold no request back (see `probe`).
     const generated = (offline) => {
       if (ask.release) ask.release();
@@ -310,6 +358,10 @@ export class Runtime {
       if (within && e && e.code === 'network') {
         const r = await generated(true).catch(() => null);
         if (r) return r;
+      }
+      if (e && e.code === 'missing-table') {
+        const denied = [...this.http.forbidden].filter((u) => e.message.includes(u.slice(u.lastIndexOf('/') + 1)));
+        if (denied.length) e.message += ` (${denied.join(', ')} answered 403 Forbidden: absent on an S3-style host, or access denied)`;
       }
       throw e;
     }
@@ -336,6 +388,7 @@ export class Runtime {
     this.http.presume(this.bases);
     try {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        this.checkOpen();
         // The verdict's speculative reads fill only the connections its
         // rounds leave idle, so that it comes in as few waves as it can
         // (see freeConnections). Other probes name them all: beside a
@@ -401,7 +454,7 @@ export class Runtime {
           }
         }
         if (!pending.size) throw fail('internal: a probe named nothing to fetch', 'network');
-        await Promise.race(pending.values());
+        await Promise.race([...pending.values(), this.wakeOnClose]);
         // Answers arriving together (a round's, within a few ms) cost one
         // attempt, not one each: the attempt waits for the tasks already
         // queued, which may bring more of them.
@@ -536,6 +589,7 @@ export class Runtime {
    * are dropped (`epoch`), and a probe in progress asks again.
    */
   async clearCache() {
+    this.checkOpen();
     this.http.clear();
     this.epoch++;
     this.inflight.clear();
@@ -552,7 +606,8 @@ export class Runtime {
   }
 
   /** Whole files into IndexedDB, in 1 MiB requests, within the budget. */
-  prefetch(names, onProgress) {
+  async prefetch(names, onProgress) {
+    this.checkOpen();
     return prefetchFiles(this, names, onProgress);
   }
 }

@@ -137,7 +137,13 @@ export async function requestParts(client, url, ranges, high, timed = null, trie
   // Without a length, as much as the ranges and a generous allowance for part headers.
   const body = await client.read(res, length > 0 ? length : asked + 4096 * (ranges.length + 1), controller);
   const parts = body && byteRanges(body, type);
-  if (!parts || !parts.length || parts.some((p) => p.size !== parts[0].size)) return { retry: 'a multipart body that could not be read' };
+  if (!parts || !parts.length || parts.some((p) => p.size !== parts[0].size)) {
+    // A body that came whole but cannot be read (bare LF line ends, parts
+    // past the allowance of a body without a length) would fail the same
+    // way every time: one range a request from here on.
+    if (body) client.several.learn(url, false);
+    return { retry: 'a multipart body that could not be read' };
+  }
   client.several.learn(url, true);
   client.counters.multipartRequests++;
   return { value: { size: parts[0].size, validator: client.validatorOf(res), parts, received: body.length } };

@@ -1,7 +1,7 @@
 //! The exported `Tablebase`: its options checked, its calls handed to
 //! runtime.js, errors given a stable `code`.
 
-use js_sys::{Function, Promise};
+use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 use super::Core;
@@ -15,6 +15,15 @@ extern "C" {
     /// `{ onUpdate? }` of one probe (see the TypeScript interface).
     #[wasm_bindgen(typescript_type = "ProbeOptions")]
     pub type ProbeOptions;
+    /// The constructor's options (optional in TypeScript, as in JS).
+    #[wasm_bindgen(typescript_type = "TablebaseOptions")]
+    pub type TablebaseOptions;
+    /// `{ toEnd? }` of a mainline.
+    #[wasm_bindgen(typescript_type = "{ toEnd?: boolean }")]
+    pub type MainlineOptions;
+    /// `prefetch`'s progress callback.
+    #[wasm_bindgen(typescript_type = "((p: {bytes: number, total: number, file: string}) => void)")]
+    pub type PrefetchProgress;
 }
 
 #[wasm_bindgen(module = "/src/web/runtime.js")]
@@ -31,8 +40,10 @@ extern "C" {
     fn stats(this: &Runtime) -> JsValue;
     #[wasm_bindgen(method, js_name = clearCache)]
     fn clear_cache(this: &Runtime) -> Promise;
+    #[wasm_bindgen(method, js_name = close)]
+    fn close_runtime(this: &Runtime) -> Promise;
     #[wasm_bindgen(method)]
-    fn prefetch(this: &Runtime, files: Vec<String>, on_progress: Option<Function>) -> Promise;
+    fn prefetch(this: &Runtime, files: Vec<String>, on_progress: JsValue) -> Promise;
 }
 
 /// A JS `Error` with the error's message and its stable `code`.
@@ -91,22 +102,19 @@ pub struct Tablebase {
 impl Tablebase {
     /// `new Tablebase(options?)`: see `TablebaseOptions` (types.rs) for every option.
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "TablebaseOptions | undefined")] options: JsValue,
-    ) -> Result<Tablebase, JsValue> {
+    pub fn new(options: Option<TablebaseOptions>) -> Result<Tablebase, JsValue> {
         // No options: generated tables only.
-        let options = if options.is_undefined() || options.is_null() {
-            js_sys::Object::new().into()
-        } else {
-            options
-        };
+        let options = options.map_or_else(|| js_sys::Object::new().into(), JsValue::from);
         if !options.is_object() {
             return Err(options_error(
                 "Tablebase options must be an object with a urls array",
             ));
         }
         let page = number_option(&options, "pageSize")?.unwrap_or(4096.0);
-        if !(512.0..=1048576.0).contains(&page) || (page as u64).count_ones() != 1 {
+        if !(512.0..=1048576.0).contains(&page)
+            || page.fract() != 0.0
+            || (page as u64).count_ones() != 1
+        {
             return Err(options_error(
                 "Tablebase option pageSize must be a power of two between 512 and 1048576",
             ));
@@ -144,10 +152,12 @@ impl Tablebase {
     pub fn mainline(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] fen: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "{ toEnd?: boolean } | undefined")] options: JsValue,
+        options: Option<MainlineOptions>,
     ) -> Promise {
         match fen_arg(&fen) {
-            Ok(fen) => self.runtime.mainline(&fen, options),
+            Ok(fen) => self
+                .runtime
+                .mainline(&fen, options.map_or(JsValue::UNDEFINED, JsValue::from)),
             Err(e) => Promise::reject(&e),
         }
     }
@@ -181,6 +191,15 @@ impl Tablebase {
         self.runtime.clear_cache()
     }
 
+    /// Lets the Tablebase go (a long-lived page that is done with it):
+    /// probes under way and every later call but `stats` and `legalMoves`
+    /// reject with code `closed`; the generation worker stops; IndexedDB
+    /// writes queued land, then its connection closes; pages in memory go.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn close(&self) -> Promise {
+        self.runtime.close_runtime()
+    }
+
     /// Stores the whole WDL and DTZ files of a position's material (and of
     /// the materials its captures and promotions reach) in IndexedDB, within
     /// its budget, for offline use. A bad FEN rejects the promise, as with
@@ -189,8 +208,7 @@ impl Tablebase {
     pub fn prefetch(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] fen: JsValue,
-        #[wasm_bindgen(js_name = onProgress, unchecked_param_type = "(p: {bytes: number, total: number, file: string}) => void")]
-        on_progress: Option<Function>,
+        #[wasm_bindgen(js_name = onProgress)] on_progress: Option<PrefetchProgress>,
     ) -> Promise {
         let pos =
             match fen_arg(&fen).and_then(|f| probe::parse_fen(&f).map_err(|e| coded_error(&e))) {
@@ -203,6 +221,7 @@ impl Tablebase {
                 files.push(format!("{}.{}", mat.name, kind.extension()));
             }
         }
-        self.runtime.prefetch(files, on_progress)
+        self.runtime
+            .prefetch(files, on_progress.map_or(JsValue::UNDEFINED, JsValue::from))
     }
 }

@@ -16,7 +16,9 @@ export interface TablebaseOptions {
   pageSize?: number;
   /** In-memory page budget in bytes (default 64 MiB). */
   memoryBudget?: number;
-  /** IndexedDB page budget in bytes (default 256 MiB); 0 disables IndexedDB. */
+  /** IndexedDB page budget in bytes (default 256 MiB); 0 disables IndexedDB. The cache is the
+   *  origin's, shared by its Tablebases (and tabs): a write evicts the least recently used pages of
+   *  any of them down to the writer's budget. */
   idbBudget?: number;
   /** Bytes of generated tables kept in memory beyond those the probe at hand reads
    *  (least recently read let go first; IndexedDB keeps them). Default by
@@ -76,8 +78,10 @@ export interface Stats {
   requests: number; bytes: number; rounds: number; retries: number;
   /** Of `requests`, those answered with several ranges in one multipart body (tables on the page's own origin). */
   multipartRequests: number;
+  /** Page reads the decoder's attempts answered from memory (a page read by several attempts counts each time),
+   *  and pages brought from IndexedDB and from the network. */
   pagesFromMemory: number; pagesFromIndexedDb: number; pagesFromNetwork: number;
-  cacheBytes: number; memoryBytes: number; indexedDb: 'ok' | 'memory-only' | 'opening';
+  cacheBytes: number; memoryBytes: number; indexedDb: 'ok' | 'memory-only' | 'opening' | 'closed';
   requestsInFlight: number; identityChanges: number;
   /** Answers of a file's version before a change that were asked for before it, dropped and asked for again. */
   staleAnswers: number;

@@ -45,8 +45,10 @@ describe('wrong types at the JS API', { skip }, () => {
       const cases = [
         ['pageSize', 'x'], ['pageSize', -4096], ['pageSize', 3000], ['pageSize', NaN],
         ['memoryBudget', '64M'], ['memoryBudget', -1], ['idbBudget', Infinity], ['idbBudget', {}],
-        ['concurrency', 'six'], ['concurrency', 0.5], ['wholeBodyLimit', []],
-        ['manifest', 'KQvK.rtbw'], ['manifest', { 'KQvK.rtbw': 42 }],
+        ['concurrency', 'six'], ['concurrency', 0.5], ['concurrency', 2.5], ['wholeBodyLimit', []], ['wholeBodyLimit', 0],
+        ['pageSize', 4096.5], ['url', [base]],
+        ['manifest', 'KQvK.rtbw'], ['manifest', { 'KQvK.rtbw': 42 }], ['manifest', { 'KQvK.rtbw': 'http://[' }],
+        ['early', [{ url: 'http://[', start: 0, end: 10, response: {} }]],
         ['onProgress', 'log'], ['onGenerate', 1], ['generate', 'sometimes'], ['urls', base], ['urls', ['http://[']],
       ];
       const out = [];
@@ -73,7 +75,7 @@ describe('wrong types at the JS API', { skip }, () => {
       assert.match(s, /^\w+: options: Tablebase option/, s);
       assert.ok(s.includes(key === 'options' ? 'Tablebase options must be an object' : key), s);
     }
-    assert.equal(seen.length, 21);
+    assert.equal(seen.length, 27);
   });
 
   it('probe options of the wrong type: code options', async () => {
@@ -90,6 +92,22 @@ describe('wrong types at the JS API', { skip }, () => {
       return out;
     }, FEN);
     assert.deepStrictEqual(seen, Array(4).fill('options: probe options must be an object whose onUpdate, if any, is a function'));
+  });
+
+  it('an unknown option is named on the console, and the Tablebase works', async () => {
+    const warned = [];
+    const listen = (m) => m.type() === 'warning' && warned.push(m.text());
+    env.page.on('console', listen);
+    try {
+      const wdl = await env.page.evaluate(
+        async ({ base, fen }) => (await new window.Tablebase({ urls: [base], retries: 3 }).probe(fen)).wdl,
+        { base: env.servers.base, fen: FEN },
+      );
+      assert.equal(wdl, 2);
+    } finally {
+      env.page.off('console', listen);
+    }
+    assert.deepStrictEqual(warned, ['Tablebase: unknown option retries ignored']);
   });
 
   it('absent options (undefined or null) take their defaults, and concurrency 0 is learned', async () => {

@@ -86,7 +86,8 @@ const CASES = [
     name: '403 on open: missing-table naming the file',
     fen: KQKR_QUIET,
     faults: { match: 'KQvKR.rtbz', mode: 'status', status: 403 },
-    error: { code: 'missing-table', message: /KQvKR\.rtbz/ },
+    // Said so, for a host that denies access to a table it has.
+    error: { code: 'missing-table', message: /KQvKR\.rtbz.*answered 403 Forbidden/ },
     check: ({ stats }) => assert.equal(stats.retries, 0, `${stats.retries} retries`),
   },
   {
@@ -105,6 +106,20 @@ const CASES = [
     name: 'no CORS headers: clear error about CORS',
     faults: { match: 'KRPvKR', mode: 'no-cors' },
     error: { code: 'network', message: /KRPvKR\.rtb.*CORS.*Access-Control-Allow-Origin/ },
+  },
+  {
+    // A single-page app's host answers every path with its page.
+    name: 'an HTML page for a table: missing-table, nothing taken for a table',
+    fen: KQKR_QUIET,
+    faults: { match: 'KQvKR.rtbz', mode: 'status', status: 200, body: '<!doctype html><title>app</title>\n', headers: { 'Content-Type': 'text/html; charset=utf-8' } },
+    error: { code: 'missing-table', message: /KQvKR\.rtbz/ },
+    check: ({ stats }) => assert.equal(stats.retries, 0, `${stats.retries} retries`),
+  },
+  {
+    // The encoding of an error page says nothing of the table's.
+    name: '503 with Content-Encoding twice, then success: retried',
+    faults: { match: 'KRPvKR', mode: 'status', status: 503, count: 2, headers: { 'Content-Encoding': 'gzip' } },
+    retries: 2,
   },
   {
     name: '404 on open: missing-table naming the file',

@@ -205,6 +205,30 @@ describe('tables generated in the browser', { skip }, () => {
     }
   });
 
+  it('Tablebases of two page sizes keep each their generated table: neither drops the other\'s', { timeout: 600_000 }, async () => {
+    const context = await browser.newContext();
+    try {
+      const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+      const page = await openTablebase(context, servers, { urls: [] });
+      const made = async (pageSize) => {
+        const r = await page.evaluate(async ({ f, pageSize }) => {
+          const tb = new window.Tablebase({ urls: [], pageSize });
+          const result = await tb.probe(f);
+          const s = tb.stats();
+          return { result, generated: s.tablesGenerated, stored: s.tablesFromIndexedDb };
+        }, { f: fen, pageSize });
+        return [r.generated, r.stored, r.result.dtm > 0];
+      };
+      assert.deepEqual(await made(4096), [1, 0, true]);
+      assert.deepEqual(await made(8192), [1, 0, true]);
+      // Before 2026-11-30 the second purged the first's record: made again here.
+      assert.deepEqual(await made(4096), [0, 1, true]);
+      assert.deepEqual(await made(8192), [0, 1, true]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("'never' does not generate, and 'auto' generates only what no URL has", { timeout: 600_000 }, async () => {
     const context = await browser.newContext();
     const page = await openTablebase(context, servers, { urls: [servers.base], generate: 'never' });

@@ -509,6 +509,62 @@ describe('IndexedDB page cache', { skip }, () => {
     }
   });
 
+  it('saved for offline on a revisit, then offline: pages IndexedDB lacked before the save are read there', async () => {
+    // A revisit opens its files from IndexedDB and remembers the pages it
+    // looked for there in vain; the save stores them, and offline they are
+    // the only copy (before the fix, 5 of 30 such probes failed 'network').
+    const servers = await startServers();
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { generate: 'never' });
+      const fens = await legalPositions(page, ['KQRvKR'], 37, 91);
+      const want = cliProbe(fens);
+      assert.deepStrictEqual(await probe(page, fens[0]), want[0]);
+      await settled(page);
+      await createTablebase(page, { urls: [servers.base], generate: 'never' });
+      const before = await probeAll(page, fens.slice(0, 7));
+      before.forEach((r, i) => assert.deepStrictEqual(r, want[i], fens[i]));
+      const saved = await page.evaluate((f) => window.tb.prefetch(f), fens[0]);
+      assert.ok(saved.files.includes('KQRvKR.rtbw') && saved.files.includes('KQRvKR.rtbz'), JSON.stringify(saved.files));
+      servers.tables.setFaults({ mode: 'status', status: 503 });
+      const served = servers.tables.stats().requests;
+      const got = await probeAll(page, fens.slice(7));
+      got.forEach((r, i) => assert.deepStrictEqual(r, want[i + 7], fens[i + 7]));
+      assert.equal(servers.tables.stats().requests, served, 'a request went out');
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
+  it('clearCache while a save for offline runs: the save rejects cleared, and nothing of it is left', async () => {
+    const servers = await startServers({ latencyMs: 30 });
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { generate: 'never' });
+      const fen = '8/8/4k3/8/8/2R5/7r/K2Q4 w - - 0 1';
+      const got = await page.evaluate(async (f) => {
+        let chunks = 0;
+        const saving = window.tb.prefetch(f, () => chunks++).then(
+          (r) => `resolved ${r.files.length} files`,
+          (e) => `${e.code}: ${e.message}`,
+        );
+        while (chunks < 2) await new Promise((r) => setTimeout(r, 5));
+        await window.tb.clearCache();
+        const outcome = await saving;
+        return { outcome, cacheBytes: window.tb.stats().cacheBytes };
+      }, fen);
+      assert.equal(got.outcome, 'cleared: the cache was cleared while prefetching');
+      await settled(page);
+      const held = await idbContents(page);
+      assert.equal(held.bytes, 0, JSON.stringify(held));
+      assert.equal(got.cacheBytes, 0);
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
   it('two tabs probing at once share the database and both answer right', async () => {
     const servers = await startServers();
     const context = await launchPersistent();

@@ -131,4 +131,42 @@ describe('results as they arrive', { skip }, () => {
     assert.deepStrictEqual(updates[1].result, result);
     await page.context().close();
   });
+
+  it('no update after the promise rejected, and no outcome or verdict time without onUpdate', async () => {
+    // The move list fails at once (KQvKR refused: 401, fatal) while the
+    // position's own DTZ is slow: its verdict ends after the rejection.
+    const fen = '8/8/4k3/8/8/2R5/7r/K2Q4 w - - 0 1';
+    const page = await openTablebase(await browser.newContext(), servers, { idbBudget: 0, generate: 'never' });
+    servers.tables.reset();
+    servers.tables.setFaults([
+      { match: 'KQvKR', mode: 'status', status: 401 },
+      { match: 'KQRvKR.rtbz', mode: 'slow', delayMs: 400 },
+    ]);
+    try {
+      const seen = await page.evaluate(async (fen) => {
+        const events = [];
+        try {
+          await window.tb.probe(fen, { onUpdate: (u) => events.push(u.stage) });
+          events.push('resolved');
+        } catch (e) {
+          events.push(`rejected ${e.code}`);
+        }
+        await new Promise((r) => setTimeout(r, 1500));
+        return events;
+      }, fen);
+      assert.equal(seen.filter((e) => e.startsWith('rejected')).length, 1, seen.join());
+      assert.match(seen.at(-1), /^rejected network$/, `an update came after the promise settled: ${seen.join()}`);
+    } finally {
+      servers.tables.setFaults([]);
+    }
+    // Without onUpdate nothing times an outcome or a verdict (ColdProbe's type: null).
+    servers.tables.reset();
+    const other = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    await page.evaluate((f) => window.tb.probe(f), other);
+    const last = (await tbStats(page)).last;
+    assert.ok(last && last.requests > 0, JSON.stringify(last));
+    assert.equal(last.outcomeMs, null, JSON.stringify(last));
+    assert.equal(last.verdictMs, null, JSON.stringify(last));
+    await page.context().close();
+  });
 });

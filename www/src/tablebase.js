@@ -35,12 +35,18 @@ export function parseTableUrls(spec, base = document.baseURI) {
 }
 
 const shared = new Map();
+// A Tablebase no board has listened to for this long is closed (its
+// worker, IndexedDB connection and pages let go): boards whose tables were
+// replaced (setTables) or that left the page. A board back within it
+// finds its pages still in memory.
+const UNUSED_MS = 60_000;
 
 /**
  * A shared handle: { tb, urls, subscribe(fn) -> unsubscribe,
  * subscribeGenerate(fn) -> unsubscribe }. `fn` receives every progress
  * report {requestsInFlight, requests, bytes, rounds} (or, for the second,
- * of tables generated in the browser).
+ * of tables generated in the browser). Each board subscribes once while it
+ * uses the handle: when none does for UNUSED_MS, the Tablebase is closed.
  */
 export async function openTablebase(urls, early = []) {
   const key = urls.join(' ');
@@ -76,12 +82,24 @@ export async function openTablebase(urls, early = []) {
           }
         },
       });
+      let unused = null;
+      const leave = (fn) => {
+        listeners.delete(fn);
+        if (listeners.size) return;
+        clearTimeout(unused);
+        unused = setTimeout(() => {
+          if (listeners.size || shared.get(key) !== entry) return;
+          shared.delete(key);
+          tb.close().catch(() => {});
+        }, UNUSED_MS);
+      };
       return {
         tb,
         urls,
         subscribe(fn) {
+          clearTimeout(unused);
           listeners.add(fn);
-          return () => listeners.delete(fn);
+          return () => leave(fn);
         },
         /** `fn` receives every generation progress report (see GenerateProgress). */
         subscribeGenerate(fn) {
