@@ -1090,3 +1090,92 @@ fn a_thousand_fens_over_url_all_answered_no_range_fetched_twice() {
         stats.bytes() as f64 / (1 << 20) as f64
     );
 }
+
+/// The encoding of an error page says nothing of the table's: a 503 sent
+/// with `Content-Encoding: gzip` is retried like any 503 (it was taken for
+/// a compressed range, a fatal error).
+#[test]
+fn an_error_page_with_content_encoding_is_retried() {
+    let srv = server!("an_error_page_with_content_encoding_is_retried");
+    let ps = krpvkr(2, 5);
+    let want = expected(&ps);
+    srv.faults(
+        r#"{"match":"KRPvKR.rtbw","mode":"status","status":503,"count":2,"headers":{"Content-Encoding":"gzip"}}"#,
+    );
+    let mut t = srv.driver();
+    check_all(&mut t, &ps, &want);
+    let statuses: Vec<u64> = srv
+        .stats()
+        .log_of("KRPvKR.rtbw")
+        .iter()
+        .map(|l| l.status)
+        .collect();
+    assert_eq!(&statuses[..3], &[503, 503, 206], "{statuses:?}");
+}
+
+/// A host that answers every path with its HTML page (a single-page app's
+/// fallback): the table is missing, not corrupt, and not asked again.
+#[test]
+fn an_html_page_for_a_table_is_a_missing_table() {
+    let srv = server!("an_html_page_for_a_table_is_a_missing_table");
+    srv.faults(
+        r#"{"match":"KRvK.rtbz","mode":"status","status":200,"body":"<!doctype html><title>app</title>","headers":{"Content-Type":"text/html; charset=utf-8"}}"#,
+    );
+    let mut t = srv.driver();
+    let p = sample("KRvK", 20, 4)
+        .into_iter()
+        .find(|p| p.turn() == shakmaty::Color::White)
+        .expect("white to move");
+    let e = t.probe_dtz(&p).expect_err("no DTZ table");
+    assert_eq!(e, ProbeError::MissingTable("KRvK.rtbz".into()));
+    assert_eq!(srv.stats().log_of("KRvK.rtbz").len(), 1);
+}
+
+/// 429 with `Retry-After: 1`: the driver waits the second it was asked to
+/// before the next request (a lower bound, not a speed measure).
+#[test]
+fn retry_after_is_waited_for() {
+    let srv = server!("retry_after_is_waited_for");
+    srv.faults(
+        r#"{"match":"KRvK.rtbz","mode":"status","status":429,"count":1,"headers":{"Retry-After":"1"}}"#,
+    );
+    let mut t = srv.driver();
+    let p = sample("KRvK", 20, 4)
+        .into_iter()
+        .find(|p| p.turn() == shakmaty::Color::White)
+        .expect("white to move");
+    let want = ours().probe_dtz(&p);
+    let started = std::time::Instant::now();
+    assert_eq!(t.probe_dtz(&p), want);
+    assert!(started.elapsed() >= std::time::Duration::from_millis(1000));
+    let statuses: Vec<u64> = srv
+        .stats()
+        .log_of("KRvK.rtbz")
+        .iter()
+        .map(|l| l.status)
+        .collect();
+    assert_eq!(&statuses[..2], &[429, 206], "{statuses:?}");
+}
+
+/// A Content-Range without the file's size (`bytes 0-10/*`) cannot be used
+/// and will not change when asked again: a clear error after one request.
+#[test]
+fn an_unusable_content_range_is_not_retried() {
+    let srv = server!("an_unusable_content_range_is_not_retried");
+    srv.faults(
+        r#"{"match":"KRvK.rtbz","mode":"status","status":206,"headers":{"Content-Range":"bytes 0-10/*"}}"#,
+    );
+    let mut t = srv.driver();
+    let p = sample("KRvK", 20, 4)
+        .into_iter()
+        .find(|p| p.turn() == shakmaty::Color::White)
+        .expect("white to move");
+    match t.probe_dtz(&p) {
+        Err(ProbeError::Network(name, why)) => {
+            assert_eq!(name, "KRvK.rtbz");
+            assert!(why.contains("cannot use"), "{why}");
+        }
+        other => panic!("expected a network error, got {other:?}"),
+    }
+    assert_eq!(srv.stats().log_of("KRvK.rtbz").len(), 1);
+}

@@ -82,14 +82,20 @@ impl DiskCache {
     /// longer reports.
     pub fn put(&self, name: &str, size: u64, validator: &str, start: u64, bytes: &[u8]) {
         let folder = self.folder(name);
-        match self.identity(name) {
-            Some((s, v)) if s == size && v == validator => {}
+        // An answer without a validator is the kept version if its size
+        // agrees (the engine's rule too): a host that sends no ETag on some
+        // answers does not empty the folder each time; other bytes in a
+        // piece still show a replacement (below).
+        let validator = match self.identity(name) {
+            Some((s, v)) if s == size && (v == validator || validator.is_empty()) => v,
             _ => {
                 if !self.restart(&folder, size, validator) {
                     return;
                 }
+                validator.to_string()
             }
-        }
+        };
+        let validator = validator.as_str();
         if !start.is_multiple_of(PIECE) {
             return;
         }
@@ -228,6 +234,22 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+        let _ = fs::remove_dir_all(&c.dir);
+    }
+
+    /// A host that leaves out its ETag on some answers (seen behind some
+    /// CDNs): the kept pieces stay (the folder was emptied by every such
+    /// answer, so a second run read nothing from disk).
+    #[test]
+    fn an_answer_without_a_validator_keeps_the_version() {
+        let c = cache("no-validator");
+        let size = 2 * PIECE;
+        c.put("KRvK.rtbz", size, "\"v1\"", 0, &[1; PIECE as usize]);
+        c.put("KRvK.rtbz", size, "", PIECE, &[2; PIECE as usize]);
+        assert_eq!(
+            bytes_of(c.get("KRvK.rtbz", 0, size)),
+            Some([[1u8; PIECE as usize], [2u8; PIECE as usize]].concat())
+        );
         let _ = fs::remove_dir_all(&c.dir);
     }
 }

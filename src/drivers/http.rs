@@ -46,8 +46,13 @@ enum Try {
     Got(Response),
     NotHere,
     Retry(String),
+    /// A retry the server asked to wait for (429 or 503 with Retry-After).
+    RetryAfter(String, Duration),
     Fatal(String),
 }
+
+/// Longest Retry-After this driver waits before asking again.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
 
 impl HttpFetcher {
     pub fn new(bases: Vec<String>, cache_dir: Option<PathBuf>) -> Result<Self, String> {
@@ -140,16 +145,21 @@ impl HttpFetcher {
                         refused.get_or_insert(why);
                         break;
                     }
+                    Try::Retry(why) | Try::RetryAfter(why, _) if attempt >= RETRIES => {
+                        // The next mirror may have it.
+                        last = format!("{why} (after {RETRIES} retries)");
+                        self.failing[i].store(true, Ordering::Relaxed);
+                        break;
+                    }
                     Try::Retry(why) => {
                         last = why;
                         attempt += 1;
-                        if attempt > RETRIES {
-                            // The next mirror may have it.
-                            last = format!("{last} (after {RETRIES} retries)");
-                            self.failing[i].store(true, Ordering::Relaxed);
-                            break;
-                        }
                         thread::sleep(Duration::from_millis(50 << (2 * attempt)));
+                    }
+                    Try::RetryAfter(why, wait) => {
+                        last = why;
+                        attempt += 1;
+                        thread::sleep(wait);
                     }
                 }
             }
@@ -174,6 +184,8 @@ impl HttpFetcher {
             .call();
         let mut resp = match resp {
             Ok(r) => r,
+            // Asking again follows the same redirects.
+            Err(e @ ureq::Error::TooManyRedirects) => return Try::Fatal(format!("{e}")),
             Err(e) => return Try::Retry(format!("network error: {e}")),
         };
         let status = resp.status().as_u16();
@@ -186,18 +198,28 @@ impl HttpFetcher {
         let validator = header("etag")
             .or_else(|| header("last-modified"))
             .unwrap_or_default();
-        if let Some(enc) = header("content-encoding") {
-            if enc != "identity" {
+        if status == 200 || status == 206 {
+            // A host that answers every path with its HTML page (a
+            // single-page app's fallback) has no such table.
+            if header("content-type")
+                .is_some_and(|t| t.trim_start().to_ascii_lowercase().starts_with("text/html"))
+            {
+                return Try::NotHere;
+            }
+            // The encoding of an error page says nothing of the table's.
+            if let Some(enc) = header("content-encoding").filter(|e| e != "identity") {
                 return Try::Fatal(format!("server applied Content-Encoding {enc} to a range"));
             }
         }
         match status {
             206 => {
                 let Some(cr) = header("content-range") else {
-                    return Try::Retry("206 without Content-Range".into());
+                    return Try::Fatal("206 without Content-Range".into());
                 };
                 let Some((a, b, size)) = parse_content_range(&cr) else {
-                    return Try::Retry(format!("unreadable Content-Range {cr}"));
+                    return Try::Fatal(format!(
+                        "206 with a Content-Range this client cannot use ({cr}): it must name the range and the file's size"
+                    ));
                 };
                 let want_end = req.end.min(size);
                 // `b < size` first: then `b + 1` cannot overflow.
@@ -268,10 +290,22 @@ impl HttpFetcher {
                 }),
                 _ => Try::Retry("range not satisfiable (416)".into()),
             },
-            s if s >= 500 || s == 429 || s == 408 => Try::Retry(format!("HTTP {s}")),
+            s if s == 429 || s == 503 => {
+                match header("retry-after").and_then(|v| retry_after(&v)) {
+                    Some(wait) => Try::RetryAfter(format!("HTTP {s}"), wait.min(MAX_RETRY_AFTER)),
+                    None => Try::Retry(format!("HTTP {s}")),
+                }
+            }
+            s if s >= 500 || s == 408 => Try::Retry(format!("HTTP {s}")),
             s => Try::Fatal(format!("HTTP {s}")),
         }
     }
+}
+
+/// The wait a Retry-After header asks for, in its seconds form; its date
+/// form (rare on rate limits) reads as no wait asked.
+fn retry_after(v: &str) -> Option<Duration> {
+    v.trim().parse::<u64>().ok().map(Duration::from_secs)
 }
 
 /// A base URL requests can be made under: http(s), a host, a valid port.
