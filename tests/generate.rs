@@ -983,3 +983,54 @@ fn a_second_run_on_one_directory_and_six_piece_tables_too_big_are_refused() {
     assert!(t.elapsed().as_secs() < 60, "refused only after generating");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A run stopped after a sub-material's values were saved and before its
+/// Syzygy files were written (values go first): the next run of the same
+/// command writes them from the values. Before, it counted the values
+/// alone as done and left KQvK.rtbw and .rtbz missing for good.
+#[test]
+fn a_run_stopped_between_values_and_files_writes_the_files_next_time() {
+    use syzygy_web::generate_cli::{run, Args};
+    let dir = std::env::temp_dir().join(format!("syzygy-web-stopped-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = Args {
+        materials: vec!["KQvKN".to_string()],
+        out: Some(dir.clone()),
+        ..Default::default()
+    };
+    run(&args).expect("first run");
+    for ext in ["rtbw", "rtbz"] {
+        std::fs::remove_file(dir.join(format!("KQvK.{ext}"))).expect("KQvK's file");
+    }
+    assert!(dir.join("KQvK.swv").exists());
+    run(&args).expect("second run");
+    for ext in ["rtbw", "rtbz"] {
+        assert!(dir.join(format!("KQvK.{ext}")).is_file(), "KQvK.{ext}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Syzygy files the generator did not write (official ones, say) in the
+/// output directory are never replaced: the run is refused, naming one.
+#[test]
+fn tables_this_generator_did_not_write_are_not_replaced() {
+    use syzygy_web::generate_cli::{run, Args};
+    let official = syzygy_path();
+    let dir = std::env::temp_dir().join(format!("syzygy-web-foreign-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::copy(official.join("KQvK.rtbw"), dir.join("KQvK.rtbw")).expect("copy");
+    let before = std::fs::read(dir.join("KQvK.rtbw")).expect("read");
+    let args = Args {
+        materials: vec!["KQvKN".to_string()],
+        out: Some(dir.clone()),
+        ..Default::default()
+    };
+    let e = run(&args).expect_err("a foreign table in the way");
+    assert!(
+        e.contains("KQvK.rtbw") && e.contains("did not write"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read(dir.join("KQvK.rtbw")).expect("read"), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -125,6 +125,13 @@ pub fn parse_material(s: &str) -> Result<[u8; 12], MaterialError> {
     let (w, b) = s
         .split_once(['v', 'V'])
         .ok_or_else(|| bad("expected e.g. KRPvKR"))?;
+    let pieces = |t: &str| {
+        t.chars()
+            .all(|ch| Role::from_char(ch.to_ascii_lowercase()).is_some())
+    };
+    if !pieces(w) || !pieces(b) {
+        return Err(bad("pieces are K Q R B N P"));
+    }
     // Counted in bytes below: a longer name cannot be a table of ours.
     if w.chars().count() + b.chars().count() > MAX_PIECES {
         return Err(bad("at most 7 pieces"));

@@ -1,8 +1,7 @@
 //! The command's arguments, and the threads they ask for.
 
+use crate::generate::layout::parse_material;
 use std::path::PathBuf;
-
-use crate::generate;
 
 /// Most threads `--threads` takes: more cannot help (a slice runs one
 /// thread a part), and each is a real OS thread that may fail to start.
@@ -14,7 +13,7 @@ pub const USAGE: &str =
       position, and with --dtm the distance to mate.
       MATERIAL         e.g. KRPvKR (sub-materials are generated first, or
                        read from DIR when an earlier run wrote them)
-      --max N          every material of 3 to N pieces
+      --max N          every material of 3 to N pieces (N at most 5; name 6-piece materials)
       --out DIR        write NAME.swv (generated values) and the Syzygy
                        files NAME.rtbw and NAME.rtbz per material
       --exact-dtz      DTZ in plies wherever |DTZ| <= 100 (no rounding)
@@ -57,8 +56,13 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
             "--max" => {
                 let v = value("--max")?;
                 let n: usize = v.parse().map_err(|_| format!("--max {v}: not a number"))?;
-                if !(3..=generate::layout::MAX_PIECES).contains(&n) {
-                    return Err(format!("--max {n}: between 3 and 7"));
+                // Some 6-piece materials number more positions a slice than
+                // the generator does (KBNvKBN): every material of 6 cannot be
+                // made, only those named.
+                if !(3..=5).contains(&n) {
+                    return Err(format!(
+                        "--max {n}: between 3 and 5 (name 6-piece materials one by one)"
+                    ));
                 }
                 a.max = Some(n);
             }
@@ -78,6 +82,10 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
     }
     if a.materials.is_empty() && a.max.is_none() {
         return Err("name at least one material, or --max N".into());
+    }
+    // A material that is no material is a usage error, as a bad option is.
+    for m in &a.materials {
+        parse_material(m).map_err(|e| e.0)?;
     }
     Ok(a)
 }

@@ -11,6 +11,7 @@ mod values_dir;
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::{self, Write};
+use std::path::Path;
 use std::time::Instant;
 
 use crate::generate::layout::{name_of, parse_material, Layout};
@@ -42,6 +43,13 @@ const SPILLED: usize = 1 << 26;
 /// (see [`generate::promote`]), one at a time.
 const FETCHED: usize = 1 << 24;
 
+/// Whether `dir` holds both Syzygy files of material `name`.
+fn syzygy_files_in(dir: &Path, name: &str) -> bool {
+    ["rtbw", "rtbz"]
+        .iter()
+        .all(|ext| dir.join(format!("{name}.{ext}")).is_file())
+}
+
 pub fn run(a: &Args) -> Result<(), String> {
     let mut targets = Vec::new();
     for m in &a.materials {
@@ -63,26 +71,48 @@ pub fn run(a: &Args) -> Result<(), String> {
             .iter()
             .flat_map(plan::children)
         {
-            let file = d.join(format!("{}.rtbw", name_of(&c).0));
             if plan::trivial(&c)
                 && plan::pieces(&c) == 3
                 && !targets.contains(&c)
-                && !file.is_file()
+                && !syzygy_files_in(d, &name_of(&c).0)
             {
                 targets.push(c);
             }
         }
     }
+    // A sub-material is done when its values are and, unless only values
+    // are asked for, its Syzygy files too: a run stopped between the two
+    // (values are saved first) writes them from the values next time.
     let on_disk = |k: &[u8; 12]| {
         dir.as_deref().is_some_and(|d| {
             let name = name_of(k).0;
             fs::File::open(values_path(d, &name)).is_ok_and(|mut f| {
                 let len = f.metadata().map_or(0, |m| m.len());
                 values_file::current(&mut f, &name, a.dtm, len)
-            })
+            }) && (a.values_only || syzygy_files_in(d, &name))
         })
     };
     let order = plan::order(&targets, on_disk);
+    // Syzygy files this generator did not write (no values file beside
+    // them: official tables, say) are never replaced.
+    if let Some(d) = dir.as_deref().filter(|_| !a.values_only) {
+        for k in &order {
+            let name = name_of(k).0;
+            if values_path(d, &name).exists() {
+                continue;
+            }
+            if let Some(f) = ["rtbw", "rtbz"]
+                .iter()
+                .map(|ext| format!("{name}.{ext}"))
+                .find(|f| d.join(f).exists())
+            {
+                return Err(format!(
+                    "{} holds {f}, which this generator did not write (no {name}.swv beside it): it is not replaced; choose another --out, or move it away",
+                    d.display()
+                ));
+            }
+        }
+    }
     // Positions within a slice are numbered in 32 bits.
     for k in &order {
         let size = Layout::new(*k).slice_size;
