@@ -6,6 +6,7 @@
 
 import { accept } from './accept.js';
 import { fail } from './errors.js';
+import { candidates } from './file-open.js';
 
 // Ranges one request may carry (its Range header stays well under a server's line limits).
 const MAX_PARTS = 32;
@@ -134,13 +135,50 @@ function pageRequest(rt, id, file, a, b, job) {
   run.promise = rt.http
     .request(file.url, start, end, file.url, { trace: job.trace, prio: run.prio, span })
     .finally(leave)
-    .then((r) => {
+    .then(
+      (r) => ({ r, url: file.url }),
+      (e) => failOver(rt, file, span.parts, job, e),
+    )
+    .then(({ r, url }) => {
       if (epoch !== rt.epoch) return;
-      if (r === null) throw fail(`${file.url} is no longer there (404, 410 or 403)`, 'missing-table');
-      for (const p of r.parts) accept(rt, id, file.url, p.start, p);
+      if (r === null) throw fail(`${url} is no longer there (404, 410 or 403)`, 'missing-table');
+      for (const p of r.parts) accept(rt, id, url, p.start, p);
     })
     .finally(() => run.gap.forEach((k) => forgetInflight(rt, k, run.promise)));
   return run.promise;
+}
+
+/**
+ * A request for pages of an open file failed for good at its base: with
+ * several base URLs, the file's other bases are asked for the same ranges
+ * in turn (the failed base is asked after the others for a minute, as when
+ * opening), and the first that answers is the file's from then on; its
+ * answers go through the identity check as any (another mirror's ETag is a
+ * version change: what was read at the old base is read again). Resolves
+ * {r, url}; rethrows `error` when no other base answers.
+ */
+async function failOver(rt, file, parts, job, error) {
+  if (!error || error.code !== 'network') throw error;
+  const from = file.url;
+  const name = from.slice(from.lastIndexOf('/') + 1);
+  const others = candidates(rt, name).filter((b) => b + name !== from);
+  if (!others.length) throw error;
+  rt.failedBases.set(from.slice(0, from.length - name.length), Date.now());
+  for (const base of others) {
+    const url = base + name;
+    let got;
+    try {
+      got = await Promise.all(parts.map((p) => rt.http.request(url, p.start, p.end, url, { trace: job.trace, prio: job.prio })));
+    } catch (e) {
+      rt.failedBases.set(base, Date.now());
+      continue;
+    }
+    if (got.includes(null)) continue;
+    // Later requests of this file go there (unless another failure moved it on).
+    if (file.url === from) file.url = url;
+    return { r: { parts: got.map((v, i) => ({ ...v, start: parts[i].start })) }, url };
+  }
+  throw error;
 }
 
 /**

@@ -227,6 +227,27 @@ describe('fault matrix', { skip }, () => {
     }
   });
 
+  it('a base that fails after its files were opened: their pages come from the next base', async () => {
+    // Before, a file stayed with the base it was opened at: its later
+    // pages failed 'network' while the next base had them.
+    const mirror = await startServers();
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { urls: [servers.base, mirror.base], generate: 'never' });
+      servers.tables.reset();
+      assert.deepStrictEqual(await probe(page, EARLY[0]), expected[EARLY[0]]);
+      servers.tables.setFaults({ mode: 'status', status: 503 });
+      mirror.tables.reset();
+      assert.deepStrictEqual(await probe(page, OTHER), expected[OTHER]);
+      assert.ok(mirror.tables.stats().requests > 0, 'the next base was not asked');
+      assert.deepStrictEqual(await probe(page, EARLY[1]), expected[EARLY[1]]);
+    } finally {
+      servers.tables.setFaults([]);
+      await context.close();
+      await mirror.close();
+    }
+  });
+
   it('an empty table file: corrupt-table at once, not retried', async () => {
     // Every range of an empty file is unsatisfiable: the 416's
     // `bytes */0` is the file's size, not a fault to ask again about.
