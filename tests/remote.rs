@@ -479,10 +479,7 @@ fn status_404_is_a_missing_table_naming_the_file() {
     srv.faults(r#"{"match":"KRvK.rtbz","mode":"status","status":404}"#);
     let mut t = srv.driver();
     // A win for the side to move, so that DTZ needs the table.
-    let p = sample("KRvK", 20, 4)
-        .into_iter()
-        .find(|p| p.turn() == shakmaty::Color::White)
-        .expect("white to move");
+    let p = krvk_white_to_move();
     assert_eq!(ours().probe_wdl(&p), Ok(2), "{}", fen(&p));
     // WDL needs no file: a rook against a bare king wins by the rules.
     assert_eq!(t.probe_wdl(&p), Ok(2));
@@ -492,6 +489,15 @@ fn status_404_is_a_missing_table_naming_the_file() {
     assert!(e.to_string().contains("KRvK.rtbz"), "{e}");
     // A 404 is not retried.
     assert_eq!(srv.stats().log_of("KRvK.rtbz").len(), 1);
+}
+
+/// A KRvK position with White to move: a win whose DTZ needs KRvK.rtbz
+/// (its WDL needs no file: a rook against a bare king wins by the rules).
+fn krvk_white_to_move() -> Chess {
+    sample("KRvK", 20, 4)
+        .into_iter()
+        .find(|p| p.turn() == shakmaty::Color::White)
+        .expect("white to move")
 }
 
 /// An empty table file answers every range with 416 (`bytes */0`): that is
@@ -1122,10 +1128,7 @@ fn an_html_page_for_a_table_is_a_missing_table() {
         r#"{"match":"KRvK.rtbz","mode":"status","status":200,"body":"<!doctype html><title>app</title>","headers":{"Content-Type":"text/html; charset=utf-8"}}"#,
     );
     let mut t = srv.driver();
-    let p = sample("KRvK", 20, 4)
-        .into_iter()
-        .find(|p| p.turn() == shakmaty::Color::White)
-        .expect("white to move");
+    let p = krvk_white_to_move();
     let e = t.probe_dtz(&p).expect_err("no DTZ table");
     assert_eq!(e, ProbeError::MissingTable("KRvK.rtbz".into()));
     assert_eq!(srv.stats().log_of("KRvK.rtbz").len(), 1);
@@ -1140,10 +1143,7 @@ fn retry_after_is_waited_for() {
         r#"{"match":"KRvK.rtbz","mode":"status","status":429,"count":1,"headers":{"Retry-After":"1"}}"#,
     );
     let mut t = srv.driver();
-    let p = sample("KRvK", 20, 4)
-        .into_iter()
-        .find(|p| p.turn() == shakmaty::Color::White)
-        .expect("white to move");
+    let p = krvk_white_to_move();
     let want = ours().probe_dtz(&p);
     let started = std::time::Instant::now();
     assert_eq!(t.probe_dtz(&p), want);
@@ -1166,10 +1166,7 @@ fn an_unusable_content_range_is_not_retried() {
         r#"{"match":"KRvK.rtbz","mode":"status","status":206,"headers":{"Content-Range":"bytes 0-10/*"}}"#,
     );
     let mut t = srv.driver();
-    let p = sample("KRvK", 20, 4)
-        .into_iter()
-        .find(|p| p.turn() == shakmaty::Color::White)
-        .expect("white to move");
+    let p = krvk_white_to_move();
     match t.probe_dtz(&p) {
         Err(ProbeError::Network(name, why)) => {
             assert_eq!(name, "KRvK.rtbz");
