@@ -159,7 +159,14 @@ impl HttpFetcher {
                     Try::RetryAfter(why, wait) => {
                         last = why;
                         attempt += 1;
-                        thread::sleep(wait);
+                        // With another mirror to ask, no longer than the
+                        // usual backoff: the next one may answer now.
+                        let backoff = Duration::from_millis(50 << (2 * attempt));
+                        thread::sleep(if self.bases.len() > 1 {
+                            wait.min(backoff)
+                        } else {
+                            wait
+                        });
                     }
                 }
             }

@@ -22,7 +22,7 @@ use args::threads;
 pub use args::{parse, Args, USAGE};
 use progress::Bar;
 use spill::ToValuesFile;
-use syzygy_files::{write_big, write_syzygy};
+use syzygy_files::{write_big, write_syzygy, written_here};
 use values_dir::{
     flags_path, load, load_all, load_exact, load_sub, only_read, save, sides_read, values_path,
 };
@@ -93,12 +93,13 @@ pub fn run(a: &Args) -> Result<(), String> {
         })
     };
     let order = plan::order(&targets, on_disk);
-    // Syzygy files this generator did not write (no values file beside
-    // them: official tables, say) are never replaced.
+    // Syzygy files this generator did not write (official tables, say:
+    // no values file beside them, and not in its list) are never replaced.
     if let Some(d) = dir.as_deref().filter(|_| !a.values_only) {
+        let ours = written_here(d);
         for k in &order {
             let name = name_of(k).0;
-            if values_path(d, &name).exists() {
+            if values_path(d, &name).exists() || ours.contains(&name) {
                 continue;
             }
             if let Some(f) = ["rtbw", "rtbz"]

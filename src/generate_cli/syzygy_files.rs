@@ -155,9 +155,14 @@ pub(super) fn save_files(
         let tmp = path.with_extension(format!("{ext}.part"));
         fs::write(&tmp, &bytes)
             .and_then(|_| fs::rename(&tmp, &path))
-            .map_err(|e| format!("writing {}: {e}", path.display()))?;
+            .map_err(|e| {
+                let _ = fs::remove_file(&tmp);
+                format!("writing {}: {e}", path.display())
+            })?;
         sizes.push(bytes.len());
     }
+    record_written(dir, name)
+        .map_err(|e| format!("writing {}: {e}", dir.join(WRITTEN).display()))?;
     eprintln!(
         "{name}: wrote {name}.rtbw ({} bytes) and {name}.rtbz ({} bytes) in {:.2} s",
         sizes[0],
@@ -165,4 +170,28 @@ pub(super) fn save_files(
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// The list of tables this generator wrote in a directory, one name a
+/// line: their values files may be gone (`scripts/tables.sh` removes them),
+/// and they are still ours to replace (see [`written_here`]).
+const WRITTEN: &str = ".syzygy-web-written";
+
+fn record_written(dir: &Path, name: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    if written_here(dir).contains(name) {
+        return Ok(());
+    }
+    let mut f = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join(WRITTEN))?;
+    writeln!(f, "{name}")
+}
+
+/// Names of the tables this generator wrote in `dir`.
+pub(super) fn written_here(dir: &Path) -> std::collections::HashSet<String> {
+    fs::read_to_string(dir.join(WRITTEN))
+        .map(|s| s.lines().map(str::to_string).collect())
+        .unwrap_or_default()
 }

@@ -64,6 +64,8 @@ export class RangeClient {
     this.onActivity = onActivity;
     // url -> WholeBody, for servers that ignored Range.
     this.bodies = new Map();
+    // Whether tables have another base to be asked at (Runtime sets it).
+    this.mirrors = false;
     // URLs answered 403: read as absent (S3-style hosts answer so for a
     // missing key), and named so in the error (see Runtime.run).
     this.forbidden = new Set();
@@ -170,7 +172,9 @@ export class RangeClient {
     for (let attempt = 0; attempt <= RETRIES && !got; attempt++) {
       if (attempt > 0) {
         this.counters.retries++;
-        await sleep(serverWait ?? 100 * 4 ** (attempt - 1));
+        // With another base to ask (see page-requests.js), no longer than the usual backoff.
+        const backoff = 100 * 4 ** (attempt - 1);
+        await sleep(serverWait === null ? backoff : this.mirrors ? Math.min(serverWait, backoff) : serverWait);
         serverWait = null;
       }
       const admitted = await this.gate.enter(ask.prio);

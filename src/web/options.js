@@ -35,7 +35,7 @@ const KNOWN = new Set(['urls', 'manifest', 'generate', 'pageSize', 'memoryBudget
 export function checkOptions(options) {
   // `url` for `urls` would otherwise leave the page generating tables
   // with no word; other unknown keys are named on the console.
-  if ('url' in options) throw fail('Tablebase option url is unknown: base URLs go in urls, an array', 'options');
+  if (options.url != null && options.urls == null) throw fail('Tablebase option url is unknown: base URLs go in urls, an array', 'options');
   const unknown = Object.keys(options).filter((k) => !KNOWN.has(k));
   if (unknown.length && typeof console !== 'undefined') console.warn(`Tablebase: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} ignored`);
   const generate = options.generate || 'auto';

@@ -121,23 +121,25 @@ export async function pagesFromDb(rt, id, file, wanted) {
 
 /** One Range request for pages a..=b of a file, open to joins while it waits at the gate. */
 function pageRequest(rt, id, file, a, b, job) {
+  // The base it goes to: a failover may move the file on meanwhile.
+  const at = file.url;
   const span = { parts: [part(rt, file, a, b)], started: false };
-  const waiting = rt.waiting.get(file.url) || new Set();
-  rt.waiting.set(file.url, waiting);
+  const waiting = rt.waiting.get(at) || new Set();
+  rt.waiting.set(at, waiting);
   const run = { span, prio: new JoinedPrio(job.prio), gap: [] };
   waiting.add(run);
   const leave = () => {
     waiting.delete(run);
-    if (!waiting.size && rt.waiting.get(file.url) === waiting) rt.waiting.delete(file.url);
+    if (!waiting.size && rt.waiting.get(at) === waiting) rt.waiting.delete(at);
   };
   const { start, end } = span.parts[0];
   const epoch = rt.epoch;
   run.promise = rt.http
-    .request(file.url, start, end, file.url, { trace: job.trace, prio: run.prio, span })
+    .request(at, start, end, at, { trace: job.trace, prio: run.prio, span })
     .finally(leave)
     .then(
-      (r) => ({ r, url: file.url }),
-      (e) => failOver(rt, file, span.parts, job, e),
+      (r) => ({ r, url: at }),
+      (e) => failOver(rt, file, at, span.parts, job, e),
     )
     .then(({ r, url }) => {
       if (epoch !== rt.epoch) return;
@@ -154,12 +156,12 @@ function pageRequest(rt, id, file, a, b, job) {
  * in turn (the failed base is asked after the others for a minute, as when
  * opening), and the first that answers is the file's from then on; its
  * answers go through the identity check as any (another mirror's ETag is a
- * version change: what was read at the old base is read again). Resolves
- * {r, url}; rethrows `error` when no other base answers.
+ * version change: what was read at the old base is read again). `from`:
+ * the URL the request went to. Resolves {r, url}; rethrows `error` when
+ * no other base answers.
  */
-async function failOver(rt, file, parts, job, error) {
+async function failOver(rt, file, from, parts, job, error) {
   if (!error || error.code !== 'network') throw error;
-  const from = file.url;
   const name = from.slice(from.lastIndexOf('/') + 1);
   const others = candidates(rt, name).filter((b) => b + name !== from);
   if (!others.length) throw error;

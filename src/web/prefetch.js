@@ -20,7 +20,6 @@ export async function prefetchFiles(rt, names, onProgress) {
       }
     }
   };
-  await rt.db.ready;
   // A clearCache meanwhile drops what was stored: the prefetch stops there
   // rather than report files that are gone.
   const epoch = rt.epoch;
@@ -28,6 +27,8 @@ export async function prefetchFiles(rt, names, onProgress) {
     rt.checkOpen();
     if (rt.epoch !== epoch) throw fail('the cache was cleared while prefetching', 'cleared');
   };
+  await rt.db.ready;
+  cleared();
   if (rt.db.state !== 'ok') {
     throw fail('IndexedDB is unavailable here (or its budget is 0): nothing can be kept for offline use', 'budget');
   }

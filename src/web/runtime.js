@@ -36,9 +36,24 @@ const ABSENT_TTL_MS = 1000;
 // its second round in one wave of 6.
 const JOIN_BUDGET = 256 << 10;
 
+/** [absolute URL, entry] of the `early` option's usable entries; code `options` for a bad URL (checked before anything opens). */
+function earlyRequests(options) {
+  const out = [];
+  for (const e of Array.isArray(options.early) ? options.early : []) {
+    if (!e || typeof e.url !== 'string' || !e.response || !(e.end > 0)) continue;
+    try {
+      out.push([new URL(e.url, typeof location !== 'undefined' ? location.href : undefined).href, e]);
+    } catch (err) {
+      throw fail(`Tablebase option early: ${JSON.stringify(e.url)} is not a URL`, 'options');
+    }
+  }
+  return out;
+}
+
 export class Runtime {
   constructor(core, options, formatVersion) {
     const checked = checkOptions(options);
+    const early = earlyRequests(options);
     this.generateMode = checked.generate;
     this.urls = checked.urls;
     this.manifest = checked.manifest;
@@ -99,15 +114,9 @@ export class Runtime {
       staleAnswers: 0,
     };
     this.http = new RangeClient(this.counters, checked.concurrency, checked.wholeBodyLimit, () => this.progress());
-    for (const e of Array.isArray(options.early) ? options.early : []) {
-      if (!e || typeof e.url !== 'string' || !e.response || !(e.end > 0)) continue;
+    this.http.mirrors = this.urls.length > 1;
+    for (const [url, e] of early) {
       const controller = e.controller || new AbortController();
-      let url;
-      try {
-        url = new URL(e.url, typeof location !== 'undefined' ? location.href : undefined).href;
-      } catch (err) {
-        throw fail(`Tablebase option early: ${JSON.stringify(e.url)} is not a URL`, 'options');
-      }
       this.http.early.set(url, { start: e.start > 0 ? e.start : 0, end: e.end, response: Promise.resolve(e.response), controller });
     }
     this.generated = new Generated(core, this.db, this.writes, checked.generatedBudget, formatVersion, checked.onGenerate);
@@ -361,7 +370,7 @@ export class Runtime {
       }
       if (e && e.code === 'missing-table') {
         const denied = [...this.http.forbidden].filter((u) => e.message.includes(u.slice(u.lastIndexOf('/') + 1)));
-        if (denied.length) e.message += ` (${denied.join(', ')} answered 403 Forbidden: absent on an S3-style host, or access denied)`;
+        if (denied.length && !e.message.includes('403 Forbidden')) e.message += ` (${denied.join(', ')} answered 403 Forbidden: absent on an S3-style host, or access denied)`;
       }
       throw e;
     }
@@ -405,7 +414,7 @@ export class Runtime {
         this.core.setIndexInHead(!this.http.gate.wide && this.http.link.roomy());
         // A request a file a round, once the server has shown it answers
         // several ranges in one.
-        this.core.setSeveralRanges(this.urls.every((u) => this.http.several.allowed(u)));
+        this.core.setSeveralRanges(this.bases.length > 0 && this.bases.every((u) => this.http.several.allowed(u)));
         // A multiplexed host runs every request at once: searches then
         // also name what lies a step past the answers they wait for.
         this.core.setMultiplexed(this.http.gate.wide && !this.http.presumed && !this.http.link.slow());

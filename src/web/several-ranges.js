@@ -87,6 +87,11 @@ export async function requestParts(client, url, ranges, high, timed = null, trie
   const last = Math.max(...ranges.map((r) => r[1]));
   const length = Number(res.headers.get('Content-Length'));
   const asked = ranges.reduce((n, [a, b]) => n + b - a, 0);
+  // A single-page app's fallback page is no table (as in RangeClient.answer).
+  if ((res.status === 200 || res.status === 206) && /^\s*text\/html/i.test(type)) {
+    controller.abort();
+    return { value: null };
+  }
   if (res.status === 200 && length > 0 && !(encoding && encoding !== 'identity')) {
     // Several ranges ignored: the file from byte 0, read as far as the
     // last range asked for, and no further (unlike a server that ignores

@@ -46,7 +46,7 @@ describe('wrong types at the JS API', { skip }, () => {
         ['pageSize', 'x'], ['pageSize', -4096], ['pageSize', 3000], ['pageSize', NaN],
         ['memoryBudget', '64M'], ['memoryBudget', -1], ['idbBudget', Infinity], ['idbBudget', {}],
         ['concurrency', 'six'], ['concurrency', 0.5], ['concurrency', 2.5], ['wholeBodyLimit', []], ['wholeBodyLimit', 0],
-        ['pageSize', 4096.5], ['url', [base]],
+        ['pageSize', 4096.5],
         ['manifest', 'KQvK.rtbw'], ['manifest', { 'KQvK.rtbw': 42 }], ['manifest', { 'KQvK.rtbw': 'http://[' }],
         ['early', [{ url: 'http://[', start: 0, end: 10, response: {} }]],
         ['onProgress', 'log'], ['onGenerate', 1], ['generate', 'sometimes'], ['urls', base], ['urls', ['http://[']],
@@ -75,7 +75,7 @@ describe('wrong types at the JS API', { skip }, () => {
       assert.match(s, /^\w+: options: Tablebase option/, s);
       assert.ok(s.includes(key === 'options' ? 'Tablebase options must be an object' : key), s);
     }
-    assert.equal(seen.length, 27);
+    assert.equal(seen.length, 26);
   });
 
   it('probe options of the wrong type: code options', async () => {
@@ -99,15 +99,33 @@ describe('wrong types at the JS API', { skip }, () => {
     const listen = (m) => m.type() === 'warning' && warned.push(m.text());
     env.page.on('console', listen);
     try {
-      const wdl = await env.page.evaluate(
-        async ({ base, fen }) => (await new window.Tablebase({ urls: [base], retries: 3 }).probe(fen)).wdl,
+      const seen = await env.page.evaluate(
+        async ({ base, fen }) => {
+          const codeOf = (f) => {
+            try {
+              f();
+              return 'made';
+            } catch (e) {
+              return `${e.code}: ${e.message}`;
+            }
+          };
+          return {
+            wdl: (await new window.Tablebase({ urls: [base], retries: 3 }).probe(fen)).wdl,
+            // `url` alone (for urls) would leave the page generating tables with no word.
+            url: codeOf(() => new window.Tablebase({ url: [base] })),
+            // Beside urls, or undefined, it is only an unknown key.
+            urlUndefined: codeOf(() => new window.Tablebase({ urls: [base], url: undefined })),
+          };
+        },
         { base: env.servers.base, fen: FEN },
       );
-      assert.equal(wdl, 2);
+      assert.equal(seen.wdl, 2);
+      assert.match(seen.url, /^options: Tablebase option url is unknown/);
+      assert.equal(seen.urlUndefined, 'made');
     } finally {
       env.page.off('console', listen);
     }
-    assert.deepStrictEqual(warned, ['Tablebase: unknown option retries ignored']);
+    assert.deepStrictEqual(warned, ['Tablebase: unknown option retries ignored', 'Tablebase: unknown option url ignored']);
   });
 
   it('absent options (undefined or null) take their defaults, and concurrency 0 is learned', async () => {

@@ -159,4 +159,26 @@ describe('several ranges a request, page and tables from one origin', { skip, ti
       }
     }
   });
+
+  it("a single-page app's fallback page for a table, asked for with several ranges: a missing table, nothing kept", async () => {
+    // The first head on the page's own origin asks for two ranges; its
+    // 200 text/html answer was taken for the file (then corrupt-table,
+    // and the page kept in IndexedDB).
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}tests/browser/page.html`);
+      await page.waitForFunction(() => window.ready === true);
+      server.reset();
+      server.setFaults([{ match: 'KQvKR.rtbz', mode: 'status', status: 200, body: '<!doctype html><title>app</title>\n', headers: { 'Content-Type': 'text/html; charset=utf-8' } }]);
+      await createTablebase(page, { urls: [`${server.url}tables/`], generate: 'never' });
+      const [got] = await probeAll(page, ['8/8/8/4k3/8/r7/8/3QK3 w - - 0 1']);
+      assert.equal(got.code, 'missing-table', JSON.stringify(got));
+      assert.match(got.error, /KQvKR\.rtbz/);
+      assert.ok(server.stats().log.some((e) => e.path.endsWith('KQvKR.rtbz') && several(e)), 'the head was not asked with several ranges');
+    } finally {
+      server.setFaults([]);
+      await context.close();
+    }
+  });
 });

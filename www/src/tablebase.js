@@ -82,16 +82,21 @@ export async function openTablebase(urls, early = []) {
           }
         },
       });
+      // Counted from its making too: a board gone (or given other tables)
+      // before it subscribed never leaves.
       let unused = null;
-      const leave = (fn) => {
-        listeners.delete(fn);
-        if (listeners.size) return;
+      const closeUnused = () => {
         clearTimeout(unused);
         unused = setTimeout(() => {
           if (listeners.size || shared.get(key) !== entry) return;
           shared.delete(key);
           tb.close().catch(() => {});
         }, UNUSED_MS);
+      };
+      closeUnused();
+      const leave = (fn) => {
+        listeners.delete(fn);
+        if (!listeners.size) closeUnused();
       };
       return {
         tb,
