@@ -37,16 +37,22 @@ describe('several ranges a request, page and tables from one origin', { skip, ti
     await server?.close();
   });
 
+  /** The test page in `context`, the server reset and faulted, a Tablebase over its tables. */
+  async function faultedPage(context, faults) {
+    const page = await context.newPage();
+    await page.goto(`${server.url}tests/browser/page.html`);
+    await page.waitForFunction(() => window.ready === true);
+    server.reset();
+    server.setFaults(faults);
+    await createTablebase(page, { urls: [`${server.url}tables/`], generate: 'never' });
+    return page;
+  }
+
   /** A fresh context probing FENS under `faults`: {stats, log}. */
   async function run(faults) {
     const context = await browser.newContext();
     try {
-      const page = await context.newPage();
-      await page.goto(`${server.url}tests/browser/page.html`);
-      await page.waitForFunction(() => window.ready === true);
-      server.reset();
-      server.setFaults(faults);
-      await createTablebase(page, { urls: [`${server.url}tables/`], generate: 'never' });
+      const page = await faultedPage(context, faults);
       assert.deepStrictEqual(await probeAll(page, FENS), expected);
       const stats = await tbStats(page);
       const log = server.stats().log;
@@ -166,12 +172,9 @@ describe('several ranges a request, page and tables from one origin', { skip, ti
     // and the page kept in IndexedDB).
     const context = await browser.newContext();
     try {
-      const page = await context.newPage();
-      await page.goto(`${server.url}tests/browser/page.html`);
-      await page.waitForFunction(() => window.ready === true);
-      server.reset();
-      server.setFaults([{ match: 'KQvKR.rtbz', mode: 'status', status: 200, body: '<!doctype html><title>app</title>\n', headers: { 'Content-Type': 'text/html; charset=utf-8' } }]);
-      await createTablebase(page, { urls: [`${server.url}tables/`], generate: 'never' });
+      const page = await faultedPage(context, [
+        { match: 'KQvKR.rtbz', mode: 'status', status: 200, body: '<!doctype html><title>app</title>\n', headers: { 'Content-Type': 'text/html; charset=utf-8' } },
+      ]);
       const [got] = await probeAll(page, ['8/8/8/4k3/8/r7/8/3QK3 w - - 0 1']);
       assert.equal(got.code, 'missing-table', JSON.stringify(got));
       assert.match(got.error, /KQvKR\.rtbz/);
