@@ -154,16 +154,15 @@ impl HttpFetcher {
                     Try::Retry(why) => {
                         last = why;
                         attempt += 1;
-                        thread::sleep(Duration::from_millis(50 << (2 * attempt)));
+                        thread::sleep(backoff(attempt));
                     }
                     Try::RetryAfter(why, wait) => {
                         last = why;
                         attempt += 1;
                         // With another mirror to ask, no longer than the
                         // usual backoff: the next one may answer now.
-                        let backoff = Duration::from_millis(50 << (2 * attempt));
                         thread::sleep(if self.bases.len() > 1 {
-                            wait.min(backoff)
+                            wait.min(backoff(attempt))
                         } else {
                             wait
                         });
@@ -307,6 +306,11 @@ impl HttpFetcher {
             s => Try::Fatal(format!("HTTP {s}")),
         }
     }
+}
+
+/// The wait before try `attempt` + 1 (from 1): 200 ms, then four times as long.
+fn backoff(attempt: u32) -> Duration {
+    Duration::from_millis(50 << (2 * attempt))
 }
 
 /// The wait a Retry-After header asks for, in its seconds form; its date

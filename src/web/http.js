@@ -9,7 +9,7 @@ import { Crowd } from './crowd.js';
 import { Gate } from './gate.js';
 import { pageLink } from './link.js';
 import { WholeBody, stop, trimBodies } from './whole-body.js';
-import { SeveralRanges, requestParts, originOf } from './several-ranges.js';
+import { SeveralRanges, htmlPage, requestParts, originOf } from './several-ranges.js';
 
 const RETRIES = 3;
 // A request that goes this long without its answer's headers, or between
@@ -379,13 +379,11 @@ export class RangeClient {
       controller.abort();
       return { value: null };
     }
+    if (htmlPage(res)) {
+      controller.abort();
+      return { value: null };
+    }
     if (res.status === 200 || res.status === 206) {
-      // A host that answers every path with its HTML page (a single-page
-      // app's fallback) has no such table: never take the page for one.
-      if (/^\s*text\/html/i.test(res.headers.get('Content-Type') ?? '')) {
-        controller.abort();
-        return { value: null };
-      }
       if (encoding && encoding !== 'identity') {
         controller.abort();
         throw fatal(`${url}: the server compressed a range response (Content-Encoding: ${encoding}); serve tables without compression`);

@@ -30,7 +30,7 @@ const KNOWN = new Set(['urls', 'manifest', 'generate', 'pageSize', 'memoryBudget
 /**
  * {generate, urls (absolute, ending in /), manifest, idbBudget, generatedBudget,
  * wholeBodyLimit, concurrency (0: learned from the host), onProgress,
- * onGenerate} from the options the Tablebase was given.
+ * onGenerate, early ([url, entry])} from the options the Tablebase was given.
  */
 export function checkOptions(options) {
   // `url` for `urls` would otherwise leave the page generating tables
@@ -64,8 +64,24 @@ export function checkOptions(options) {
     concurrency: Math.min(MAX_CONCURRENCY, concurrency),
     onProgress: callback(options, 'onProgress'),
     onGenerate: callback(options, 'onGenerate'),
+    early: earlyRequests(options),
   };
 }
+
+/** [absolute URL, entry] of the `early` option's usable entries; code `options` for a bad URL. */
+function earlyRequests(options) {
+  const out = [];
+  for (const e of Array.isArray(options.early) ? options.early : []) {
+    if (!e || typeof e.url !== 'string' || !e.response || !(e.end > 0)) continue;
+    try {
+      out.push([new URL(e.url, typeof location !== 'undefined' ? location.href : undefined).href, e]);
+    } catch (err) {
+      throw fail(`Tablebase option early: ${JSON.stringify(e.url)} is not a URL`, 'options');
+    }
+  }
+  return out;
+}
+
 
 /** A base URL made absolute (against the page) and ending in a slash. */
 function absoluteBase(u) {

@@ -36,24 +36,9 @@ const ABSENT_TTL_MS = 1000;
 // its second round in one wave of 6.
 const JOIN_BUDGET = 256 << 10;
 
-/** [absolute URL, entry] of the `early` option's usable entries; code `options` for a bad URL (checked before anything opens). */
-function earlyRequests(options) {
-  const out = [];
-  for (const e of Array.isArray(options.early) ? options.early : []) {
-    if (!e || typeof e.url !== 'string' || !e.response || !(e.end > 0)) continue;
-    try {
-      out.push([new URL(e.url, typeof location !== 'undefined' ? location.href : undefined).href, e]);
-    } catch (err) {
-      throw fail(`Tablebase option early: ${JSON.stringify(e.url)} is not a URL`, 'options');
-    }
-  }
-  return out;
-}
-
 export class Runtime {
   constructor(core, options, formatVersion) {
     const checked = checkOptions(options);
-    const early = earlyRequests(options);
     this.generateMode = checked.generate;
     this.urls = checked.urls;
     this.manifest = checked.manifest;
@@ -115,7 +100,7 @@ export class Runtime {
     };
     this.http = new RangeClient(this.counters, checked.concurrency, checked.wholeBodyLimit, () => this.progress());
     this.http.mirrors = this.urls.length > 1;
-    for (const [url, e] of early) {
+    for (const [url, e] of checked.early) {
       const controller = e.controller || new AbortController();
       this.http.early.set(url, { start: e.start > 0 ? e.start : 0, end: e.end, response: Promise.resolve(e.response), controller });
     }

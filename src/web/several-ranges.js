@@ -71,6 +71,14 @@ export class SeveralRanges {
 }
 
 /**
+ * Whether a 200 or 206 answer is an HTML page: a host that answers every
+ * path with its page (a single-page app's fallback) has no such table.
+ */
+export function htmlPage(res) {
+  return (res.status === 200 || res.status === 206) && /^\s*text\/html/i.test(res.headers.get('Content-Type') ?? '');
+}
+
+/**
  * One request of a RangeClient (http.js) for several ranges of a URL:
  * {value: {size, validator, parts: [{start, bytes}], received}} with the
  * parts the server sent (a multipart body, one merged range, or the first
@@ -87,8 +95,7 @@ export async function requestParts(client, url, ranges, high, timed = null, trie
   const last = Math.max(...ranges.map((r) => r[1]));
   const length = Number(res.headers.get('Content-Length'));
   const asked = ranges.reduce((n, [a, b]) => n + b - a, 0);
-  // A single-page app's fallback page is no table (as in RangeClient.answer).
-  if ((res.status === 200 || res.status === 206) && /^\s*text\/html/i.test(type)) {
+  if (htmlPage(res)) {
     controller.abort();
     return { value: null };
   }
