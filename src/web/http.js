@@ -82,6 +82,27 @@ export class RangeClient {
     // its request left (`asOf`), so that one in flight across a change is
     // told from a server that changed back.
     this.versions = new Map();
+    // Aborted by `close`: every request under way stops with it (where the
+    // browser has AbortSignal.any), and no request leaves after it.
+    this.closer = new AbortController();
+  }
+
+  /** Throws code `closed` once `close` was called. */
+  checkOpen() {
+    if (this.closer.signal.aborted) throw fail('this Tablebase was closed', 'closed');
+  }
+
+  /** Ends and forgets every whole-file stream. */
+  clear() {
+    for (const b of [...this.bodies.values()]) b.evict();
+  }
+
+  /** For good (Runtime.close): requests under way stop, streams end, none leaves after. */
+  close() {
+    this.closer.abort();
+    for (const e of this.early.values()) e.controller.abort();
+    this.early.clear();
+    this.clear();
   }
 
   /** Version changes of `url` taken in so far (see `versions`). */
@@ -105,6 +126,7 @@ export class RangeClient {
    * response is forgotten, and the network asked as usual.
    */
   async open(url, start, end, label, ask = {}) {
+    this.checkOpen();
     const early = this.early.get(url);
     if (!early || early.start !== start) return this.request(url, start, end, label, ask);
     this.early.delete(url);
@@ -171,13 +193,19 @@ export class RangeClient {
     let serverWait = null;
     for (let attempt = 0; attempt <= RETRIES && !got; attempt++) {
       if (attempt > 0) {
+        this.checkOpen();
         this.counters.retries++;
         // With another base to ask (see page-requests.js), no longer than the usual backoff.
         const backoff = 100 * 4 ** (attempt - 1);
         await sleep(serverWait === null ? backoff : this.mirrors ? Math.min(serverWait, backoff) : serverWait);
         serverWait = null;
       }
+      this.checkOpen();
       const admitted = await this.gate.enter(ask.prio);
+      if (this.closer.signal.aborted) {
+        this.gate.leave(admitted);
+        this.checkOpen();
+      }
       if (span && !span.started) {
         span.started = true;
         ranges = span.parts.map((p) => [p.start, p.end]).sort((a, b) => a[0] - b[0]);
@@ -340,7 +368,7 @@ export class RangeClient {
       const res = await fetch(url, {
         headers: { Range: `bytes=${ranges.map(([a, b]) => `${a}-${b - 1}`).join(',')}` },
         cache: 'no-store',
-        signal: controller.signal,
+        signal: AbortSignal.any ? AbortSignal.any([controller.signal, this.closer.signal]) : controller.signal,
         // The browser's own queue and HTTP/2 streams follow this hint.
         priority: high ? 'high' : this.presumed ? 'auto' : 'low',
       });
@@ -349,6 +377,7 @@ export class RangeClient {
       this.link.answered(now - sent);
       return { res, controller };
     } catch (e) {
+      this.checkOpen();
       if (stalled) return { retry: `no answer within ${STALL_MS / 1000} s` };
       // The browser does not say why (by design): name every likely cause.
       return {
@@ -492,10 +521,6 @@ export class RangeClient {
     return have >= n ? out : out.subarray(0, have);
   }
 
-  /** Ends and forgets every whole-file stream. */
-  clear() {
-    for (const b of [...this.bodies.values()]) b.evict();
-  }
 }
 
 /** The promise's value, or null if it takes longer than `ms`. */

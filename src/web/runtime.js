@@ -130,7 +130,7 @@ export class Runtime {
       this.epoch++;
       this.closed = (async () => {
         this.generated.close();
-        this.http.clear();
+        this.http.close();
         while (this.writes.size) await this.stored();
         this.inflight.clear();
         this.waiting.clear();

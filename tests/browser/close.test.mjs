@@ -37,8 +37,12 @@ describe('Tablebase.close()', { skip }, () => {
           const closing = window.tb.close();
           const again = window.tb.close();
           await closing;
+          const running_ = await running;
+          // Requests under way were aborted with the probe, not left to finish.
+          await new Promise((r) => setTimeout(r, 20));
           return {
-            running: await running,
+            inFlight: window.tb.stats().requestsInFlight,
+            running: running_,
             same: closing === again,
             later: [
               await codeOf(window.tb.probe(other)),
@@ -54,6 +58,7 @@ describe('Tablebase.close()', { skip }, () => {
         { fen: FEN, other: OTHER },
       );
       assert.equal(seen.running, 'closed');
+      assert.equal(seen.inFlight, 0, 'no request under way after close()');
       assert.ok(seen.same, 'a second close() is the first one');
       assert.deepStrictEqual(seen.later, ['closed', 'closed', 'closed', 'closed']);
       assert.ok(seen.legal > 0);
