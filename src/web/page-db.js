@@ -306,6 +306,16 @@ export class PageDb {
     }, null);
   }
 
+  /** Bytes of `url` stored as the version `identity` ({size, validator}); 0 for another version or none. */
+  heldBytes(url, identity) {
+    return this.guard(async (db) => {
+      const tx = db.transaction(['files', 'lru'], 'readonly');
+      const old = await promisify(tx.objectStore('files').get(url));
+      if (!old || !sameIdentity(old, identity.size, identity.validator)) return 0;
+      return (await this.runsIn(tx, url, true)).reduce((n, r) => n + r.size, 0);
+    }, 0);
+  }
+
   /**
    * Records a URL's identity ({size, validator}; on a change its old pages
    * go first) and stores pages of it (Map page -> Uint8Array), so that the

@@ -5,7 +5,8 @@ import { candidates } from './file-open.js';
 
 /**
  * Stores whole files (names, looked up at the runtime's locations) in
- * IndexedDB in 1 MiB requests, within its budget. Resolves {bytes, files}.
+ * IndexedDB in 1 MiB requests, within its budget. Resolves {bytes, files,
+ * missing}: the files saved, and those no base has.
  */
 export async function prefetchFiles(rt, names, onProgress) {
   const chunk = 1048576;
@@ -27,21 +28,39 @@ export async function prefetchFiles(rt, names, onProgress) {
     rt.checkOpen();
     if (rt.epoch !== epoch) throw fail('the cache was cleared while prefetching', 'cleared');
   };
-  await rt.db.ready;
+  // A connection the browser dropped (site data cleared, Safari after the
+  // tab was in the background) is opened again here, as a probe's read does.
+  await rt.db.guard(async () => null, null);
   cleared();
   if (rt.db.state !== 'ok') {
     throw fail('IndexedDB is unavailable here (or its budget is 0): nothing can be kept for offline use', 'budget');
   }
+  // Files no base has (404 everywhere): named in the answer, not saved.
+  const missing = [];
   for (const name of names) {
     let done = false;
+    let failed = null;
     for (const base of candidates(rt, name)) {
       const url = base + name;
-      const head = await rt.http.request(url, 0, Math.min(chunk, 1 << 30), url);
+      let head;
+      try {
+        head = await rt.http.request(url, 0, Math.min(chunk, 1 << 30), url);
+      } catch (e) {
+        // Another base may answer, as a probe's failed request goes to the next.
+        if (!e || e.code !== 'network') throw e;
+        failed = e;
+        rt.failedBases.set(base, Date.now());
+        continue;
+      }
       if (head === null) continue;
+      failed = null;
       // A probe took in another version meanwhile: the file is being replaced.
       const replaced = () => rt.http.versionOf(url) > head.asOf;
       if (replaced()) throw fail(`${name} changed while prefetching`, 'network');
-      if (rt.db.state === 'ok' && rt.db.bytes + head.size > rt.db.budget) {
+      // Saved before as this version: its bytes are counted once, and a
+      // file held whole is not downloaded again.
+      const held = await rt.db.heldBytes(url, head);
+      if (rt.db.state === 'ok' && rt.db.bytes - held + head.size > rt.db.budget) {
         throw fail(`${name} (${head.size} bytes) does not fit the IndexedDB budget`, 'budget');
       }
       const store = async (start, r) => {
@@ -65,7 +84,12 @@ export async function prefetchFiles(rt, names, onProgress) {
         report(name, head.size);
       };
       await store(0, head);
-      for (let start = chunk; start < head.size; start += chunk) {
+      if (held >= head.size && head.size > chunk) {
+        // Held whole already: the rest counts as saved.
+        bytes += head.size - chunk;
+        report(name, head.size);
+      }
+      for (let start = held >= head.size ? head.size : chunk; start < head.size; start += chunk) {
         const r = await rt.http.request(url, start, Math.min(start + chunk, head.size), url);
         if (r === null || r.size !== head.size || r.validator !== head.validator) throw fail(`${name} changed while prefetching`, 'network');
         await store(start, r);
@@ -90,7 +114,11 @@ export async function prefetchFiles(rt, names, onProgress) {
       done = true;
       break;
     }
-    if (!done) report(name, 0);
+    if (failed) throw failed;
+    if (!done) {
+      missing.push(name);
+      report(name, 0);
+    }
   }
-  return { bytes, files: fetched };
+  return { bytes, files: fetched, missing };
 }

@@ -21,7 +21,8 @@ extern "C" {
     /// `{ toEnd? }` of a mainline.
     #[wasm_bindgen(typescript_type = "{ toEnd?: boolean }")]
     pub type MainlineOptions;
-    /// `prefetch`'s progress callback.
+    /// `prefetch`'s progress callback: bytes saved so far over all files,
+    /// the size of the file in progress, its name.
     #[wasm_bindgen(typescript_type = "((p: {bytes: number, total: number, file: string}) => void)")]
     pub type PrefetchProgress;
 }
@@ -202,9 +203,9 @@ impl Tablebase {
 
     /// Stores the whole WDL and DTZ files of a position's material (and of
     /// the materials its captures and promotions reach) in IndexedDB, within
-    /// its budget, for offline use. A bad FEN rejects the promise, as with
-    /// `probe`.
-    #[wasm_bindgen(unchecked_return_type = "Promise<{bytes: number, files: string[]}>")]
+    /// its budget, for offline use: `files` saved, `missing` those no table
+    /// host has. A bad FEN rejects the promise, as with `probe`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<{bytes: number, files: string[], missing: string[]}>")]
     pub fn prefetch(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] fen: JsValue,

@@ -198,6 +198,12 @@ describe('app page', () => {
     const ep = '4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1';
     v = await waitVerdict(page, ep);
     assert.equal(v.headline, expectedHeadline(cliProbe([ep])[0]));
+    // A piece moved elsewhere keeps the square the pawns still allow.
+    await dragMove(page, 'e1', 'f1');
+    await expectFen(page, '4k3/8/8/3pP3/8/8/8/5K2 w - d6 0 1');
+    assert.equal(await page.$eval('syzygy-board .sb-ep', (e) => e.value), 'd6');
+    await dragMove(page, 'f1', 'e1');
+    await expectFen(page, ep);
 
     // Halfmove clock.
     await page.fill('syzygy-board .sb-clock', '40');

@@ -116,6 +116,32 @@ describe('<syzygy-board> custom element', () => {
     await page.close();
   });
 
+  it('a move scrolled into view in the compact list plays at the first click, and no best reply is shown for the mouse', async () => {
+    const page = await newPage(browser, { width: 900, height: 1400, colorScheme: 'light' });
+    await page.goto(`${site.url}blog/post/`);
+    // The ranked list (every move has its category).
+    await page.waitForFunction(() => {
+      const opts = [...document.querySelectorAll('#a [role="option"]')];
+      return opts.length > 10 && opts.every((o) => o.dataset.category !== 'unknown');
+    });
+    const last = await page.evaluate(() => {
+      const list = document.querySelector('#a [role="listbox"]');
+      list.scrollTop = list.scrollHeight;
+      const opts = list.querySelectorAll('[role="option"]');
+      return { uci: opts[opts.length - 1].dataset.uci, scroll: list.scrollTop, scrolls: list.scrollHeight > list.clientHeight };
+    });
+    assert.ok(last.scrolls, 'the compact list scrolls');
+    const box = await page.locator(`#a [data-uci="${last.uci}"]`).boundingBox();
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForFunction((f) => document.querySelector('#a').getAttribute('fen') !== f, FEN_A, { timeout: 5000 });
+    // The list took the focus, from the mouse: the next position's best reply is not drawn.
+    await page.waitForFunction(() => document.querySelectorAll('#a [role="option"]').length > 0);
+    await page.waitForTimeout(300);
+    assert.equal(await page.locator('#a [aria-selected="true"]').count(), 0);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.context().close();
+  });
+
   it('takes a fen set before the script ran (and not a result), follows its orientation attribute, copies a FEN without url-sync', async () => {
     // The property is set while the element is still an unknown tag.
     fs.mkdirSync(path.join(dir, 'blog', 'late'), { recursive: true });

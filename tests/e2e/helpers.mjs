@@ -60,10 +60,10 @@ export function ensureBuilt() {
 }
 
 /** Starts the project's range server on a free port: {url, close(), stats(), reset(), setFaults()}. */
-export async function startSite({ staticDir = DIST, tables = [TABLES] } = {}) {
+export async function startSite({ staticDir = DIST, tables = [TABLES], directoryIndex = true } = {}) {
   const mod = await import(path.join(REPO, 'tests', 'server', 'range-server.mjs'));
   if (typeof mod.startServer === 'function') {
-    const server = await mod.startServer({ port: 0, tables, static: staticDir });
+    const server = await mod.startServer({ port: 0, tables, static: staticDir, directoryIndex });
     return server;
   }
   // Fallback: the CLI prints `listening on http://HOST:PORT/`.

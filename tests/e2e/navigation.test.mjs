@@ -125,6 +125,19 @@ describe('history and focus', () => {
     await page.close();
   });
 
+  it('Back from the editor on a page opened from a link leaves the editor at the link\'s position', async () => {
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, QUEEN));
+    await waitVerdict(page, QUEEN);
+    await page.click('syzygy-board button[aria-label="Edit position"]');
+    await page.waitForSelector('syzygy-board .sb-root.sb-editing');
+    await page.goBack();
+    await page.waitForSelector('syzygy-board .sb-root:not(.sb-editing)');
+    await expectFen(page, QUEEN);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+
   it('the move list never offers the previous position\'s moves', async () => {
     const page = await newPage(ctx.browser);
     await page.goto(appUrl(ctx.site.url, ROOK));

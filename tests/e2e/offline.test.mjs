@@ -160,6 +160,58 @@ describe('offline', () => {
     }
   });
 
+  it('a host that answers only index.html (a bucket REST endpoint, no directory index): the app opens offline', async () => {
+    const site = await startSite({ directoryIndex: false });
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const [cli] = cliProbe([fen]);
+    const page = await newPage(browser);
+    try {
+      await page.goto(appUrl(`${site.url}index.html`, fen));
+      await waitVerdict(page, fen);
+      await page.waitForFunction(() => document.querySelector('.sb-network .sb-stat dd')?.textContent !== '–');
+      await controlled(page);
+    } finally {
+      await site.close();
+    }
+    await page.reload();
+    const offline = await waitVerdict(page, fen);
+    assert.equal(offline.headline, expectedHeadline(cli));
+    assert.deepEqual(page.errors.map(String), []);
+    await page.context().close();
+  });
+
+  it('two deployments on one origin keep their own shells: visiting one leaves the other working offline', async () => {
+    const dir = tempDir('syzygy-two-');
+    for (const d of ['a', 'b']) fs.cpSync(DIST, path.join(dir, d), { recursive: true });
+    // Another version at b/ (its worker's manifest names it).
+    const sw = path.join(dir, 'b', 'sw.js');
+    fs.writeFileSync(sw, fs.readFileSync(sw, 'utf8').replace(/"version":"[0-9a-f]+"/, '"version":"0b0b0b0b0b0b"'));
+    const site = await startSite({ staticDir: dir });
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const [cli] = cliProbe([fen]);
+    const at = (d) => appUrl(`${site.url}${d}/`, fen, `?tables=${encodeURIComponent(`${site.url}tables/`)}`);
+    const page = await newPage(browser);
+    let keys;
+    try {
+      for (const d of ['a', 'b']) {
+        await page.goto(at(d));
+        await waitVerdict(page, fen);
+        await page.waitForFunction(() => document.querySelector('.sb-network .sb-stat dd')?.textContent !== '–');
+        await controlled(page);
+      }
+      keys = await page.evaluate(() => caches.keys());
+    } finally {
+      await site.close();
+    }
+    assert.ok(keys.some((k) => k.includes('/a/')) && keys.some((k) => k.includes('/b/')), JSON.stringify(keys));
+    await page.goto(at('a'));
+    const offline = await waitVerdict(page, fen);
+    assert.equal(offline.headline, expectedHeadline(cli));
+    assert.deepEqual(page.errors.map(String), []);
+    await page.context().close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('the first visit after a deploy runs the new script, not the one the service worker kept', async () => {
     // A copy of the site, then a "deploy" over it: a script that marks
     // itself, under the new content hash the new page asks for.

@@ -110,7 +110,9 @@ export function defaultTableDirs() {
  * dirs; default defaultTableDirs()), static (dir), latencyMs = 0, log = false,
  * tls ({key, cert}: HTTPS with HTTP/2), http1 (with tls: HTTPS that speaks
  * HTTP/1.1 only), timingAllowOrigin = true (false: no Timing-Allow-Origin,
- * so another origin's page cannot see the protocol in Resource Timing)}.
+ * so another origin's page cannot see the protocol in Resource Timing),
+ * directoryIndex = true (false: a directory's URL is 404, as on a bucket's
+ * REST endpoint where only `dir/index.html` names the page)}.
  * Resolves to {url, port, host, server, close(), stats(), reset(), setFaults(obj), faults()}.
  */
 export async function startServer(options = {}) {
@@ -123,6 +125,7 @@ export async function startServer(options = {}) {
   const baseLatency = Number(options.latencyMs ?? options.latency ?? 0) || 0;
   const CORS_HEADERS = options.timingAllowOrigin === false ? WITHOUT_TIMING : WITH_TIMING;
   const logRequests = Boolean(options.log);
+  const directoryIndex = options.directoryIndex !== false;
 
   for (const d of [...tableDirs, ...(staticDir ? [staticDir] : [])]) {
     const st = await statOrNull(d);
@@ -302,6 +305,7 @@ export async function startServer(options = {}) {
       if (!target.trailingSlash && segs.length > 0) {
         return { redirect: prefix + '/' + segs.map(encodeURIComponent).join('/') + '/' + target.search };
       }
+      if (!directoryIndex) return null;
       const index = path.join(full, 'index.html');
       const ist = await statOrNull(index);
       return ist && ist.isFile() ? { file: index, st: ist, isTable: false } : null;

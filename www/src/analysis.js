@@ -3,7 +3,7 @@
 // verdict and ranked moves, then the best line. Every function takes the app
 // context { s: state, view, full, host, act }.
 import { h, icon, ICONS } from './dom.js';
-import { describe, describeError, sideName } from './verdict.js';
+import { describe, describeError, shortReason, sideName } from './verdict.js';
 import { asError } from './tablebase.js';
 import { applyUci, coords, inCheck, makeFen, parseFen, pieceCount } from './chess.js';
 import { remember } from './state.js';
@@ -312,11 +312,13 @@ export function renderError(ctx, err, fen) {
   host.dispatchEvent(new CustomEvent('syzygy-error', { detail: { fen, error: err, code: e.code }, bubbles: true }));
 }
 
-/** True when the two kings of `fen` stand on neighbouring squares. */
+/** True when the two kings of `fen`, one of each colour, stand on neighbouring squares. */
 function kingsAdjacent(fen) {
   try {
-    const kings = [...parseFen(fen).pieces].filter(([, p]) => p.role === 'king').map(([sq]) => coords(sq));
-    return kings.length === 2 && Math.abs(kings[0][0] - kings[1][0]) <= 1 && Math.abs(kings[0][1] - kings[1][1]) <= 1;
+    const kings = [...parseFen(fen).pieces].filter(([, p]) => p.role === 'king');
+    if (kings.length !== 2 || kings[0][1].color === kings[1][1].color) return false;
+    const [a, b] = kings.map(([sq]) => coords(sq));
+    return Math.abs(a[0] - b[0]) <= 1 && Math.abs(a[1] - b[1]) <= 1;
   } catch {
     return false;
   }
@@ -359,7 +361,7 @@ async function renderMainline(ctx, fen, token) {
     } catch (err) {
       if (token === s.token) {
         view.mainlineCard.classList.remove('sb-stale');
-        view.mainline.message(`Best line unavailable: ${asError(err).message}`);
+        view.mainline.message(`Best line unavailable: ${shortReason(asError(err))}.`);
       }
       return;
     }

@@ -13,7 +13,7 @@ import { isShareCode, decodePosition } from './sharecode.js';
 import { canonicalMaterial, randomPosition } from './materials.js';
 import { openTablebase, parseTableUrls, loadWasm } from './tablebase.js';
 import { earlyHeads } from './early.js';
-import { applyUci, inCheck, materialKey, mirrorFiles, normalizeFen, parseFen, swapColors, withHalfmove, withTurn, makeFen } from './chess.js';
+import { applyUci, enPassantSquares, inCheck, materialKey, mirrorFiles, normalizeFen, parseFen, swapColors, withHalfmove, withTurn, makeFen } from './chess.js';
 
 /** Whether a table generated for `target` (a material name) is the one `fen` waits for. */
 function generatingFor(fen, target) {
@@ -210,10 +210,13 @@ export function createApp(host, options) {
     if (on) {
       // The edited position drops castling rights (tables hold none); its
       // en passant square stays, and the editor can set one.
+      // An en passant square the pieces do not allow goes too (the editor
+      // offers only those they allow, so it could not be taken back).
       const pos = parseFen(currentFen(s));
-      setLine(s, makeFen({ ...pos, castling: '-' }));
+      const edited = { ...pos, castling: '-', ep: enPassantSquares(pos).includes(pos.ep) ? pos.ep : '-' };
+      setLine(s, makeFen(edited));
       editorUi(true);
-      editor.setState(pos);
+      editor.setState(edited);
     } else editorUi(false);
     // Opening the editor is a history entry: Back returns to the played line.
     show(true, { push: on });
@@ -265,7 +268,12 @@ export function createApp(host, options) {
     /** The pieces on the board changed in the editor. */
     editedOnBoard() {
       const pos = parseFen(currentFen(s));
-      const fen = `${board.cg.getFen()} ${pos.turn === 'white' ? 'w' : 'b'} - - ${pos.halfmove} ${pos.fullmove}`;
+      let fen = `${board.cg.getFen()} ${pos.turn === 'white' ? 'w' : 'b'} - - ${pos.halfmove} ${pos.fullmove}`;
+      // The en passant square chosen stays while the pieces still allow it.
+      if (pos.ep !== '-') {
+        const placed = { ...parseFen(fen), ep: pos.ep };
+        if (enPassantSquares(placed).includes(pos.ep)) fen = makeFen(placed);
+      }
       if (fen === currentFen(s)) return;
       setLine(s, fen);
       show(false, { debounce: 120 });
@@ -360,9 +368,19 @@ export function createApp(host, options) {
       show(true, { fromUrl: true });
       return;
     }
-    if (fen === currentFen(s)) return;
+    // Back from the editor leaves it, whatever the entry holds (a page
+    // opened from a link has an entry without a line).
+    const wasEditing = s.editing;
+    if (wasEditing) editorUi(false);
+    if (fen === currentFen(s)) {
+      if (wasEditing) {
+        clearNotice();
+        show(true, { fromUrl: true });
+      }
+      return;
+    }
     const i = fen ? s.line.findIndex((e) => e.fen === fen) : -1;
-    if (i >= 0 && !s.editing) {
+    if (i >= 0) {
       s.ply = i;
       clearNotice();
       show(true, { fromUrl: true });

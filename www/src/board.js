@@ -122,6 +122,12 @@ export function createBoard(container, handlers) {
       });
       promoLayer.replaceChildren(...buttons);
       promoLayer.onclick = () => finish(null);
+      // Escape takes the move back, as a click beside the choices does.
+      promoLayer.onkeydown = (e) => {
+        if (e.key !== 'Escape') return;
+        e.stopPropagation();
+        finish(null);
+      };
       promoLayer.hidden = false;
       buttons[0].focus();
     });

@@ -4,8 +4,28 @@
 import { asError } from './tablebase.js';
 import { refreshStats } from './analysis.js';
 import { formatBytes } from './dom.js';
+import { shortReason } from './verdict.js';
 import { noteKept } from './early.js';
 import { offlineBytes, reachableMaterials, scanHost, tableOf } from './materials.js';
+
+/**
+ * Whether a service worker keeps this page for offline use: it controls
+ * the page, or is installing for it (a first visit registers it after the
+ * first result). No worker (plain http on a LAN, a private window, a page
+ * embedding the board): the tables are kept, the page is not.
+ */
+async function shellKept() {
+  const sw = typeof navigator !== 'undefined' ? navigator.serviceWorker : null;
+  if (!sw || !window.isSecureContext) return false;
+  if (sw.controller) return true;
+  const reg = await sw.getRegistration().catch(() => null);
+  if (!reg) return false;
+  let timer;
+  const late = new Promise((resolve) => (timer = setTimeout(() => resolve(false), 10000)));
+  const ready = await Promise.race([sw.ready.then(() => true), late]);
+  clearTimeout(timer);
+  return ready;
+}
 
 /** Drops every stored page and the answers cached in the page. */
 export async function clearCache(ctx) {
@@ -54,11 +74,20 @@ export async function prefetch(ctx, fen) {
       say(`Saving ${key} for offline: ${pct !== null ? `${pct} %, ` : ''}${formatBytes(done)}${total ? ` of ${formatBytes(total)}` : ''}`);
       refreshStats(ctx);
     });
+    const missing = (res && res.missing) || [];
+    const saved = (res && res.files) || [];
+    const shell = await shellKept();
     view.network.saving(null);
-    view.network.prefetchProgress(`${key} is available offline (${formatBytes(res && res.bytes)}).`);
+    if (!saved.length) {
+      view.network.prefetchProgress(`Could not save ${key}: the host has none of its tables.`);
+    } else {
+      const where = shell ? 'is available offline' : 'is kept in this browser (this page itself is not kept for offline use here: it needs the network to open)';
+      const lacking = missing.length ? ` The host lacks ${missing.join(', ')}: positions that need ${missing.length === 1 ? 'it' : 'them'} stay online-only.` : '';
+      view.network.prefetchProgress(`${key} ${where} (${formatBytes(res.bytes)}).${lacking}`);
+    }
   } catch (err) {
     view.network.saving(null);
-    view.network.prefetchProgress(`Could not save ${key}: ${asError(err).message}`);
+    view.network.prefetchProgress(`Could not save ${key}: ${shortReason(asError(err))}.`);
   } finally {
     s.saving = false;
   }

@@ -52,7 +52,18 @@ export function createMoveList(callbacks) {
       // leave history navigation to the board
     }
   });
+  // Focus from the keyboard, not a press of the mouse: a press focuses the
+  // list too, and activating (and scrolling to) its first move then would
+  // move the list under the pointer and lose the click.
+  const byKeyboard = () => {
+    try {
+      return list.matches(':focus-visible');
+    } catch (e) {
+      return true;
+    }
+  };
   list.addEventListener('focus', () => {
+    if (!byKeyboard()) return;
     if (active < 0 && options.length) setActive(0);
     else if (active >= 0) callbacks.preview(options[active].dataset.uci);
   });
@@ -60,7 +71,7 @@ export function createMoveList(callbacks) {
   /** Whether the keyboard is in the list or on its message: a change keeps it there. */
   const hasFocus = () => document.activeElement === list || document.activeElement === empty;
 
-  list.addEventListener('mouseleave', () => callbacks.preview(document.activeElement === list && active >= 0 ? options[active].dataset.uci : null));
+  list.addEventListener('mouseleave', () => callbacks.preview(document.activeElement === list && active >= 0 && byKeyboard() ? options[active].dataset.uci : null));
 
   return {
     el,
@@ -113,6 +124,8 @@ export function createMoveList(callbacks) {
       // same move when the list is the same position's again.
       if (focused && options.length) {
         if (document.activeElement !== list) list.focus({ preventScroll: true });
+        // A list the mouse focused shows no move as the keyboard's.
+        if (!byKeyboard()) return;
         const at = keep === null ? -1 : options.findIndex((o) => o.dataset.uci === keep);
         setActive(Math.max(0, at), false);
         chosen = at >= 0;

@@ -5,34 +5,95 @@
 /* global __SHELL_MANIFEST__ */
 const MANIFEST = __SHELL_MANIFEST__;
 const PREFIX = 'syzygy-shell-';
-const CACHE = PREFIX + MANIFEST.version;
 const SCRIPT = 'syzygy-board.js';
+// A navigation's answer waited for before the kept page is shown instead
+// (a captive portal or a dying link can take minutes to fail).
+const NAVIGATION_MS = 4000;
 const scope = () => self.registration.scope;
+// Caches are named by scope as well as version: two deployments on one
+// origin (/a/ and /b/) keep and clear only their own.
+const OURS = () => `${PREFIX}${scope()} `;
+const CACHE = () => OURS() + MANIFEST.version;
 const shellUrls = () => MANIFEST.files.map((f) => new URL(f, scope()).href);
+const here = (f) => new URL(f, scope()).href;
 
 // Files named by their content's hash (MANIFEST.immutable) come from the
 // HTTP cache where the page's load left them (a revalidation at most):
 // only the others are fetched anew, so that installing after a first
 // visit costs the files the page did not load (the generator's module),
-// not a second download of the decoder and the script.
+// not a second download of the decoder and the script. The scope's own
+// URL is kept when the host serves it: a bucket's REST endpoint answers
+// only `index.html`, which is kept either way.
 self.addEventListener('install', (event) => {
-  const immutable = new Set(MANIFEST.immutable.map((f) => new URL(f, scope()).href));
+  const immutable = new Set(MANIFEST.immutable.map(here));
+  const request = (u) => new Request(u, { cache: immutable.has(u) ? 'default' : 'reload' });
   event.waitUntil(
     caches
-      .open(CACHE)
-      .then((cache) => cache.addAll(shellUrls().map((u) => new Request(u, { cache: immutable.has(u) ? 'default' : 'reload' }))))
+      .open(CACHE())
+      .then(async (cache) => {
+        await cache.addAll(shellUrls().filter((u) => u !== here('./')).map(request));
+        await cache.add(request(here('./'))).catch(() => {});
+      })
       .then(() => self.skipWaiting()),
   );
 });
 
+/** This scope's caches, oldest first (the order they were made in). */
+async function ourCaches() {
+  return (await caches.keys()).filter((k) => k.startsWith(OURS()));
+}
+
+// The version before this one is kept too: a tab still running it asks for
+// its own hashed chunks (the generator's module, the wasm) that the host
+// may no longer have. Older ones, and names from before caches carried
+// their scope, go.
 self.addEventListener('activate', (event) => {
   event.waitUntil(
-    caches
-      .keys()
-      .then((keys) => Promise.all(keys.filter((k) => k.startsWith(PREFIX) && k !== CACHE).map((k) => caches.delete(k))))
-      .then(() => self.clients.claim()),
+    (async () => {
+      const keys = await caches.keys();
+      const mine = keys.filter((k) => k.startsWith(OURS()) && k !== CACHE());
+      const legacy = keys.filter((k) => /^syzygy-shell-[0-9a-f]{12}$/.test(k));
+      await Promise.all([...mine.slice(0, -1), ...legacy].map((k) => caches.delete(k)));
+      await self.clients.claim();
+    })(),
   );
 });
+
+/** A URL kept by this scope's newest cache that has it. */
+async function kept(url, options) {
+  for (const k of (await ourCaches()).reverse()) {
+    const hit = await (await caches.open(k)).match(url, options);
+    if (hit) return hit;
+  }
+  return null;
+}
+
+/** The kept page for a navigation: the app for the scope's own URL, else that page if kept. */
+async function keptPage(url) {
+  if (url.pathname === new URL(scope()).pathname) {
+    return (await kept(here('./'), { ignoreSearch: true })) || kept(here('./index.html'), { ignoreSearch: true });
+  }
+  return kept(url.href, { ignoreSearch: true });
+}
+
+/**
+ * Network first so that a new version shows up; the kept page (with any
+ * query: ?tables=, ?fen=) when the network fails, answers a server error,
+ * or has not answered within NAVIGATION_MS. Another page of the scope is
+ * not the app: offline it fails as it would without this worker.
+ */
+async function navigate(req, url) {
+  const net = fetch(req);
+  let timer;
+  const late = new Promise((resolve) => (timer = setTimeout(() => resolve('late'), NAVIGATION_MS)));
+  const res = await Promise.race([net.catch(() => null), late]);
+  clearTimeout(timer);
+  if (res && res !== 'late' && res.status < 500) return res;
+  const page = await keptPage(url);
+  if (page) return page;
+  if (res === 'late') return net.catch(() => Response.error());
+  return res || Response.error();
+}
 
 self.addEventListener('fetch', (event) => {
   const req = event.request;
@@ -41,39 +102,33 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin || !url.href.startsWith(scope())) return;
 
   if (req.mode === 'navigate') {
-    // Network first so that a new version shows up; the cached page offline
-    // (with any query: ?tables=, ?fen=). Another page of the scope is not
-    // the app: offline it fails as it would without this worker.
-    event.respondWith(
-      fetch(req).catch(async () => {
-        const cache = await caches.open(CACHE);
-        const page = url.pathname === new URL(scope()).pathname ? new URL('./', scope()).href : req;
-        return (await cache.match(page, { ignoreSearch: true })) || Response.error();
-      }),
-    );
+    event.respondWith(navigate(req, url));
     return;
   }
 
   // The script without its hash, as a page of the scope that embeds the
   // element names it: the network's copy first, the kept one offline.
-  const kept = MANIFEST.files.find((f) => f.startsWith(`./${SCRIPT}?`));
-  if (kept && url.href.split('?')[0] === new URL(SCRIPT, scope()).href && !url.search) {
-    event.respondWith(fetch(req).catch(async () => (await (await caches.open(CACHE)).match(new URL(kept, scope()).href)) || Response.error()));
+  const script = MANIFEST.files.find((f) => f.startsWith(`./${SCRIPT}?`));
+  if (script && url.href.split('?')[0] === here(SCRIPT) && !url.search) {
+    event.respondWith(fetch(req).catch(async () => (await kept(here(script))) || Response.error()));
     return;
   }
 
   // The query counts: the page asks for its script by content hash, so a
-  // page of a newer deploy is never given the script kept here.
+  // page of a newer deploy is never given the script kept here. A file
+  // named by its content's hash that this version does not list is an
+  // older version's (a tab opened before the deploy): kept, or asked for.
   const clean = url.origin + url.pathname + url.search;
-  if (shellUrls().includes(clean)) {
+  const hashed = url.search.startsWith('?v=') || /\.[0-9a-f]{10}\.(js|wasm)$/.test(url.pathname);
+  if (shellUrls().includes(clean) || hashed) {
     event.respondWith(
-      caches.open(CACHE).then(async (cache) => {
-        const hit = await cache.match(clean);
+      (async () => {
+        const hit = await kept(clean);
         if (hit) return hit;
         const res = await fetch(req);
-        if (res.ok) cache.put(clean, res.clone());
+        if (res.ok && shellUrls().includes(clean)) (await caches.open(CACHE())).put(clean, res.clone());
         return res;
-      }),
+      })(),
     );
   }
 });

@@ -260,6 +260,25 @@ export function groupMoves(moves) {
  * context: { pieces, material, offline (the browser says it is offline),
  * coverage ({maxPieces, materials} of the configured host, when known), kingsAdjacent }.
  */
+/**
+ * A failure in a few words for a line of text (the best line, a save for
+ * offline): what the user can act on, not the fetch's own text.
+ */
+export function shortReason(err) {
+  const code = err && err.code;
+  const message = (err && err.message) || String(err);
+  if (code === 'network') {
+    return typeof navigator !== 'undefined' && navigator.onLine === false ? 'this device is offline' : 'the table server could not be reached';
+  }
+  if (code === 'missing-table') {
+    const file = /([A-Za-z]+v[A-Za-z]+\.rtb[wz])/.exec(message);
+    return `the host has no ${file ? file[1] : 'table it needs'}`;
+  }
+  if (code === 'cleared') return 'the cache was cleared meanwhile';
+  if (code === 'corrupt-table') return 'a table file did not decode (truncated or of another version)';
+  return message.charAt(0).toLowerCase() + message.slice(1);
+}
+
 export function describeError(err, context = {}) {
   const code = err && err.code;
   let message = (err && err.message) || String(err);

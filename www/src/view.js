@@ -100,7 +100,12 @@ export function createView(host, { full, urlSync = true }, act) {
     turn: (color) => act.setTurn(color),
     halfmove: (n) => act.setHalfmove(n),
     ep: (sq) => act.setEnPassant(sq),
-    done: () => act.setEditing(false),
+    // The Done button goes with the editor's panel: the keyboard's focus
+    // lands on the Edit button rather than the page's top.
+    done: () => {
+      act.setEditing(false);
+      if (editBtn.isConnected) editBtn.focus();
+    },
     transform: (kind) => act.transform(kind),
   });
   editor.panel.hidden = true;

@@ -1,0 +1,100 @@
+// Saving for offline (`tb.prefetch`): a second save of the same files costs
+// one request a file and fits the budget the first did; a base that is down
+// gives way to the next, as for probes; files no host has are named.
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { TABLES, skipReason, startServers, launch, openTablebase, probe, cliProbe, fileSize } from './helpers.mjs';
+
+const skip = skipReason();
+// KRvKP, whose files (175 and 189 KiB) and those of the materials its
+// captures and promotions reach are under 1 MiB each: one request a file.
+const FEN = '8/8/8/4k3/8/3p4/8/R3K3 w - - 0 1';
+
+describe('saving for offline', { skip }, () => {
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('a second save asks one request a file, and fits the budget the first one did', async () => {
+    const servers = await startServers();
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { generate: 'never' });
+      const first = await page.evaluate((f) => window.tb.prefetch(f), FEN);
+      assert.ok(first.files.length >= 2 && first.missing.length === 0, JSON.stringify(first));
+      const total = first.files.reduce((n, f) => n + fileSize(f), 0);
+      assert.equal(first.bytes, total);
+      // A budget that holds the files once, not once more beside them.
+      const largest = Math.max(...first.files.map(fileSize));
+      const budget = total + Math.floor(largest / 2);
+      const again = await page.evaluate(
+        async ({ f, base, budget }) => {
+          window.tb = new window.Tablebase({ urls: [base], generate: 'never', idbBudget: budget });
+          return window.tb.prefetch(f);
+        },
+        { f: FEN, base: servers.base, budget },
+      );
+      servers.tables.reset();
+      const third = await page.evaluate((f) => window.tb.prefetch(f), FEN);
+      assert.deepStrictEqual(again.files, first.files);
+      assert.deepStrictEqual(third.files, first.files);
+      assert.equal(third.bytes, total, 'the files held whole count as saved');
+      // Files of at most 1 MiB: their first request is all of them.
+      assert.equal(servers.tables.stats().requests, first.files.length);
+      assert.equal((await page.evaluate(() => window.tb.stats())).cacheBytes, total);
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
+  it('a first base that is down: the save goes to the next one', async () => {
+    const dead = await new Promise((resolve) => {
+      const srv = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = srv.address();
+        srv.close(() => resolve(`http://127.0.0.1:${port}/tables/`));
+      });
+    });
+    const servers = await startServers();
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { urls: [dead, servers.base], generate: 'never' });
+      const saved = await page.evaluate((f) => window.tb.prefetch(f), FEN);
+      assert.ok(saved.files.includes('KRvKP.rtbw') && saved.files.includes('KRvKP.rtbz'), JSON.stringify(saved));
+      // Offline now, the saved material answers.
+      const [want] = cliProbe([FEN]);
+      servers.tables.setFaults({ mode: 'status', status: 503 });
+      assert.deepStrictEqual(await probe(page, FEN), want);
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
+  it('files no host has are named in `missing`, the others saved', async () => {
+    // A host with KRvKP's WDL file only (a link to it, not a copy).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syzygy-some-'));
+    fs.symlinkSync(path.join(TABLES, 'KRvKP.rtbw'), path.join(dir, 'KRvKP.rtbw'));
+    const servers = await startServers({ tables: [dir] });
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { generate: 'never' });
+      const saved = await page.evaluate((f) => window.tb.prefetch(f), FEN);
+      assert.deepStrictEqual(saved.files, ['KRvKP.rtbw']);
+      assert.ok(saved.missing.includes('KRvKP.rtbz') && saved.missing.includes('KRvK.rtbw'), JSON.stringify(saved.missing));
+      assert.equal(saved.bytes, fileSize('KRvKP.rtbw'));
+    } finally {
+      await context.close();
+      await servers.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
