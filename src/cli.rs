@@ -162,29 +162,35 @@ impl Prober {
     pub fn answer(&mut self, fen: &str, json: bool, mainline: bool) -> (String, bool) {
         let fen = fen.trim();
         self.reset_stats();
-        let answer = self.analyse(fen).and_then(|a| {
-            let line = if mainline {
-                Some(self.mainline(fen)?)
-            } else {
-                None
-            };
-            Ok((a, line))
-        });
+        // A line that fails (a table it needs is missing) leaves the
+        // analysis standing, with the line's error beside it.
+        let answer = self
+            .analyse(fen)
+            .map(|a| (a, mainline.then(|| self.mainline(fen))));
         match (answer, json) {
             (Ok((a, line)), true) => {
                 let out = report::analysis(fen, &a);
                 match line {
-                    Some(l) => (report::with_mainline(out, &l), true),
+                    Some(Ok(l)) => (report::with_mainline(out, &l), true),
+                    Some(Err(e)) => (report::with_mainline_error(out, &e), false),
                     None => (out, true),
                 }
             }
             (Ok((a, line)), false) => {
                 let mut out = text(fen, &a);
-                if let Some(l) = line {
-                    let ucis: Vec<&str> = l.moves.iter().map(|m| m.uci.as_str()).collect();
-                    let _ = writeln!(out, "  mainline: {}", ucis.join(" "));
-                }
-                (out, true)
+                let answered = match line {
+                    Some(Ok(l)) => {
+                        let ucis: Vec<&str> = l.moves.iter().map(|m| m.uci.as_str()).collect();
+                        let _ = writeln!(out, "  mainline: {}", ucis.join(" "));
+                        true
+                    }
+                    Some(Err(e)) => {
+                        let _ = writeln!(out, "  mainline: error: {e}");
+                        false
+                    }
+                    None => true,
+                };
+                (out, answered)
             }
             (Err(e), true) => (report::error(fen, &e), false),
             (Err(e), false) => (format!("{fen}\n  error: {e}\n"), false),

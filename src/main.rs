@@ -115,7 +115,7 @@ mod native {
             }
         }
         if opts.paths.is_empty() && opts.urls.is_empty() && !opts.generate {
-            eprintln!("give at least one --path or --url\n{USAGE}");
+            eprintln!("give at least one --path or --url, or --generate\n{USAGE}");
             return ExitCode::from(2);
         }
         let mut prober = match cli::Prober::new(&opts) {

@@ -181,6 +181,21 @@ pub fn with_mainline(mut json: String, l: &Mainline) -> String {
     json
 }
 
+/// An analysis whose line of best play failed: `mainline` null, and the
+/// failure as `mainlineError` and `mainlineCode` (the analysis stands).
+pub fn with_mainline_error(mut json: String, e: &ProbeError) -> String {
+    if json.ends_with('}') {
+        json.pop();
+        json.push(',');
+        string(&mut json, "mainline");
+        json.push_str(":null,");
+        field_str(&mut json, "mainlineError", &e.to_string());
+        field_str(&mut json, "mainlineCode", e.code());
+        close(&mut json, '}');
+    }
+    json
+}
+
 /// An error line: `{"fen": ..., "error": ..., "code": ...}`.
 pub fn error(fen: &str, e: &ProbeError) -> String {
     let mut out = String::from("{");

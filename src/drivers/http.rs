@@ -22,7 +22,7 @@ const RETRIES: u32 = 3;
 /// them to a few waves without hammering a small static host.
 const PARALLEL: usize = 16;
 /// From a server that ignores Range, never read further into a file than
-/// this: the browser runtime's cap (`WHOLE_BODY_LIMIT` in src/web/runtime.js).
+/// this: the browser runtime's cap (`WHOLE_BODY_LIMIT` in src/web/options.js).
 pub const WHOLE_BODY_LIMIT: u64 = 32 * 1048576;
 
 pub struct HttpFetcher {

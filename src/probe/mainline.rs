@@ -6,7 +6,7 @@
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-use super::root::{analyse, Analysis};
+use super::root::{analyse, Analysis, MoveInfo};
 use super::search::{keep_going, probe_dtz};
 use crate::engine::Ctx;
 use crate::error::ProbeError;
@@ -70,10 +70,28 @@ pub fn mainline_step(ctx: &Ctx<'_>, pos: &Chess) -> Result<LineStep, ProbeError>
         Some(a) if !missing => a,
         _ => return Err(ProbeError::Missing),
     };
-    if let Some(e) = a.moves.first().and_then(|b| b.error.as_ref()) {
-        return Err(e.clone());
+    // A move without a result (its table is missing) is ranked last, but
+    // might be the best: the line goes on only past a first move that no
+    // other can beat.
+    if let Some(e) = a.moves.iter().find_map(|m| m.error.as_ref()) {
+        if !a.moves.first().is_some_and(|b| surely_best(&a, b)) {
+            return Err(e.clone());
+        }
     }
     Ok(step_from(pos, &a, false))
+}
+
+/// Whether `b` is a best move whatever the moves without a result hold.
+/// Those lead into another material, so they zero: one that keeps a win
+/// has a DTZ of one ply, the least there is, and for a loss it is the
+/// shortest defence. So `b` is best when it mates, when it zeroes keeping
+/// a win, or when it keeps a win or loss whose DTZ is surely over one ply
+/// (then no zeroing move wins, and the loser's longest defence does not
+/// zero).
+fn surely_best(a: &Analysis, b: &MoveInfo) -> bool {
+    let keeps = b.wdl == -a.wdl && a.wdl != 0;
+    let long = a.wdl.abs() == 2 && (a.dtz.abs() > 2 || (a.precise && a.dtz.abs() > 1));
+    b.error.is_none() && (b.facts.checkmate || (keeps && ((a.wdl > 0 && b.zeroing) || long)))
 }
 
 /// The step from a position's analysis: its best move (the first ranked)

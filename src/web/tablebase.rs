@@ -205,7 +205,9 @@ impl Tablebase {
     /// the materials its captures and promotions reach) in IndexedDB, within
     /// its budget, for offline use: `files` saved, `missing` those no table
     /// host has. A bad FEN rejects the promise, as with `probe`.
-    #[wasm_bindgen(unchecked_return_type = "Promise<{bytes: number, files: string[], missing: string[]}>")]
+    #[wasm_bindgen(
+        unchecked_return_type = "Promise<{bytes: number, files: string[], missing: string[]}>"
+    )]
     pub fn prefetch(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] fen: JsValue,

@@ -199,6 +199,7 @@ describe('app page', () => {
     v = await waitVerdict(page, ep);
     assert.equal(v.headline, expectedHeadline(cliProbe([ep])[0]));
     // A piece moved elsewhere keeps the square the pawns still allow.
+    await page.click('syzygy-board .sb-tool[data-tool="pointer"]');
     await dragMove(page, 'e1', 'f1');
     await expectFen(page, '4k3/8/8/3pP3/8/8/8/5K2 w - d6 0 1');
     assert.equal(await page.$eval('syzygy-board .sb-ep', (e) => e.value), 'd6');

@@ -62,6 +62,9 @@ export async function prefetch(ctx, fen) {
     view.network.saving(text);
   };
   say(`Saving ${key} for offline: measuring…`);
+  // Asked for here, on the user's own request: storage the browser may
+  // not evict under pressure (nor, in Safari, after a week unvisited).
+  navigator.storage?.persist?.().catch(() => {});
   try {
     const sizes = await scanHost(s.handle.urls, { names: reachableMaterials(key) });
     const total = offlineBytes(key, sizes);
