@@ -70,9 +70,9 @@ pub fn mainline_step(ctx: &Ctx<'_>, pos: &Chess) -> Result<LineStep, ProbeError>
         Some(a) if !missing => a,
         _ => return Err(ProbeError::Missing),
     };
-    // A move without a result (its table is missing) is ranked last, but
-    // might be the best: the line goes on only past a first move that no
-    // other can beat.
+    // A move without a result (a table it or a reply needs is missing) is
+    // ranked last, but might be the best: the line goes on only past a
+    // first move that none can beat.
     if let Some(e) = a.moves.iter().find_map(|m| m.error.as_ref()) {
         if !a.moves.first().is_some_and(|b| surely_best(&a, b)) {
             return Err(e.clone());
@@ -81,17 +81,24 @@ pub fn mainline_step(ctx: &Ctx<'_>, pos: &Chess) -> Result<LineStep, ProbeError>
     Ok(step_from(pos, &a, false))
 }
 
-/// Whether `b` is a best move whatever the moves without a result hold.
-/// Those lead into another material, so they zero: one that keeps a win
-/// has a DTZ of one ply, the least there is, and for a loss it is the
-/// shortest defence. So `b` is best when it mates, when it zeroes keeping
-/// a win, or when it keeps a win or loss whose DTZ is surely over one ply
-/// (then no zeroing move wins, and the loser's longest defence does not
-/// zero).
+/// Whether `b` is a best move whatever the moves without a result hold:
+/// it mates; or it zeroes keeping a win (one ply to the zeroing move, the
+/// least there is); or it keeps a win or loss in exactly the position's
+/// own DTZ, which is the best over all moves, those without a result
+/// included (both exact, so that a rounded value does not pass for it).
 fn surely_best(a: &Analysis, b: &MoveInfo) -> bool {
-    let keeps = b.wdl == -a.wdl && a.wdl != 0;
-    let long = a.wdl.abs() == 2 && (a.dtz.abs() > 2 || (a.precise && a.dtz.abs() > 1));
-    b.error.is_none() && (b.facts.checkmate || (keeps && ((a.wdl > 0 && b.zeroing) || long)))
+    if b.error.is_some() {
+        return false;
+    }
+    let keeps = a.wdl != 0 && b.wdl == -a.wdl;
+    let plies = if b.zeroing {
+        1
+    } else {
+        b.dtz.unsigned_abs() + 1
+    };
+    b.facts.checkmate
+        || (keeps && a.wdl > 0 && b.zeroing)
+        || (keeps && a.wdl.abs() == 2 && a.precise && b.precise && plies == a.dtz.unsigned_abs())
 }
 
 /// The step from a position's analysis: its best move (the first ranked)

@@ -306,14 +306,24 @@ export class PageDb {
     }, null);
   }
 
-  /** Bytes of `url` stored as the version `identity` ({size, validator}); 0 for another version or none. */
-  heldBytes(url, identity) {
+  /**
+   * What IndexedDB holds of `url` as the version `identity` ({size,
+   * validator}): {bytes, whole} (whole: every page of the file is there);
+   * nothing for another version or none.
+   */
+  held(url, identity) {
+    const none = { bytes: 0, whole: false };
     return this.guard(async (db) => {
       const tx = db.transaction(['files', 'lru'], 'readonly');
       const old = await promisify(tx.objectStore('files').get(url));
-      if (!old || !sameIdentity(old, identity.size, identity.validator)) return 0;
-      return (await this.runsIn(tx, url, true)).reduce((n, r) => n + r.size, 0);
-    }, 0);
+      if (!old || !sameIdentity(old, identity.size, identity.validator)) return none;
+      const runs = await this.runsIn(tx, url, true);
+      // Runs may overlap: the pages covered, not the runs' sum, tell whether it is whole.
+      const covered = new Set();
+      for (const r of runs) for (let p = r.first; p < r.first + r.count; p++) covered.add(p);
+      const pages = Math.ceil(identity.size / this.pageSize);
+      return { bytes: runs.reduce((n, r) => n + r.size, 0), whole: pages > 0 && covered.size >= pages && [...Array(pages).keys()].every((p) => covered.has(p)) };
+    }, none);
   }
 
   /**

@@ -35,11 +35,13 @@ export async function prefetchFiles(rt, names, onProgress) {
   if (rt.db.state !== 'ok') {
     throw fail('IndexedDB is unavailable here (or its budget is 0): nothing can be kept for offline use', 'budget');
   }
-  // Files no base has (404 everywhere): named in the answer, not saved.
+  // Files no base that answered has (404): named in the answer, not saved.
   const missing = [];
   for (const name of names) {
     let done = false;
+    // A base's failure, and whether another said the file is not there.
     let failed = null;
+    let absent = false;
     for (const base of candidates(rt, name)) {
       const url = base + name;
       let head;
@@ -52,15 +54,17 @@ export async function prefetchFiles(rt, names, onProgress) {
         rt.failedBases.set(base, Date.now());
         continue;
       }
-      if (head === null) continue;
-      failed = null;
+      if (head === null) {
+        absent = true;
+        continue;
+      }
       // A probe took in another version meanwhile: the file is being replaced.
       const replaced = () => rt.http.versionOf(url) > head.asOf;
       if (replaced()) throw fail(`${name} changed while prefetching`, 'network');
       // Saved before as this version: its bytes are counted once, and a
       // file held whole is not downloaded again.
-      const held = await rt.db.heldBytes(url, head);
-      if (rt.db.state === 'ok' && rt.db.bytes - held + head.size > rt.db.budget) {
+      const held = await rt.db.held(url, head);
+      if (rt.db.state === 'ok' && rt.db.bytes - held.bytes + head.size > rt.db.budget) {
         throw fail(`${name} (${head.size} bytes) does not fit the IndexedDB budget`, 'budget');
       }
       const store = async (start, r) => {
@@ -84,12 +88,12 @@ export async function prefetchFiles(rt, names, onProgress) {
         report(name, head.size);
       };
       await store(0, head);
-      if (held >= head.size && head.size > chunk) {
+      if (held.whole && head.size > chunk) {
         // Held whole already: the rest counts as saved.
         bytes += head.size - chunk;
         report(name, head.size);
       }
-      for (let start = held >= head.size ? head.size : chunk; start < head.size; start += chunk) {
+      for (let start = held.whole ? head.size : chunk; start < head.size; start += chunk) {
         const r = await rt.http.request(url, start, Math.min(start + chunk, head.size), url);
         if (r === null || r.size !== head.size || r.validator !== head.validator) throw fail(`${name} changed while prefetching`, 'network');
         await store(start, r);
@@ -114,7 +118,8 @@ export async function prefetchFiles(rt, names, onProgress) {
       done = true;
       break;
     }
-    if (failed) throw failed;
+    // Down everywhere it was asked: whether it is there is not known.
+    if (!done && failed && !absent) throw failed;
     if (!done) {
       missing.push(name);
       report(name, 0);

@@ -134,9 +134,12 @@ describe('<syzygy-board> custom element', () => {
     // A press and release where the move is (the press focuses the list).
     await page.locator(`#a [data-uci="${last.uci}"]`).click();
     await page.waitForFunction((f) => document.querySelector('#a').getAttribute('fen') !== f, FEN_A, { timeout: 5000 });
-    // The list took the focus, from the mouse: the next position's best reply is not drawn.
-    await page.waitForFunction(() => document.querySelectorAll('#a [role="option"]').length > 0);
-    await page.waitForTimeout(300);
+    // The list took the focus, from the mouse: once the next position's
+    // moves are ranked, its best reply is not made the active move.
+    await page.waitForFunction(() => {
+      const opts = [...document.querySelectorAll('#a [role="option"]')];
+      return opts.length > 0 && opts.every((o) => o.dataset.category !== 'unknown');
+    });
     assert.equal(await page.locator('#a [aria-selected="true"]').count(), 0);
     assert.deepEqual(page.errors.map(String), []);
     await page.context().close();

@@ -6,22 +6,26 @@ import { refreshStats } from './analysis.js';
 import { formatBytes } from './dom.js';
 import { shortReason } from './verdict.js';
 import { noteKept } from './early.js';
+import { workerUrl } from './offline.js';
 import { offlineBytes, reachableMaterials, scanHost, tableOf } from './materials.js';
 
 /**
- * Whether a service worker keeps this page for offline use: it controls
- * the page, or is installing for it (a first visit registers it after the
- * first result). No worker (plain http on a LAN, a private window, a page
- * embedding the board): the tables are kept, the page is not.
+ * Whether the board's service worker keeps this page for offline use: it
+ * controls the page, or is installing for it (a first visit registers it
+ * after the first result; waited for up to 30 s). No worker of ours
+ * (plain http on a LAN, a private window, a page embedding the board, or
+ * the site's own worker): the tables are kept, the page is not.
  */
 async function shellKept() {
-  const sw = typeof navigator !== 'undefined' ? navigator.serviceWorker : null;
-  if (!sw || !window.isSecureContext) return false;
-  if (sw.controller) return true;
+  const ours = workerUrl();
+  if (!ours) return false;
+  const sw = navigator.serviceWorker;
+  if (sw.controller) return sw.controller.scriptURL === ours;
   const reg = await sw.getRegistration().catch(() => null);
-  if (!reg) return false;
+  const worker = reg && (reg.installing || reg.waiting || reg.active);
+  if (!worker || worker.scriptURL !== ours) return false;
   let timer;
-  const late = new Promise((resolve) => (timer = setTimeout(() => resolve(false), 10000)));
+  const late = new Promise((resolve) => (timer = setTimeout(() => resolve(false), 30000)));
   const ready = await Promise.race([sw.ready.then(() => true), late]);
   clearTimeout(timer);
   return ready;
@@ -79,6 +83,7 @@ export async function prefetch(ctx, fen) {
     });
     const missing = (res && res.missing) || [];
     const saved = (res && res.files) || [];
+    say(`Saving ${key} for offline: checking that the page is kept too…`);
     const shell = await shellKept();
     view.network.saving(null);
     if (!saved.length) {

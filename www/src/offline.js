@@ -11,10 +11,17 @@ const FALLBACK_MS = 10000;
  * share the wire with the first position's tables (on the phone profile
  * the whole shell again, at load, before the result was on screen).
  */
-export function registerServiceWorker(host) {
-  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+/** The URL of the service worker beside the script, or null where it cannot serve this page's origin. */
+export function workerUrl() {
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return null;
   const url = new URL('sw.js', __webpack_public_path__ || document.baseURI);
-  if (url.origin !== location.origin) return;
+  return url.origin === location.origin ? url.href : null;
+}
+
+export function registerServiceWorker(host) {
+  const href = workerUrl();
+  if (!href) return;
+  const url = new URL(href);
   const loaded = new Promise((resolve) => {
     if (document.readyState === 'complete') resolve();
     else window.addEventListener('load', resolve, { once: true });

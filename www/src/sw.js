@@ -16,52 +16,70 @@ const OURS = () => `${PREFIX}${scope()} `;
 const CACHE = () => OURS() + MANIFEST.version;
 const shellUrls = () => MANIFEST.files.map((f) => new URL(f, scope()).href);
 const here = (f) => new URL(f, scope()).href;
+// When a version's cache became the active one, kept in that cache: the
+// version before is the one most recently active (a rollback re-opens an
+// older cache, so the order caches were made in does not tell).
+const ACTIVATED = () => here('./__syzygy-shell-activated');
 
 // Files named by their content's hash (MANIFEST.immutable) come from the
 // HTTP cache where the page's load left them (a revalidation at most):
 // only the others are fetched anew, so that installing after a first
 // visit costs the files the page did not load (the generator's module),
 // not a second download of the decoder and the script. The scope's own
-// URL is kept when the host serves it: a bucket's REST endpoint answers
-// only `index.html`, which is kept either way.
+// URL is kept when the host serves the page there (a bucket's REST
+// endpoint answers it with a listing or an error, or a redirect):
+// `index.html` is kept either way. A failed install leaves no cache.
 self.addEventListener('install', (event) => {
   const immutable = new Set(MANIFEST.immutable.map(here));
   const request = (u) => new Request(u, { cache: immutable.has(u) ? 'default' : 'reload' });
   event.waitUntil(
-    caches
-      .open(CACHE())
-      .then(async (cache) => {
+    (async () => {
+      try {
+        const cache = await caches.open(CACHE());
         await cache.addAll(shellUrls().filter((u) => u !== here('./')).map(request));
-        await cache.add(request(here('./'))).catch(() => {});
-      })
-      .then(() => self.skipWaiting()),
+        const root = await fetch(request(here('./'))).catch(() => null);
+        if (root && root.ok && !root.redirected && /text\/html/.test(root.headers.get('Content-Type') || '')) await cache.put(here('./'), root);
+      } catch (e) {
+        await caches.delete(CACHE());
+        throw e;
+      }
+      await self.skipWaiting();
+    })(),
   );
 });
 
-/** This scope's caches, oldest first (the order they were made in). */
-async function ourCaches() {
-  return (await caches.keys()).filter((k) => k.startsWith(OURS()));
+/** When the cache `name` became the active one (0: never). */
+async function activatedAt(name) {
+  const r = await (await caches.open(name)).match(ACTIVATED());
+  return r ? Number(await r.text()) || 0 : 0;
 }
 
-// The version before this one is kept too: a tab still running it asks for
-// its own hashed chunks (the generator's module, the wasm) that the host
-// may no longer have. Older ones, and names from before caches carried
-// their scope, go.
+// The version active before this one is kept too: a tab still running it
+// asks for its own hashed chunks (the generator's module, the wasm) that
+// the host may no longer have. Older ones go, and so do names from before
+// caches carried their scope where they hold this scope's page.
 self.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
       const keys = await caches.keys();
       const mine = keys.filter((k) => k.startsWith(OURS()) && k !== CACHE());
-      const legacy = keys.filter((k) => /^syzygy-shell-[0-9a-f]{12}$/.test(k));
-      await Promise.all([...mine.slice(0, -1), ...legacy].map((k) => caches.delete(k)));
+      const times = await Promise.all(mine.map(activatedAt));
+      const previous = mine[times.indexOf(Math.max(...times))];
+      const legacy = [];
+      for (const k of keys.filter((k) => /^syzygy-shell-[0-9a-f]{12}$/.test(k))) {
+        if (await (await caches.open(k)).match(here('./index.html'))) legacy.push(k);
+      }
+      await Promise.all([...mine.filter((k) => k !== previous), ...legacy].map((k) => caches.delete(k)));
+      await (await caches.open(CACHE())).put(ACTIVATED(), new Response(String(Date.now())));
       await self.clients.claim();
     })(),
   );
 });
 
-/** A URL kept by this scope's newest cache that has it. */
+/** A URL as this version keeps it, else as the version before does. */
 async function kept(url, options) {
-  for (const k of (await ourCaches()).reverse()) {
+  const others = (await caches.keys()).filter((k) => k.startsWith(OURS()) && k !== CACHE());
+  for (const k of [CACHE(), ...others]) {
     const hit = await (await caches.open(k)).match(url, options);
     if (hit) return hit;
   }

@@ -256,18 +256,15 @@ export function groupMoves(moves) {
 }
 
 /**
- * Plain-words message for an error of the wasm package or the network.
- * context: { pieces, material, offline (the browser says it is offline),
- * coverage ({maxPieces, materials} of the configured host, when known), kingsAdjacent }.
- */
-/**
  * A failure in a few words for a line of text (the best line, a save for
  * offline): what the user can act on, not the fetch's own text.
  */
 export function shortReason(err) {
   const code = err && err.code;
   const message = (err && err.message) || String(err);
-  if (code === 'network') {
+  // A host's answer the runtime cannot use (compressed, no Range, a
+  // refusal) or a file that changed: its own words say what to do.
+  if (code === 'network' && !err.fatal && !/changed while/.test(message)) {
     return typeof navigator !== 'undefined' && navigator.onLine === false ? 'this device is offline' : 'the table server could not be reached';
   }
   if (code === 'missing-table') {
@@ -276,9 +273,15 @@ export function shortReason(err) {
   }
   if (code === 'cleared') return 'the cache was cleared meanwhile';
   if (code === 'corrupt-table') return 'a table file did not decode (truncated or of another version)';
-  return message.charAt(0).toLowerCase() + message.slice(1);
+  // As written ("IndexedDB is...", "KRvKP.rtbz (...)": names keep their capitals).
+  return message;
 }
 
+/**
+ * Plain-words message for an error of the wasm package or the network.
+ * context: { pieces, material, offline (the browser says it is offline),
+ * coverage ({maxPieces, materials} of the configured host, when known), kingsAdjacent }.
+ */
 export function describeError(err, context = {}) {
   const code = err && err.code;
   let message = (err && err.message) || String(err);
