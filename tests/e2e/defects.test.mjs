@@ -116,6 +116,28 @@ describe('issue 14 defects', () => {
     await page.close();
   });
 
+  it('4b: "Save for offline" beyond the browser\'s storage quota says so before downloading', async () => {
+    const fen = '8/8/8/4k3/8/8/8/R3K1n1 w - - 0 1';
+    // The browser's answer for a nearly full origin (DevTools' quota
+    // override does not reach navigator.storage.estimate in this Chromium).
+    const page = await newPage(ctx.browser);
+    await page.addInitScript(() => {
+      navigator.storage.estimate = async () => ({ quota: 100000, usage: 60000 });
+    });
+    await page.goto(appUrl(ctx.site.url, fen));
+    await waitVerdict(page, fen);
+    const before = ctx.site.stats().requests;
+    if (await page.$('syzygy-board .sb-network summary')) await page.click('syzygy-board .sb-network summary');
+    await page.click('syzygy-board .sb-network button:has-text("Save KRvKN for offline")');
+    await page.waitForFunction(() => /available offline|Could not|kept in this browser/.test(document.querySelector('syzygy-board .sb-prefetch-status').textContent), null, { timeout: 60000 });
+    assert.match(await page.textContent('syzygy-board .sb-prefetch-status'), /Could not save KRvKN: it needs .* and this browser allows this site .* more\./);
+    // Only the sizes were asked for: no save's request (1 MiB from a file's start).
+    const saves = ctx.site.stats().log.slice(-(ctx.site.stats().requests - before)).filter((e) => e.range === 'bytes=0-1048575');
+    assert.deepEqual(saves.map((e) => e.path), []);
+    noErrors(page);
+    await page.close();
+  });
+
   it('4: "Save for offline" counts up to 100 % once, and the status line says it is saving', async () => {
     const fen = '8/8/8/4k3/8/8/8/R3K1n1 w - - 0 1';
     const page = await open(fen);

@@ -392,9 +392,13 @@ export function createApp(host, options) {
     window.addEventListener('popstate', onHistory);
     window.addEventListener('hashchange', onHistory);
   }
-  // Back online with no answer for the position shown (the module or the
-  // tables could not be reached, which is not remembered): try again.
-  const onOnline = () => !s.editing && !s.results.has(currentFen(s)) && show(false);
+  // Back online with no answer or no best line for the position shown (the
+  // module or the tables could not be reached, which is not remembered):
+  // try again.
+  const onOnline = () => {
+    const fen = currentFen(s);
+    if (!s.editing && (!s.results.has(fen) || !s.mainlines.has(fen))) show(false);
+  };
   window.addEventListener('online', onOnline);
 
   // ---- start -------------------------------------------------------------------

@@ -72,6 +72,15 @@ export async function prefetch(ctx, fen) {
   try {
     const sizes = await scanHost(s.handle.urls, { names: reachableMaterials(key) });
     const total = offlineBytes(key, sizes);
+    // Storage the browser will not give: said before anything is downloaded
+    // (a write refused midway makes room by dropping older pages, saves
+    // included).
+    const room = await navigator.storage?.estimate?.().catch(() => null);
+    if (room && Number.isFinite(room.quota) && total > room.quota - (room.usage || 0)) {
+      view.network.saving(null);
+      view.network.prefetchProgress(`Could not save ${key}: it needs ${formatBytes(total)}, and this browser allows this site ${formatBytes(Math.max(0, room.quota - (room.usage || 0)))} more.`);
+      return;
+    }
     let shown = 0;
     const res = await s.handle.tb.prefetch(fen, (p) => {
       const done = p && Number.isFinite(p.bytes) ? p.bytes : 0;
