@@ -134,6 +134,18 @@ describe('issue 14 features', () => {
     await other.goto(link);
     await waitVerdict(other, fen);
     await other.close();
+    // Seen from Black's side: the link and the lichess link say so.
+    await page.keyboard.press('f');
+    await page.click('syzygy-board button:has-text("Copy link")');
+    await page.waitForFunction((before) => navigator.clipboard.readText().then((t) => t !== before), link);
+    const flipped = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(flipped, /#p=KRPvKRw[A-Za-z0-9_-]+&o=black$/);
+    assert.match(await page.getAttribute('syzygy-board .sb-lichess', 'href'), /\?color=black$/);
+    const black = await newPage(ctx.browser);
+    await black.goto(flipped);
+    await waitVerdict(black, fen);
+    await black.waitForSelector('syzygy-board .cg-wrap.orientation-black');
+    await black.close();
     await page.close();
   });
 });

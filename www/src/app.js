@@ -188,6 +188,7 @@ export function createApp(host, options) {
   function flip() {
     board.flip();
     if (s.editing) placeSpares(view, true);
+    renderControls(view, s, parseFen(currentFen(s)));
   }
 
   /** The editor's panel, spare pieces and board mode (the position is the caller's). */
@@ -223,7 +224,7 @@ export function createApp(host, options) {
   }
 
   async function share() {
-    const text = options.urlSync ? shortUrl(currentFen(s)) : currentFen(s);
+    const text = options.urlSync ? shortUrl(currentFen(s), location.href, board.orientation) : currentFen(s);
     try {
       await navigator.clipboard.writeText(text);
       view.shareStatus.textContent = options.urlSync ? 'Link copied' : 'FEN copied';
@@ -403,8 +404,8 @@ export function createApp(host, options) {
 
   // ---- start -------------------------------------------------------------------
   connect(options.tables);
-  if (options.orientation === 'black') board.setOrientation('black');
   const fromUrl = options.urlSync ? readUrlPosition() : null;
+  if (options.orientation === 'black' || fromUrl?.orientation === 'black') board.setOrientation('black');
   const initial = startFen;
   const source = fromUrl ? 'The link\'s position' : options.fen ? 'The fen attribute' : 'FEN';
   // A reload keeps the played line its history entry holds.

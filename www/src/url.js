@@ -1,23 +1,26 @@
 // The position in the page URL: #fen=<FEN with _ for spaces> (?fen= is read
-// too), or #p=<share code> (sharecode.js) from a short link.
+// too), or #p=<share code> (sharecode.js) from a short link; a copied link
+// of a flipped board adds &o=black.
 import { decodePosition, encodePosition } from './sharecode.js';
 
 /**
- * The position the page URL names: { fen } (possibly invalid, for the caller
- * to report), or null. '_' and '+' stand for spaces in a FEN.
+ * The position the page URL names: { fen (possibly invalid, for the caller
+ * to report), orientation ('black' or null) }, or null. '_' and '+' stand
+ * for spaces in a FEN.
  */
 export function readUrlPosition() {
   const hash = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const orientation = hash.get('o') === 'black' ? 'black' : null;
   const code = hash.get('p');
   if (code) {
     try {
-      return { fen: decodePosition(code) };
+      return { fen: decodePosition(code), orientation };
     } catch (err) {
-      return { fen: code, error: err };
+      return { fen: code, error: err, orientation };
     }
   }
   const raw = hash.get('fen') || new URLSearchParams(location.search).get('fen');
-  return raw ? { fen: raw.replace(/_/g, ' ').trim() } : null;
+  return raw ? { fen: raw.replace(/_/g, ' ').trim(), orientation } : null;
 }
 
 /** The FEN in the page URL, or null. */
@@ -34,12 +37,15 @@ export function shareUrl(fen) {
   return url.href;
 }
 
-/** The short link of `fen` (#p=share code), or the FEN link when it has no code. */
-export function shortUrl(fen, base = location.href) {
+/**
+ * The short link of `fen` (#p=share code), or the FEN link when it has no
+ * code; seen from Black's side with `orientation` 'black'.
+ */
+export function shortUrl(fen, base = location.href, orientation = 'white') {
   const code = encodePosition(fen);
   const url = new URL(base);
   url.searchParams.delete('fen');
-  url.hash = code ? `p=${code}` : `fen=${fen.replace(/ /g, '_')}`;
+  url.hash = (code ? `p=${code}` : `fen=${fen.replace(/ /g, '_')}`) + (orientation === 'black' ? '&o=black' : '');
   return url.href;
 }
 

@@ -156,7 +156,7 @@ export function renderControls(view, s, pos) {
   firstBtn.disabled = prevBtn.disabled = s.ply === 0 || s.editing;
   nextBtn.disabled = lastBtn.disabled = s.ply >= s.line.length - 1 || s.editing;
   view.history.render(s.line, s.ply);
-  view.lichessLink.href = `https://lichess.org/analysis/standard/${fen.replace(/ /g, '_')}`;
+  view.lichessLink.href = `https://lichess.org/analysis/standard/${fen.replace(/ /g, '_')}${view.board.orientation === 'black' ? '?color=black' : ''}`;
 }
 
 /** Shows `text` above the verdict (null hides it). */
