@@ -56,6 +56,10 @@ fn generate_for(lib: &mut Library, pos: &shakmaty::Chess) -> Result<(), ProbeErr
 impl Prober {
     pub fn new(opts: &Options) -> Result<Prober, String> {
         if opts.generate {
+            // Silently reading none of the tables named would surprise.
+            if !opts.paths.is_empty() || !opts.urls.is_empty() || opts.cache_dir.is_some() {
+                return Err("--generate answers from tables it makes: give it no --path, --url or --cache-dir".into());
+            }
             return Ok(Prober::Generated(Box::default()));
         }
         if !opts.urls.is_empty() && !opts.paths.is_empty() {

@@ -388,6 +388,11 @@ fn hostile_bytes_on_the_command_line_get_clear_errors() {
             "not both",
         ),
         (vec!["--path", here, "--cache-dir", "/tmp"], "--cache-dir"),
+        (vec!["--generate", "--path", here], "tables it makes"),
+        (
+            vec!["--generate", "--url", "http://127.0.0.1:9/"],
+            "tables it makes",
+        ),
         (vec!["--path", "/nonexistent/syzygy"], "no such folder"),
     ] {
         let mut a = vec!["probe"];
