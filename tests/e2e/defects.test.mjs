@@ -267,6 +267,42 @@ describe('issue 14 defects', () => {
     }
   });
 
+  it('13: phones: short and sideways screens, a swipe on the board, a long pasted string, fields that do not zoom, still bars', async () => {
+    const fen = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
+    // 360 x 640: the verdict's headline shows below the board (the moves
+    // follow its explanation, a scroll away).
+    const small = await open(fen, { width: 360, height: 640, mobile: true });
+    const headline = await small.$eval('syzygy-board .sb-headline', (o) => o.getBoundingClientRect().bottom);
+    assert.ok(headline <= 640, `the headline ends at ${headline}px`);
+    // Fields at 16 px: iOS zooms in on smaller ones.
+    assert.ok((await small.$eval('syzygy-board .sb-fen', (e) => parseFloat(getComputedStyle(e).fontSize))) >= 16);
+    // A swipe that starts on an empty square scrolls the page.
+    const cdp = await small.context().newCDPSession(small);
+    const { x, y } = await squareCenter(small, 'e4');
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+    for (let i = 1; i <= 10; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y - 15 * i }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await small.waitForFunction(() => window.scrollY > 50, null, { timeout: 5000 });
+    await small.close();
+    // 844 x 390 sideways: the whole board in view, the moves beside it.
+    const wide = await open(fen, { width: 844, height: 390, mobile: true });
+    const board = await wide.$eval('syzygy-board .sb-board', (b) => b.getBoundingClientRect().toJSON());
+    const move = await wide.$eval('syzygy-board [role="option"]', (o) => o.getBoundingClientRect().toJSON());
+    assert.ok(board.bottom <= 390 + 1, `the board ends at ${board.bottom}px`);
+    assert.ok(move.left >= board.right, `the moves start at ${move.left}px, the board ends at ${board.right}px`);
+    await wide.close();
+    // A long string without spaces pasted as a link: wrapped, not scrolled sideways.
+    const page = await newPage(ctx.browser, { width: 360, height: 640, mobile: true });
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto(appUrl(ctx.site.url, 'x'.repeat(80)));
+    await page.waitForSelector('syzygy-board .sb-notice:not([hidden])');
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 360);
+    // Without motion, no animation runs.
+    const names = await page.$$eval('syzygy-board .sb-spinner, syzygy-board .sb-progress-fill', (els) => els.map((e) => getComputedStyle(e).animationName));
+    assert.ok(names.every((n) => n === 'none'), JSON.stringify(names));
+    await page.close();
+  });
+
   it('a win the halfmove clock already spoils: the best line marks where the 50-move rule draws it', async () => {
     const fen = '8/8/8/4k3/8/8/8/3QK3 w - - 95 1';
     const [cli] = cliProbe([fen]);

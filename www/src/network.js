@@ -6,7 +6,9 @@ import { h, icon, ICONS, formatBytes } from './dom.js';
 /** callbacks: clear(), prefetch() */
 export function createNetworkPanel(callbacks) {
   const bar = h('div.sb-progress', { role: 'progressbar', 'aria-label': 'Table pages loading', 'aria-busy': 'false' }, h('div.sb-progress-fill'));
-  const status = h('p.sb-net-status', { 'aria-live': 'polite' }, 'Idle');
+  // Not a live region: it changes with every request, and the verdict's own
+  // announcement is what a move should be heard by.
+  const status = h('p.sb-net-status', {}, 'Idle');
   const cell = (label) => {
     const value = h('dd', '–');
     return { value, node: h('div.sb-stat', h('dt', label), value) };
