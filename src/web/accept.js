@@ -78,6 +78,9 @@ export function accept(rt, id, url, start, r, prior = null) {
       file.stored ??= new Set();
       for (const p of pages.keys()) file.stored.add(p);
     }
+    // Looked for there before and missed: there now (however they came, a
+    // request of this probe's or one it joined).
+    if (landed && epoch === rt.epoch) for (const p of pages.keys()) rt.missedInDb.delete(`${id}:${p}`);
   });
 }
 

@@ -139,7 +139,8 @@ function pageRequest(rt, id, file, a, b, job) {
     .finally(leave)
     .then(
       (r) => ({ r, url: at }),
-      (e) => failOver(rt, file, at, span.parts, job, e),
+      // At the request's own priority, which probes that joined it may have raised.
+      (e) => failOver(rt, file, at, span.parts, { trace: job.trace, prio: run.prio }, e),
     )
     .then(({ r, url }) => {
       if (epoch !== rt.epoch) return;

@@ -60,7 +60,7 @@ export class Runtime {
     this.db = new PageDb(checked.idbBudget, this.pageSize);
     // file id -> {url, size, validator} once known in this session.
     this.files = new Map();
-    // `${file}:${page}` or `open:${file}` -> {promise, prio} of the request bringing it.
+    // `${file}:${page}`, `open:${file}` or `stored:${file}` (opened from IndexedDB alone) -> {promise, prio} of the request bringing it.
     this.inflight = new Map();
     // Counts cache clears: file ids start again from 0 after one, so an
     // answer to a request made before it must not reach the core (see clearCache).
@@ -105,10 +105,12 @@ export class Runtime {
       this.http.early.set(url, { start: e.start > 0 ? e.start : 0, end: e.end, response: Promise.resolve(e.response), controller });
     }
     this.generated = new Generated(core, this.db, this.writes, checked.generatedBudget, formatVersion, checked.onGenerate);
-    // close(): set once called; probes waiting on answers wake on `wakeOnClose`.
+    // close(): set once called; probes waiting on answers are woken by
+    // their entry in `wakers` (one a probe, gone with it: a reaction a wait
+    // on one promise for the Tablebase's life would be kept for good).
     this.closing = false;
     this.closed = null;
-    this.wakeOnClose = new Promise((resolve) => (this.wake = resolve));
+    this.wakers = new Set();
   }
 
   /** Throws code `closed` once close() was called. */
@@ -125,7 +127,7 @@ export class Runtime {
   close() {
     if (!this.closing) {
       this.closing = true;
-      this.wake();
+      for (const wake of this.wakers) wake();
       // Answers still on their way belong to no probe now.
       this.epoch++;
       this.closed = (async () => {
@@ -380,6 +382,8 @@ export class Runtime {
     const first = kind === 'verdict' || kind === 'outcome';
     for (const u of this.bases) this.http.learnOrigin(u);
     this.http.presume(this.bases);
+    let wake;
+    const woken = new Promise((resolve) => this.wakers.add((wake = resolve)));
     try {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         this.checkOpen();
@@ -448,7 +452,7 @@ export class Runtime {
           }
         }
         if (!pending.size) throw fail('internal: a probe named nothing to fetch', 'network');
-        await Promise.race([...pending.values(), this.wakeOnClose]);
+        await Promise.race([...pending.values(), woken]);
         // Answers arriving together (a round's, within a few ms) cost one
         // attempt, not one each: the attempt waits for the tasks already
         // queued, which may bring more of them.
@@ -456,6 +460,7 @@ export class Runtime {
       }
       throw fail('probe did not converge', 'network');
     } finally {
+      this.wakers.delete(wake);
       this.core.end(tick);
     }
   }
@@ -497,9 +502,10 @@ export class Runtime {
     if (epoch !== this.epoch) return true;
     for (const f of need) {
       if (f.open) {
-        // One being opened already is joined by the round that follows.
-        const key = `open:${f.file}`;
-        if (!this.inflight.has(key)) looks.push(this.shared(key, () => openStored(this, f), ask).catch(() => false));
+        // One being opened already is joined by the round that follows. Its
+        // own key: a network open joining a look that finds nothing would
+        // arrive with the file still unopened, a round spent.
+        if (!this.inflight.has(`open:${f.file}`)) looks.push(this.shared(`stored:${f.file}`, () => openStored(this, f), ask).catch(() => false));
         continue;
       }
       const file = this.files.get(f.file);
@@ -512,7 +518,8 @@ export class Runtime {
       if (!wanted.length) continue;
       looks.push(
         pagesFromDb(this, f.file, file, wanted).then((got) => {
-          if (got && epoch === this.epoch) for (const p of wanted) if (!got.has(p)) this.missedInDb.add(`${f.file}:${p}`);
+          // (Not one that came meanwhile, from the network or another look.)
+          if (got && epoch === this.epoch) for (const p of wanted) if (!got.has(p) && !this.core.hasPage(f.file, p)) this.missedInDb.add(`${f.file}:${p}`);
           return got;
         }),
       );
@@ -541,9 +548,17 @@ export class Runtime {
   async recheckAbsent(message, started, ask) {
     const stale = [...this.absent.values()].filter((a) => a.at + ABSENT_TTL_MS <= started && message.includes(a.f.name));
     if (!stale.length) return false;
-    for (const a of stale) this.absent.delete(a.f.file);
     this.counters.rounds++;
-    await Promise.all(stale.map((a) => this.shared(`open:${a.f.file}`, (job) => openFile(this, a.f, job), ask)));
+    // The entry goes once the file opened (a new 404 records a new one):
+    // probes at the same time join the same open rather than find no entry
+    // and fail, and an open that fails (offline for a moment) rejects this
+    // probe with its error and leaves the next one to ask again.
+    await Promise.all(
+      stale.map(async (a) => {
+        await this.shared(`open:${a.f.file}`, (job) => openFile(this, a.f, job), ask);
+        if (this.absent.get(a.f.file) === a) this.absent.delete(a.f.file);
+      }),
+    );
     return true;
   }
 

@@ -204,6 +204,28 @@ describe('fault matrix', { skip }, () => {
     });
   }
 
+  it('a table back after a 404: probes at the same time all answer, and a re-check that fails leaves the next probe to ask again', async () => {
+    const { context, page } = await faulted({ match: 'KQvKR.rtbz', mode: 'status', status: 404 });
+    try {
+      assert.equal((await probe(page, KQKR_QUIET)).code, 'missing-table');
+      // The core remembers a missing table for a second before asking again.
+      await sleep(1100);
+      // The host errs when it is asked again: the probe fails with that, not missing-table...
+      servers.tables.setFaults({ match: 'KQvKR.rtbz', mode: 'status', status: 500 });
+      assert.equal((await probe(page, KQKR_QUIET)).code, 'network');
+      // ...and once the file is there, three probes at once (the board's
+      // outcome, verdict and move list) and two more all answer.
+      servers.tables.setFaults([]);
+      const got = await page.evaluate(async (fen) => {
+        const plain = (p) => p.then((r) => r, (e) => ({ error: String(e && e.message), code: e && e.code }));
+        return Promise.all([plain(window.tb.probe(fen, { onUpdate() {} })), plain(window.tb.probe(fen)), plain(window.tb.probe(fen))]);
+      }, KQKR_QUIET);
+      for (const r of got) assert.deepStrictEqual(r, expected[KQKR_QUIET]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('a first base that is down: the next one answers, and is asked first from then on', async () => {
     // A port nothing listens on: every request there fails to connect.
     const dead = await new Promise((resolve) => {
