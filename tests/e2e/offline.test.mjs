@@ -11,6 +11,16 @@ const skip = skipReason({ needCli: true });
 // Without the prerequisites every test is reported as skipped, with the reason.
 const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 180_000 }, fn);
 
+/**
+ * Waits until the shown result's pages are stored (the network card's
+ * "Last probe" is filled in once the probe's promise, which waits for its
+ * writes, settled) and the service worker controls the page.
+ */
+async function keptOffline(page) {
+  await page.waitForFunction(() => document.querySelector('.sb-network .sb-stat dd')?.textContent !== '–');
+  await controlled(page);
+}
+
 async function controlled(page) {
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
@@ -44,15 +54,10 @@ describe('offline', () => {
       await page.goto(appUrl(site.url, fen));
       online = await waitVerdict(page, fen);
       assert.equal(online.headline, expectedHeadline(cli));
-      // The answer shows before its pages are in IndexedDB; the probe's
-      // promise waits for them, and the network card's "Last probe" is
-      // filled in then. (Stopping the server before, on a loaded machine,
-      // left pages unstored and the reload a network error.)
-      await page.waitForFunction(() => {
-        const last = document.querySelector('.sb-network .sb-stat dd');
-        return last && last.textContent !== '–';
-      });
-      await controlled(page);
+      // The answer shows before its pages are in IndexedDB. (Stopping the
+      // server before, on a loaded machine, left pages unstored and the
+      // reload a network error.)
+      await keptOffline(page);
     } finally {
       await site.close();
     }
@@ -168,8 +173,7 @@ describe('offline', () => {
     try {
       await page.goto(appUrl(`${site.url}index.html`, fen));
       await waitVerdict(page, fen);
-      await page.waitForFunction(() => document.querySelector('.sb-network .sb-stat dd')?.textContent !== '–');
-      await controlled(page);
+      await keptOffline(page);
     } finally {
       await site.close();
     }
@@ -196,8 +200,7 @@ describe('offline', () => {
       for (const d of ['a', 'b']) {
         await page.goto(at(d));
         await waitVerdict(page, fen);
-        await page.waitForFunction(() => document.querySelector('.sb-network .sb-stat dd')?.textContent !== '–');
-        await controlled(page);
+        await keptOffline(page);
       }
       keys = await page.evaluate(() => caches.keys());
     } finally {
