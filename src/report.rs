@@ -165,32 +165,37 @@ pub fn line_step(l: &LineStep) -> String {
 }
 
 /// An analysis answer with `"mainline": [uci, ...]` added (the CLI's `--mainline`).
-pub fn with_mainline(mut json: String, l: &Mainline) -> String {
-    if json.ends_with('}') {
-        json.pop();
-        json.push(',');
-        string(&mut json, "mainline");
-        json.push_str(":[");
+pub fn with_mainline(json: String, l: &Mainline) -> String {
+    extended(json, |out| {
+        string(out, "mainline");
+        out.push_str(":[");
         for m in &l.moves {
-            string(&mut json, &m.uci);
-            json.push(',');
+            string(out, &m.uci);
+            out.push(',');
         }
-        close(&mut json, ']');
-        json.push('}');
-    }
-    json
+        close(out, ']');
+        out.push(',');
+    })
 }
 
 /// An analysis whose line of best play failed: `mainline` null, and the
 /// failure as `mainlineError` and `mainlineCode` (the analysis stands).
-pub fn with_mainline_error(mut json: String, e: &ProbeError) -> String {
+pub fn with_mainline_error(json: String, e: &ProbeError) -> String {
+    extended(json, |out| {
+        string(out, "mainline");
+        out.push_str(":null,");
+        field_str(out, "mainlineError", &e.to_string());
+        field_str(out, "mainlineCode", e.code());
+    })
+}
+
+/// A JSON object with fields added at its end by `add` (each field
+/// followed by a comma, as `field_str` writes them).
+fn extended(mut json: String, add: impl FnOnce(&mut String)) -> String {
     if json.ends_with('}') {
         json.pop();
         json.push(',');
-        string(&mut json, "mainline");
-        json.push_str(":null,");
-        field_str(&mut json, "mainlineError", &e.to_string());
-        field_str(&mut json, "mainlineCode", e.code());
+        add(&mut json);
         close(&mut json, '}');
     }
     json

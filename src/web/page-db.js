@@ -320,9 +320,9 @@ export class PageDb {
       const runs = await this.runsIn(tx, url, true);
       // Runs may overlap: the pages covered, not the runs' sum, tell whether it is whole.
       const covered = new Set();
-      for (const r of runs) for (let p = r.first; p < r.first + r.count; p++) covered.add(p);
       const pages = Math.ceil(identity.size / this.pageSize);
-      return { bytes: runs.reduce((n, r) => n + r.size, 0), whole: pages > 0 && covered.size >= pages && [...Array(pages).keys()].every((p) => covered.has(p)) };
+      for (const r of runs) for (let p = r.first; p < Math.min(r.first + r.count, pages); p++) covered.add(p);
+      return { bytes: runs.reduce((n, r) => n + r.size, 0), whole: pages > 0 && covered.size === pages };
     }, none);
   }
 

@@ -5,7 +5,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -20,6 +19,7 @@ import {
   tbStats,
   cliProbe,
   fileSize,
+  deadUrl,
 } from './helpers.mjs';
 
 const skip = skipReason();
@@ -227,13 +227,7 @@ describe('fault matrix', { skip }, () => {
   });
 
   it('a first base that is down: the next one answers, and is asked first from then on', async () => {
-    // A port nothing listens on: every request there fails to connect.
-    const dead = await new Promise((resolve) => {
-      const srv = net.createServer().listen(0, '127.0.0.1', () => {
-        const { port } = srv.address();
-        srv.close(() => resolve(`http://127.0.0.1:${port}/tables/`));
-      });
-    });
+    const dead = await deadUrl();
     const context = await browser.newContext();
     try {
       const page = await openTablebase(context, servers, { urls: [dead, servers.base], generate: 'never' });

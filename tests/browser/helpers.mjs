@@ -16,6 +16,8 @@ const PKG_JS = path.join(REPO, 'pkg', 'syzygy_web.js');
 const PKG_WORKER = path.join(REPO, 'pkg', 'worker', 'generator.js');
 
 export { CHROMIUM_ARGS, launch } from '../chromium.mjs';
+// A loopback table base where nothing listens: every request fails to connect.
+export { deadUrl } from '../e2e/helpers.mjs';
 import { CHROMIUM_ARGS, launch } from '../chromium.mjs';
 
 /** Why these tests cannot run here (printed, so a skip never looks like a pass), or false. */

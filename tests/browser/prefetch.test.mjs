@@ -2,12 +2,11 @@
 // one request a file and fits the budget the first did; a base that is down
 // gives way to the next, as for probes; files no host has are named.
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { TABLES, skipReason, startServers, launch, openTablebase, probe, cliProbe, fileSize } from './helpers.mjs';
+import { TABLES, skipReason, startServers, launch, openTablebase, probe, cliProbe, fileSize, deadUrl } from './helpers.mjs';
 
 const skip = skipReason();
 // KRvKP, whose files (175 and 189 KiB) and those of the materials its
@@ -57,12 +56,7 @@ describe('saving for offline', { skip }, () => {
   });
 
   it('a first base that is down: the save goes to the next one', async () => {
-    const dead = await new Promise((resolve) => {
-      const srv = net.createServer().listen(0, '127.0.0.1', () => {
-        const { port } = srv.address();
-        srv.close(() => resolve(`http://127.0.0.1:${port}/tables/`));
-      });
-    });
+    const dead = await deadUrl();
     const servers = await startServers();
     const context = await browser.newContext();
     try {
