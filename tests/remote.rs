@@ -491,6 +491,47 @@ fn status_404_is_a_missing_table_naming_the_file() {
     assert_eq!(srv.stats().log_of("KRvK.rtbz").len(), 1);
 }
 
+/// A 404 after a failed try is a missing table too: the failure before
+/// it (until 2026-11-30 the error) says nothing of the file.
+#[test]
+fn status_503_then_404_is_a_missing_table() {
+    let srv = server!("status_503_then_404_is_a_missing_table");
+    srv.faults(
+        r#"[{"match":"KRvK.rtbz","mode":"status","status":503,"count":1},
+            {"match":"KRvK.rtbz","mode":"status","status":404}]"#,
+    );
+    let mut t = srv.driver();
+    let p = krvk_white_to_move();
+    let e = t.probe_dtz(&p).expect_err("no DTZ table");
+    assert_eq!(e, ProbeError::MissingTable("KRvK.rtbz".into()));
+    let statuses: Vec<u64> = srv
+        .stats()
+        .log_of("KRvK.rtbz")
+        .iter()
+        .map(|l| l.status)
+        .collect();
+    assert_eq!(statuses, [503, 404]);
+}
+
+/// A 403 is read as absent (an S3-style host's answer for a missing key),
+/// but the CLI's error says so: the host may deny access to a file it has.
+#[test]
+fn status_403_is_a_missing_table_naming_the_refusal() {
+    let srv = server!("status_403_is_a_missing_table_naming_the_refusal");
+    srv.faults(r#"{"match":"KRvK.rtbz","mode":"status","status":403}"#);
+    let fen = fen(&krvk_white_to_move());
+    let (out, code) = cli(&["probe", "--json", "--url", &srv.tables()], &fen);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(r#""code":"missing-table""#), "{out}");
+    let url = format!("{}KRvK.rtbz", srv.tables());
+    assert!(
+        out.contains(&format!("{url} answered 403 Forbidden")),
+        "{out}"
+    );
+    // Not retried either.
+    assert_eq!(srv.stats().log_of("KRvK.rtbz").len(), 1);
+}
+
 /// A KRvK position with White to move: a win whose DTZ needs KRvK.rtbz
 /// (its WDL needs no file: a rook against a bare king wins by the rules).
 fn krvk_white_to_move() -> Chess {

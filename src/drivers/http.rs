@@ -15,6 +15,7 @@ use std::thread;
 use std::time::Duration;
 
 use super::run::{Fetcher, Request, Response};
+use crate::ProbeError;
 
 const RETRIES: u32 = 3;
 /// Requests in flight at once. Rounds of a cold 5-piece analysis hold up
@@ -39,6 +40,9 @@ pub struct HttpFetcher {
     /// Requests and bytes the cache answered, for [`Fetcher::take_local`].
     local: (AtomicU64, AtomicU64),
     whole_body_limit: u64,
+    /// URLs answered 403, read as absent: the error for a missing table
+    /// names them (a host may deny access to a file it has).
+    forbidden: Mutex<Vec<String>>,
 }
 
 /// Outcome of one try against one base URL.
@@ -80,7 +84,29 @@ impl HttpFetcher {
             cache,
             local: Default::default(),
             whole_body_limit: WHOLE_BODY_LIMIT,
+            forbidden: Mutex::new(Vec::new()),
         })
+    }
+
+    /// A missing table's error, naming the URLs of its file that answered
+    /// 403 Forbidden (absent on an S3-style host, or access denied).
+    pub fn explain(&self, e: ProbeError) -> ProbeError {
+        let ProbeError::MissingTable(name) = e else {
+            return e;
+        };
+        let suffix = format!("/{name}");
+        let urls: Vec<String> = self
+            .forbidden
+            .lock()
+            .map(|f| f.iter().filter(|u| u.ends_with(&suffix)).cloned().collect())
+            .unwrap_or_default();
+        if urls.is_empty() {
+            return ProbeError::MissingTable(name);
+        }
+        ProbeError::MissingTable(format!(
+            "{name} ({} answered 403 Forbidden: absent on an S3-style host, or access denied)",
+            urls.join(", ")
+        ))
     }
 
     /// Another cap on how far a server that ignores Range is read (tests).
@@ -107,6 +133,9 @@ impl HttpFetcher {
         // The first refusal (401, a compressed body...): the next mirror is
         // asked all the same, and this is the error if none answers.
         let mut refused: Option<String> = None;
+        // A mirror said the file is not there (after any failed tries):
+        // absent, though another mirror is down.
+        let mut absent = false;
         // The mirror that answered for this file first; then healthy
         // mirrors in the order given; failing ones last.
         let answered = self
@@ -139,7 +168,10 @@ impl HttpFetcher {
                         }
                         return r;
                     }
-                    Try::NotHere => break,
+                    Try::NotHere => {
+                        absent = true;
+                        break;
+                    }
                     Try::Fatal(why) => {
                         self.failing[i].store(true, Ordering::Relaxed);
                         refused.get_or_insert(why);
@@ -172,7 +204,7 @@ impl HttpFetcher {
         }
         match refused {
             Some(why) => Response::Failed(why),
-            None if last == "no base URL" => Response::Absent,
+            None if absent || last == "no base URL" => Response::Absent,
             None => Response::Failed(last),
         }
     }
@@ -284,7 +316,16 @@ impl HttpFetcher {
                 })
             }
             404 | 410 => Try::NotHere,
-            403 => Try::NotHere,
+            // What S3-style hosts answer for a missing key to a client
+            // without list rights.
+            403 => {
+                if let Ok(mut f) = self.forbidden.lock() {
+                    if !f.iter().any(|u| u == url) {
+                        f.push(url.to_string());
+                    }
+                }
+                Try::NotHere
+            }
             // The file ends before the range starts: its size is news
             // (an empty file, or one replaced by a shorter one), not a fault
             // that asking again would mend.

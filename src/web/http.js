@@ -16,6 +16,10 @@ const RETRIES = 3;
 // two pieces of its body, is given up and asked again: a stalled server
 // or connection must not hold a probe (and a connection) forever.
 const STALL_MS = 20000;
+// A body must also come at this average rate at least (bytes a ms, past a
+// first STALL_MS): a server that drips a byte every few seconds would
+// otherwise hold a probe for days. 2 KB/s is below any link that works.
+const MIN_BODY_RATE = 2;
 // Longest Retry-After waited for before asking again (seconds).
 const MAX_RETRY_AFTER_S = 30;
 const HTTP1_CONNECTIONS = 6;
@@ -500,6 +504,7 @@ export class RangeClient {
     const reader = res.body.getReader();
     // From the first chunk on (see Link.read).
     let first = null;
+    const deadline = setTimeout(() => stop(controller, reader), STALL_MS + n / MIN_BODY_RATE);
     try {
       while (have < n) {
         const stall = setTimeout(() => stop(controller, reader), STALL_MS);
@@ -514,6 +519,7 @@ export class RangeClient {
     } catch (e) {
       return null;
     } finally {
+      clearTimeout(deadline);
       if (have >= n) stop(controller, reader);
       reader.releaseLock?.();
     }

@@ -106,6 +106,8 @@ export class PageDb {
     this.flushed = null;
     // Whether a refused write's eviction is under way (see `guard`).
     this.evicting = false;
+    // Whether the last refused write of a save for offline was over the quota.
+    this.quotaRefused = false;
     this.state = 'opening';
     // Whether a connection that was open has been lost (see guard), and
     // reopenings left (see REOPENS; 0 once another tab asked for an upgrade).
@@ -258,7 +260,7 @@ export class PageDb {
    * Runs an IndexedDB operation; a failure degrades to memory-only until
    * the connection is opened again (at most REOPENS times a page).
    */
-  async guard(fn, fallback) {
+  async guard(fn, fallback, keepOnQuota = false) {
     if (this.lost && this.reopens > 0 && this.state !== 'opening') {
       this.lost = false;
       this.reopens--;
@@ -271,13 +273,17 @@ export class PageDb {
     try {
       return await fn(db);
     } catch (e) {
-      if (e && e.name === 'QuotaExceededError' && !this.evicting) {
+      if (e && e.name === 'QuotaExceededError' && keepOnQuota) {
+        // A save for offline the browser has no room for fails alone:
+        // evicting would take earlier saves with it.
+        this.quotaRefused = true;
+      } else if (e && e.name === 'QuotaExceededError' && !this.evicting) {
         // Room made once. Refused again (the eviction's own write, or a
         // quota that eviction cannot meet), the store goes memory-only
         // rather than evict on and on while its callers wait.
         this.evicting = true;
         try {
-          await this.evict(this.bytes / 2);
+          await this.evict(this.bytes / 2, true);
         } finally {
           this.evicting = false;
         }
@@ -333,9 +339,10 @@ export class PageDb {
    * the page is next idle goes in one transaction: answers arriving
    * together then cost one write, which runs while the next round is out
    * rather than between the attempts their arrival started. Resolves
-   * whether the write landed (see `write`).
+   * whether the write landed (see `write`). `saving`: pages saved for
+   * offline, whose write the browser's quota refuses without eviction.
    */
-  store(url, identity, pages) {
+  store(url, identity, pages, saving = false) {
     if (!this.queue) {
       this.queue = [];
       this.flushed = new Promise(later).then(() => {
@@ -344,7 +351,7 @@ export class PageDb {
         return this.write(queue);
       });
     }
-    this.queue.push({ url, identity, pages });
+    this.queue.push({ url, identity, pages, saving });
     return this.flushed;
   }
 
@@ -368,18 +375,21 @@ export class PageDb {
       const [records, runLists] = await Promise.all([Promise.all(urls.map((url) => promisify(files.get(url)))), Promise.all(urls.map((url) => this.runsIn(tx, url, true)))]);
       const recorded = new Map(urls.map((url, i) => [url, records[i] || null]));
       const held = new Map(urls.map((url, i) => [url, runLists[i]]));
-      for (const { url, identity, pages } of queue) {
+      for (const { url, identity, pages, saving } of queue) {
         const { size, validator } = identity;
         const old = recorded.get(url);
         const same = old && sameIdentity(old, size, validator);
+        // Saved for offline: the eviction takes it last (see `evict`).
+        const record = same ? { size, validator: old.validator || validator } : { size, validator };
+        if ((same && old.saved) || saving) record.saved = true;
         if (same) {
-          if (!old.validator && validator) files.put({ size, validator }, url);
+          if (record.validator !== old.validator || record.saved !== old.saved) files.put(record, url);
         } else {
           if (old) delta -= await this.dropPages(tx, url);
-          files.put({ size, validator }, url);
+          files.put(record, url);
           held.set(url, []);
         }
-        recorded.set(url, same ? { size, validator: old.validator || validator } : { size, validator });
+        recorded.set(url, record);
         const runs = held.get(url);
         for (const run of this.runsFrom(pages)) {
           const end = run.first + run.count;
@@ -412,7 +422,7 @@ export class PageDb {
       this.bytes = bytes;
       if (this.bytes > this.budget) await this.evict(this.budget * 0.875);
       return true;
-    }, false);
+    }, false, queue.some((q) => q.saving));
   }
 
   /**
@@ -535,25 +545,37 @@ export class PageDb {
           lru.put({ at: now, size: v.byteLength }, r.key);
         }),
       );
-      await done(tx);
+      // Over the quota (a save that filled it), the browser refuses even
+      // these recency updates: the pages read stand, and nothing is evicted.
+      await done(tx).catch((e) => {
+        if (!e || e.name !== 'QuotaExceededError') throw e;
+      });
       return found;
     }, new Map());
   }
 
-  /** Removes least recently used pages until at most `target` bytes remain. */
-  evict(target) {
+  /**
+   * Removes least recently used pages until at most `target` bytes remain.
+   * Files saved for offline go last, whole, and not at all with
+   * `keepSaved` (room made after the browser's quota refused a write).
+   */
+  evict(target, keepSaved = false) {
     return this.guard(async (db) => {
       // Read the total and delete in one transaction: other probes and
       // tabs write too, and a total read outside it could miss their pages.
       const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite', RELAXED);
-      const recorded = await promisify(tx.objectStore('files').get(TOTAL));
+      const files = tx.objectStore('files');
+      const [recorded, urls, records] = await Promise.all([promisify(files.get(TOTAL)), promisify(files.getAllKeys()), promisify(files.getAll())]);
+      const saved = new Set(urls.filter((u, i) => records[i] && records[i].saved));
       let bytes = typeof recorded === 'number' ? recorded : await this.total(tx);
       // A file's first run (its head) goes last, with the rest of the
       // file and its record: a file recorded here can then be opened from
       // here (a revisit's IndexedDB round, early.js) without the network,
       // and the pages every probe of the file reads stay while any other does.
+      // Files saved whole go after those, in the order they were last read.
       const firsts = [];
-      let firstBytes = 0;
+      const keptSaved = [];
+      let keptBytes = 0;
       const headless = [];
       if (bytes > target) {
         const pages = tx.objectStore('pages');
@@ -562,16 +584,20 @@ export class PageDb {
           const req = index.openCursor();
           req.onsuccess = () => {
             const c = req.result;
-            // Every other page gone: whatever the record said, first pages alone are held.
+            // Every other page gone: whatever the record said, those kept alone are held.
             if (!c) {
-              bytes = firstBytes;
+              bytes = keptBytes;
               return resolve();
             }
             if (bytes <= target) return resolve();
+            const url = parseKey(c.primaryKey)?.url;
             const head = this.headOf(c.primaryKey);
-            if (head !== null) {
+            if (saved.has(url)) {
+              if (!keptSaved.includes(url)) keptSaved.push(url);
+              keptBytes += c.value.size;
+            } else if (head !== null) {
               firsts.push(head);
-              firstBytes += c.value.size;
+              keptBytes += c.value.size;
             } else {
               bytes -= c.value.size;
               pages.delete(c.primaryKey);
@@ -582,13 +608,13 @@ export class PageDb {
           req.onerror = () => reject(req.error);
         });
       }
-      for (const url of firsts) {
+      for (const url of [...firsts, ...(keepSaved ? [] : keptSaved)]) {
         if (bytes <= target) break;
         headless.push(url);
         bytes -= await this.dropPages(tx, url);
-        tx.objectStore('files').delete(url);
+        files.delete(url);
       }
-      tx.objectStore('files').put(Math.max(0, bytes), TOTAL);
+      files.put(Math.max(0, bytes), TOTAL);
       await done(tx);
       for (const url of headless) this.known.delete(url);
       this.bytes = Math.max(0, bytes);

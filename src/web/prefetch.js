@@ -72,7 +72,8 @@ export async function prefetchFiles(rt, names, onProgress) {
         const pages = new Map();
         for (let off = 0; off < r.bytes.length; off += rt.pageSize) pages.set((start + off) / rt.pageSize, r.bytes.subarray(off, off + rt.pageSize));
         // Among the writes a clearCache waits for before it empties IndexedDB.
-        const write = rt.db.store(url, head, pages);
+        rt.db.quotaRefused = false;
+        const write = rt.db.store(url, head, pages, true);
         rt.writes.add(write);
         let ok;
         try {
@@ -82,7 +83,12 @@ export async function prefetchFiles(rt, names, onProgress) {
         }
         cleared();
         if (!ok) {
-          throw fail(`${name} could not be stored: IndexedDB is full or no longer available`, 'budget');
+          throw fail(
+            rt.db.quotaRefused
+              ? `${name} could not be stored: the browser's storage quota for this site is full (what was saved before is kept)`
+              : `${name} could not be stored: IndexedDB is full or no longer available`,
+            'budget',
+          );
         }
         bytes += r.bytes.length;
         report(name, head.size);

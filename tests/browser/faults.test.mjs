@@ -98,6 +98,14 @@ const CASES = [
     retries: 1,
   },
   {
+    // 64 bytes every 4 s, each piece within the 20 s stall limit: given
+    // up once the body falls below 2 KB/s past its first 20 s, asked again.
+    name: 'a body that drips slower than any link: asked again',
+    fen: KQKR_QUIET,
+    faults: { match: 'KQvKR.rtbw', mode: 'drip', chunk: 64, intervalMs: 4000, count: 1 },
+    retries: 1,
+  },
+  {
     name: 'gzip: clear error about compression',
     faults: { match: 'KRPvKR', mode: 'gzip' },
     error: { code: 'network', message: /KRPvKR\.rtb.*compressed.*Content-Encoding/ },

@@ -6,12 +6,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { TABLES, skipReason, startServers, launch, openTablebase, probe, cliProbe, fileSize, deadUrl } from './helpers.mjs';
+import { TABLES, skipReason, startServers, launch, openTablebase, createTablebase, probe, cliProbe, fileSize, deadUrl } from './helpers.mjs';
 
 const skip = skipReason();
 // KRvKP, whose files (175 and 189 KiB) and those of the materials its
 // captures and promotions reach are under 1 MiB each: one request a file.
 const FEN = '8/8/8/4k3/8/3p4/8/R3K3 w - - 0 1';
+// KBNvK: a 462 KB DTZ file.
+const KBN = '8/8/8/4k3/8/8/8/2BNK3 w - - 0 1';
+// Positions of other materials, whose pages come to more than 256 KiB.
+const BROWSED = ['8/8/P4R2/6k1/8/8/8/4Kr2 w - - 0 1', '8/5K2/8/P3k3/8/8/R1r5/8 w - - 0 1', '8/8/8/4k3/8/3r4/8/3QK3 w - - 0 1'];
 
 describe('saving for offline', { skip }, () => {
   let browser;
@@ -66,6 +70,64 @@ describe('saving for offline', { skip }, () => {
       // Offline now, the saved material answers.
       const [want] = cliProbe([FEN]);
       servers.tables.setFaults({ mode: 'status', status: 503 });
+      assert.deepStrictEqual(await probe(page, FEN), want);
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
+  it("a save the browser's quota refuses fails alone: what was saved before stays, and answers", async () => {
+    // Until 2026-11-30 the refused write evicted half the cache, earlier
+    // saves with it, and over the quota every lookup failed (its recency
+    // update was refused) and evicted again.
+    const servers = await startServers();
+    const context = await browser.newContext();
+    try {
+      // The files of the first save, learnt in another context.
+      const scratch = await browser.newContext();
+      const first = await (await openTablebase(scratch, servers, { generate: 'never' })).evaluate((f) => window.tb.prefetch(f), FEN);
+      await scratch.close();
+      const bytes = first.files.reduce((n, f) => n + fileSize(f), 0);
+      const page = await context.newPage();
+      await page.goto(servers.pageUrl);
+      await page.waitForFunction(() => window.ready === true);
+      // Chromium takes the quota when the origin's database first opens:
+      // room for the first save's files and 256 KiB, not KBNvK's 462 KB.
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(servers.pageUrl).origin, quotaSize: bytes + 262144 });
+      await createTablebase(page, { urls: [servers.base], generate: 'never' });
+      assert.deepStrictEqual((await page.evaluate((f) => window.tb.prefetch(f), FEN)).files, first.files);
+      const refused = await page.evaluate((f) => window.tb.prefetch(f).then(() => null, (e) => ({ code: e.code, message: e.message })), KBN);
+      assert.equal(refused?.code, 'budget', JSON.stringify(refused));
+      assert.match(refused.message, /quota/);
+      assert.ok((await page.evaluate(() => window.tb.stats())).cacheBytes >= bytes);
+      // Offline, the first save answers from IndexedDB alone, in a new Tablebase.
+      const [want] = cliProbe([FEN]);
+      servers.tables.setFaults({ mode: 'status', status: 503 });
+      await createTablebase(page, { urls: [servers.base], generate: 'never' });
+      assert.deepStrictEqual(await probe(page, FEN), want);
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
+  it('files saved for offline are evicted last: browsing past the budget keeps them', async () => {
+    const servers = await startServers();
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { generate: 'never' });
+      const first = await page.evaluate((f) => window.tb.prefetch(f), FEN);
+      const bytes = first.files.reduce((n, f) => n + fileSize(f), 0);
+      // Room for 256 KiB of pages beside the save; the browsing below reads more.
+      await createTablebase(page, { urls: [servers.base], generate: 'never', idbBudget: bytes + 262144 });
+      for (const fen of BROWSED) assert.ok(!(await probe(page, fen)).error, fen);
+      const stats = await page.evaluate(() => window.tb.stats());
+      assert.ok(stats.cacheBytes <= bytes + 262144, JSON.stringify(stats));
+      const [want] = cliProbe([FEN]);
+      servers.tables.setFaults({ mode: 'status', status: 503 });
+      await createTablebase(page, { urls: [servers.base], generate: 'never' });
       assert.deepStrictEqual(await probe(page, FEN), want);
     } finally {
       await context.close();
