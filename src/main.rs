@@ -12,6 +12,13 @@ fn main() -> std::process::ExitCode {
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
 
+    /// A line on standard error; a closed one loses it (eprintln! would panic).
+    macro_rules! say {
+        ($($t:tt)*) => {{
+            let _ = writeln!(io::stderr(), $($t)*);
+        }};
+    }
+
     use std::io::{self, BufRead, Write};
     use std::path::PathBuf;
     use std::process::ExitCode;
@@ -45,14 +52,14 @@ mod native {
         let parsed = match generate_cli::parse(args) {
             Ok(a) => a,
             Err(e) => {
-                eprintln!("{e}\n{}", generate_cli::USAGE);
+                say!("{e}\n{}", generate_cli::USAGE);
                 return ExitCode::from(2);
             }
         };
         match generate_cli::run(&parsed) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("{e}");
+                say!("{e}");
                 ExitCode::from(1)
             }
         }
@@ -67,7 +74,7 @@ mod native {
         {
             Ok(args) => args,
             Err(bad) => {
-                eprintln!("argument {bad:?} is not UTF-8\n{USAGE}");
+                say!("argument {bad:?} is not UTF-8\n{USAGE}");
                 return ExitCode::from(2);
             }
         };
@@ -82,7 +89,7 @@ mod native {
                 return ExitCode::SUCCESS;
             }
             _ => {
-                eprintln!("{USAGE}");
+                say!("{USAGE}");
                 return ExitCode::from(2);
             }
         }
@@ -94,7 +101,7 @@ mod native {
                 "--generate" => opts.generate = true,
                 "--path" | "--url" | "--cache-dir" => {
                     let Some(v) = it.next() else {
-                        eprintln!("{a} needs a value\n{USAGE}");
+                        say!("{a} needs a value\n{USAGE}");
                         return ExitCode::from(2);
                     };
                     match a.as_str() {
@@ -108,20 +115,20 @@ mod native {
                     return ExitCode::SUCCESS;
                 }
                 s if s.starts_with("--") => {
-                    eprintln!("unknown option {s}\n{USAGE}");
+                    say!("unknown option {s}\n{USAGE}");
                     return ExitCode::from(2);
                 }
                 _ => fens.push(a),
             }
         }
         if opts.paths.is_empty() && opts.urls.is_empty() && !opts.generate {
-            eprintln!("give at least one --path or --url, or --generate\n{USAGE}");
+            say!("give at least one --path or --url, or --generate\n{USAGE}");
             return ExitCode::from(2);
         }
         let mut prober = match cli::Prober::new(&opts) {
             Ok(p) => p,
             Err(e) => {
-                eprintln!("{e}");
+                say!("{e}");
                 return ExitCode::from(2);
             }
         };
@@ -161,7 +168,7 @@ mod native {
         };
         if let Err(e) = result {
             if e.kind() != io::ErrorKind::BrokenPipe {
-                eprintln!("{e}");
+                say!("{e}");
                 return ExitCode::from(1);
             }
         }

@@ -363,6 +363,12 @@ fn hostile_bytes_on_the_command_line_get_clear_errors() {
     );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--threads"), "{err}");
+    // Options of the written files without --out: once ignored, exit 0.
+    for flag in ["--exact-dtz", "--wide-dtz"] {
+        let (_, err, code) = cli_bytes(&["generate", "KQvK", flag].map(OsStr::new), b"");
+        assert_eq!(code, 2, "{flag}: {err}");
+        assert!(err.contains("give --out"), "{flag}: {err}");
+    }
 
     for url in [
         "http://",
@@ -441,4 +447,29 @@ fn stats_to_a_full_standard_error_keep_the_answers() {
         .expect("CLI output");
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("\"wdl\":2"));
+}
+
+/// `generate ... 2>&1 | head -1`: once the reader is gone, a table's line
+/// on standard error fails to write. That loses the line, not the run
+/// (eprintln! panicked, exit 101, tables left unwritten).
+#[test]
+fn generate_finishes_with_standard_error_closed() {
+    use std::process::{Command, Stdio};
+    let dir = std::env::temp_dir().join(format!("syzygy-web-no-stderr-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_syzygy-web"))
+        .args(["generate", "KRvKN", "--out"])
+        .arg(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn CLI");
+    drop(child.stderr.take());
+    let status = child.wait().expect("wait");
+    assert!(status.success(), "{status}");
+    for name in ["KRvKN", "KRvK", "KNvK"] {
+        assert!(dir.join(format!("{name}.rtbz")).is_file(), "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1010,6 +1010,72 @@ fn a_run_stopped_between_values_and_files_writes_the_files_next_time() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Sub-materials whose files an earlier run wrote with other DTZ options
+/// are written again, from their values, by a run with `--exact-dtz`: the
+/// directory then holds what one such run makes (it once kept the
+/// rounded files beside the exact target).
+#[test]
+fn a_run_with_exact_dtz_rewrites_sub_tables_written_without() {
+    use syzygy_web::generate_cli::{run, Args};
+    let base = std::env::temp_dir().join(format!("syzygy-web-exact-again-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let args = |dir: &str, exact_dtz: bool| Args {
+        materials: vec!["KRvKN".to_string()],
+        out: Some(base.join(dir)),
+        exact_dtz,
+        ..Default::default()
+    };
+    run(&args("again", false)).expect("rounded");
+    let rounded = std::fs::read(base.join("again/KRvK.rtbz")).expect("KRvK.rtbz");
+    run(&args("again", true)).expect("exact over rounded");
+    run(&args("fresh", true)).expect("exact");
+    let list = std::fs::read_to_string(base.join("again/.syzygy-web-written")).expect("list");
+    for name in ["KRvKN", "KRvK", "KNvK"] {
+        for ext in ["rtbw", "rtbz"] {
+            let f = format!("{name}.{ext}");
+            let read = |d: &str| std::fs::read(base.join(d).join(&f)).expect("file");
+            assert!(
+                read("again") == read("fresh"),
+                "{f} differs from a fresh run's"
+            );
+        }
+        assert!(
+            list.lines().any(|l| l == format!("{name} --exact-dtz")),
+            "{list}"
+        );
+    }
+    // The check bites: rounding changes KRvK's DTZ file.
+    assert!(rounded != std::fs::read(base.join("fresh/KRvK.rtbz")).expect("KRvK.rtbz"));
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// A run leaves none of the generator's scratch files behind (a killed
+/// run's `NAME.flags.part` stayed for good), and no one else's goes.
+#[test]
+fn a_run_removes_scratch_files_and_only_its_own() {
+    use syzygy_web::generate_cli::{run, Args};
+    let dir = std::env::temp_dir().join(format!("syzygy-web-scratch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    for f in ["KQvKR.flags.part", "KQvKR.swv.part", "KQvK.rtbz.part", "download.part"] {
+        std::fs::write(dir.join(f), b"left by a killed run").expect("scratch");
+    }
+    run(&Args {
+        materials: vec!["KQvK".to_string()],
+        out: Some(dir.clone()),
+        ..Default::default()
+    })
+    .expect("run");
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".part"))
+        .collect();
+    assert_eq!(left, ["download.part"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Syzygy files the generator did not write (official ones, say) in the
 /// output directory are never replaced: the run is refused, naming one.
 #[test]

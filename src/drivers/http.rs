@@ -414,19 +414,24 @@ impl Fetcher for HttpFetcher {
         let slots: Vec<std::sync::Mutex<Option<Response>>> =
             batch.iter().map(|_| std::sync::Mutex::new(None)).collect();
         let this = &*self;
-        thread::scope(|s| {
-            for _ in 0..PARALLEL.min(batch.len()) {
-                s.spawn(|| loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(req) = batch.get(i) else { break };
-                    let r =
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| this.one(req)))
-                            .unwrap_or_else(|_| Response::Failed("fetch thread failed".into()));
-                    if let Ok(mut slot) = slots[i].lock() {
-                        *slot = Some(r);
-                    }
-                });
+        let work = || loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(req) = batch.get(i) else { break };
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| this.one(req)))
+                .unwrap_or_else(|_| Response::Failed("fetch thread failed".into()));
+            if let Ok(mut slot) = slots[i].lock() {
+                *slot = Some(r);
             }
+        };
+        thread::scope(|s| {
+            // This thread fetches too: threads the system refuses to start
+            // (a process limit) leave fewer connections, not a panic.
+            for _ in 1..PARALLEL.min(batch.len()) {
+                if thread::Builder::new().spawn_scoped(s, work).is_err() {
+                    break;
+                }
+            }
+            work();
         });
         slots
             .into_iter()

@@ -83,6 +83,12 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
     if a.materials.is_empty() && a.max.is_none() {
         return Err("name at least one material, or --max N".into());
     }
+    // They shape the files --out writes: without it they would be ignored.
+    if (a.exact_dtz || a.wide_dtz) && a.out.is_none() {
+        return Err(
+            "--exact-dtz and --wide-dtz shape the Syzygy files --out writes: give --out DIR".into(),
+        );
+    }
     // A material that is no material is a usage error, as a bad option is.
     for m in &a.materials {
         parse_material(m).map_err(|e| e.0)?;

@@ -22,7 +22,7 @@ use args::threads;
 pub use args::{parse, Args, USAGE};
 use progress::Bar;
 use spill::ToValuesFile;
-use syzygy_files::{write_big, write_syzygy, written_here};
+use syzygy_files::{write_big, write_syzygy, written_as, written_here};
 use values_dir::{
     flags_path, load, load_all, load_exact, load_sub, only_read, save, sides_read, values_path,
 };
@@ -42,6 +42,31 @@ const SPILLED: usize = 1 << 26;
 /// fetched from its values file while a material's promotions are valued
 /// (see [`generate::promote`]), one at a time.
 const FETCHED: usize = 1 << 24;
+
+/// Removes the run's scratch files (`NAME.swv.part`, `NAME.flags.part`...) from the output directory
+/// when it ends, however it ends (an error such as a full disk included):
+/// a part of a values file can reach gigabytes, and no later run reads
+/// one (each starts its own).
+struct Scratch<'a>(&'a Path);
+
+impl Drop for Scratch<'_> {
+    fn drop(&mut self) {
+        let Ok(entries) = fs::read_dir(self.0) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            // Only the generator's own: the folder may hold anyone's files.
+            let ours = [".swv.part", ".flags.part", ".rtbw.part", ".rtbz.part"]
+                .iter()
+                .any(|x| name.ends_with(x))
+                || name == ".syzygy-web-written.part";
+            if ours {
+                let _ = fs::remove_file(e.path());
+            }
+        }
+    }
+}
 
 /// Whether `dir` holds both Syzygy files of material `name`.
 fn syzygy_files_in(dir: &Path, name: &str) -> bool {
@@ -64,6 +89,15 @@ pub fn run(a: &Args) -> Result<(), String> {
     // files (the second emptying what the first writes). The lock goes
     // with the process, a crash included.
     let _lock = dir.as_deref().map(values_dir::lock).transpose()?;
+    // Declared after the lock, so dropped before it.
+    let _scratch = dir.as_deref().map(Scratch);
+    // Files written with other DTZ options (`--exact-dtz`) are not done:
+    // they are written again from the values.
+    let written = dir.as_deref().map(written_here).unwrap_or_default();
+    let how = written_as(a);
+    let files_done = |d: &Path, name: &str| {
+        syzygy_files_in(d, name) && written.get(name).map_or("", String::as_str) == how
+    };
     // A Syzygy directory is complete only with the trivially drawn tables
     // that positions reach (KBvK, KNvK): probers open those like any other.
     if let Some(d) = dir.as_ref().filter(|_| !a.values_only) {
@@ -74,7 +108,7 @@ pub fn run(a: &Args) -> Result<(), String> {
             if plan::trivial(&c)
                 && plan::pieces(&c) == 3
                 && !targets.contains(&c)
-                && !syzygy_files_in(d, &name_of(&c).0)
+                && !files_done(d, &name_of(&c).0)
             {
                 targets.push(c);
             }
@@ -89,17 +123,16 @@ pub fn run(a: &Args) -> Result<(), String> {
             fs::File::open(values_path(d, &name)).is_ok_and(|mut f| {
                 let len = f.metadata().map_or(0, |m| m.len());
                 values_file::current(&mut f, &name, a.dtm, len)
-            }) && (a.values_only || syzygy_files_in(d, &name))
+            }) && (a.values_only || files_done(d, &name))
         })
     };
     let order = plan::order(&targets, on_disk);
     // Syzygy files this generator did not write (official tables, say:
     // no values file beside them, and not in its list) are never replaced.
     if let Some(d) = dir.as_deref().filter(|_| !a.values_only) {
-        let ours = written_here(d);
         for k in &order {
             let name = name_of(k).0;
-            if values_path(d, &name).exists() || ours.contains(&name) {
+            if values_path(d, &name).exists() || written.contains_key(&name) {
                 continue;
             }
             if let Some(f) = ["rtbw", "rtbz"]
@@ -238,16 +271,19 @@ pub fn run(a: &Args) -> Result<(), String> {
             },
             // The summary reads the table while it is saved.
             _ => std::thread::scope(|scope| {
-                let summary = scope.spawn(|| wants_summary.then(|| summarize(&t)));
+                // Without a thread to spare (a process limit), after the save.
+                let summary = std::thread::Builder::new()
+                    .spawn_scoped(scope, || wants_summary.then(|| summarize(&t)));
                 let saved = match &dir {
                     Some(d) if fresh => {
                         save(d, &t).map_err(|e| format!("{name}: writing {}: {e}", d.display()))
                     }
                     _ => Ok(()),
                 };
-                let summary = summary
-                    .join()
-                    .unwrap_or_else(|p| std::panic::resume_unwind(p));
+                let summary = match summary {
+                    Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                    Err(_) => wants_summary.then(|| summarize(&t)),
+                };
                 (summary, saved)
             }),
         };
@@ -283,7 +319,7 @@ pub fn run(a: &Args) -> Result<(), String> {
             }
         }
         if let Some(s) = summary {
-            eprintln!("{}", s.line(seconds));
+            let _ = writeln!(io::stderr(), "{}", s.line(seconds));
             if a.json {
                 let mut out = stdout.lock();
                 writeln!(out, "{}", s.json(seconds, opts.threads)).map_err(|e| e.to_string())?;

@@ -1,6 +1,6 @@
 //! Progress on standard error while tables are generated and written.
 
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -28,7 +28,7 @@ impl Bar {
 
     pub(super) fn clear(&self) {
         if self.tty && self.started.elapsed().as_secs_f64() > 1.0 {
-            eprint!("\r\x1b[2K");
+            let _ = write!(io::stderr(), "\r\x1b[2K");
         }
     }
 }
@@ -55,7 +55,8 @@ impl Progress for Bar {
         } else {
             String::new()
         };
-        eprint!(
+        let _ = write!(
+            io::stderr(),
             "\r\x1b[2K{material} [{}{}] {:>3.0}% {elapsed:.1} s {eta}",
             "#".repeat(filled),
             ".".repeat(width - filled),

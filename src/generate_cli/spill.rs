@@ -39,7 +39,7 @@ impl ToValuesFile {
         let (send, slices) = std::sync::mpsc::sync_channel::<Slice>(1);
         let (done, halves_written) = std::sync::mpsc::channel::<()>();
         let l = layout.clone();
-        let writer = std::thread::spawn(move || {
+        let writer = std::thread::Builder::new().spawn(move || {
             let mut tally = Tally::new(&l);
             let mut written = Ok(());
             for (slice, side, dtz, dtm, flags) in slices {
@@ -56,7 +56,7 @@ impl ToValuesFile {
                 let _ = done.send(());
             }
             (tally, written)
-        });
+        })?;
         Ok(ToValuesFile {
             send: Some(send),
             written: halves_written,

@@ -1,7 +1,7 @@
 //! Writing a finished table's Syzygy files (.rtbw, .rtbz).
 
 use std::fs;
-use std::io::BufReader;
+use std::io::{BufReader, Write};
 use std::path::Path;
 use std::time::Instant;
 
@@ -42,7 +42,7 @@ pub(super) fn write_big(
         let entries = collect(&t, lib, a)?;
         drop(t);
         let written = crate::write::write_files(&entries, &options(a));
-        return save_files(dir, &name, written, started);
+        return save_files(dir, &name, written, a, started);
     }
     let spilled = t.dtz.iter().all(Codes::is_empty);
     let hundred = hundred.unwrap_or_else(|| crate::generate_write::hundred(&t));
@@ -99,7 +99,7 @@ pub(super) fn write_big(
         .map_err(|e| e.to_string())?;
     bar.clear();
     let _ = fs::remove_file(flags_path(dir, &name));
-    save_files(dir, &name, written, started)
+    save_files(dir, &name, written, a, started)
 }
 
 /// The writer's entries of a finished table, with a progress bar.
@@ -131,7 +131,7 @@ pub(super) fn write_entries(
     started: Instant,
 ) -> Result<(), String> {
     let written = crate::write::write_files(entries, &options(a));
-    save_files(dir, name, written, started)
+    save_files(dir, name, written, a, started)
 }
 
 pub(super) fn options(a: &Args) -> crate::write::Options {
@@ -147,6 +147,7 @@ pub(super) fn save_files(
     dir: &Path,
     name: &str,
     written: crate::write::Written,
+    a: &Args,
     started: Instant,
 ) -> Result<(), String> {
     let mut sizes = Vec::new();
@@ -161,9 +162,11 @@ pub(super) fn save_files(
             })?;
         sizes.push(bytes.len());
     }
-    record_written(dir, name)
+    record_written(dir, name, &written_as(a))
         .map_err(|e| format!("writing {}: {e}", dir.join(WRITTEN).display()))?;
-    eprintln!(
+    // A closed standard error loses the line, not the run (eprintln! panics).
+    let _ = writeln!(
+        std::io::stderr(),
         "{name}: wrote {name}.rtbw ({} bytes) and {name}.rtbz ({} bytes) in {:.2} s",
         sizes[0],
         sizes[1],
@@ -172,26 +175,62 @@ pub(super) fn save_files(
     Ok(())
 }
 
-/// The list of tables this generator wrote in a directory, one name a
-/// line: their values files may be gone (`scripts/tables.sh` removes them),
-/// and they are still ours to replace (see [`written_here`]).
+/// The list of tables this generator wrote in a directory, one a line:
+/// the name, then the DTZ options it was written with (see
+/// [`written_as`]). Their values files may be gone (`scripts/tables.sh`
+/// removes them), and they are still ours to replace.
 const WRITTEN: &str = ".syzygy-web-written";
 
-fn record_written(dir: &Path, name: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    if written_here(dir).contains(name) {
-        return Ok(());
+/// The options that change a table's written bytes, as its line in the
+/// list records them: a sub-material whose files were written otherwise
+/// is written again from its values.
+pub(super) fn written_as(a: &Args) -> String {
+    let mut o = Vec::new();
+    if a.exact_dtz {
+        o.push("--exact-dtz");
     }
-    let mut f = fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(dir.join(WRITTEN))?;
-    writeln!(f, "{name}")
+    if a.wide_dtz {
+        o.push("--wide-dtz");
+    }
+    o.join(" ")
 }
 
-/// Names of the tables this generator wrote in `dir`.
-pub(super) fn written_here(dir: &Path) -> std::collections::HashSet<String> {
+fn record_written(dir: &Path, name: &str, how: &str) -> std::io::Result<()> {
+    let path = dir.join(WRITTEN);
+    let old = fs::read_to_string(&path).unwrap_or_default();
+    let line = if how.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name} {how}")
+    };
+    if old.lines().any(|l| l == line) {
+        return Ok(());
+    }
+    // The other lines as they were, this one replaced: through a scratch
+    // file, so that a failed write loses no line.
+    let mut text: String = old
+        .lines()
+        .filter(|l| l.split(' ').next() != Some(name))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    text.push_str(&line);
+    text.push('\n');
+    let tmp = dir.join(format!("{WRITTEN}.part"));
+    fs::write(&tmp, text).and_then(|_| fs::rename(&tmp, &path))
+}
+
+/// The tables this generator wrote in `dir`, each with the options it was
+/// written with (see [`written_as`]).
+pub(super) fn written_here(dir: &Path) -> std::collections::HashMap<String, String> {
     fs::read_to_string(dir.join(WRITTEN))
-        .map(|s| s.lines().map(str::to_string).collect())
+        .map(|s| {
+            s.lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| match l.split_once(' ') {
+                    Some((name, how)) => (name.to_string(), how.to_string()),
+                    None => (l.to_string(), String::new()),
+                })
+                .collect()
+        })
         .unwrap_or_default()
 }

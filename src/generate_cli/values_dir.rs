@@ -74,9 +74,21 @@ pub(super) fn load_all(
     let mut out = Vec::with_capacity(keys.len());
     for batch in keys.chunks(threads.max(1)) {
         std::thread::scope(|scope| {
-            let loads: Vec<_> = batch.iter().map(|c| scope.spawn(move || one(c))).collect();
+            // A thread the system refuses to start (a process limit): that
+            // load runs here, after the others started.
+            let loads: Vec<_> = batch
+                .iter()
+                .map(|c| {
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, move || one(c))
+                        .map_err(|_| c)
+                })
+                .collect();
             for l in loads {
-                out.push(l.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+                out.push(match l {
+                    Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                    Err(c) => one(c),
+                });
             }
         });
     }

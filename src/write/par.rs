@@ -14,17 +14,26 @@ pub fn map<T: Sync, R: Send>(jobs: &[T], threads: usize, f: impl Fn(&T) -> R + S
     }
     let next = AtomicUsize::new(0);
     let out: Mutex<Vec<Option<R>>> = Mutex::new((0..jobs.len()).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(job) = jobs.get(i) else { break };
-                let r = f(job);
-                if let Ok(mut o) = out.lock() {
-                    o[i] = Some(r);
-                }
-            });
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(job) = jobs.get(i) else { break };
+        let r = f(job);
+        if let Ok(mut o) = out.lock() {
+            o[i] = Some(r);
         }
+    };
+    std::thread::scope(|scope| {
+        // This thread works too: threads the system refuses to start (a
+        // process limit) leave fewer hands, not a panic.
+        for _ in 1..threads {
+            if std::thread::Builder::new()
+                .spawn_scoped(scope, work)
+                .is_err()
+            {
+                break;
+            }
+        }
+        work();
     });
     out.into_inner()
         .unwrap_or_else(|e| e.into_inner())
