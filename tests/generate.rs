@@ -767,7 +767,7 @@ fn spilled_tables_equal_tables_held() {
             dtz: &[i16],
             dtm: Option<&[i16]>,
             flags: Vec<u8>,
-        ) {
+        ) -> Result<(), String> {
             self.flags.insert((side, slice), flags);
             self.tally.add(l, slice, side, dtz, dtm);
             let bytes = &mut self.bytes;
@@ -778,6 +778,7 @@ fn spilled_tables_equal_tables_held() {
             };
             values_file::put_slice(l, slice, side, dtz, dtm, &mut put).unwrap();
             self.spilled += 1;
+            Ok(())
         }
     }
 
@@ -1057,7 +1058,12 @@ fn a_run_removes_scratch_files_and_only_its_own() {
     let dir = std::env::temp_dir().join(format!("syzygy-web-scratch-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
-    for f in ["KQvKR.flags.part", "KQvKR.swv.part", "KQvK.rtbz.part", "download.part"] {
+    for f in [
+        "KQvKR.flags.part",
+        "KQvKR.swv.part",
+        "KQvK.rtbz.part",
+        "download.part",
+    ] {
         std::fs::write(dir.join(f), b"left by a killed run").expect("scratch");
     }
     run(&Args {

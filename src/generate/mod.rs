@@ -180,7 +180,8 @@ pub trait Spill {
     /// DTZ50'' codes, with mate distances its mate codes, and the
     /// writer's flags ([`free::FlagArray::pack`]ed). The codes are the
     /// generator's working arrays, lent: a sink that keeps them copies
-    /// them, when it is ready to (KRPvKR: 67 MB a half).
+    /// them, when it is ready to (KRPvKR: 67 MB a half). An error (a
+    /// full disk) stops the generation at once.
     fn spill(
         &mut self,
         layout: &Layout,
@@ -189,7 +190,7 @@ pub trait Spill {
         dtz: &[i16],
         dtm: Option<&[i16]>,
         flags: Vec<u8>,
-    );
+    ) -> Result<(), String>;
 }
 
 /// [`generate`], where sub-tables reached only by promotions that are not
@@ -416,7 +417,7 @@ fn solve(
                     solved.dtz[side].set(s, codes);
                 }
                 let flags = free::FlagArray::pack(&w.best[side]);
-                spill.spill(&solved.layout, s, side, dtz, dtm.map(|v| &v[..]), flags);
+                spill.spill(&solved.layout, s, side, dtz, dtm.map(|v| &v[..]), flags)?;
             }
         }
         for &(s, side) in &freed_after[at] {

@@ -53,6 +53,11 @@ impl ToValuesFile {
                             });
                 }
                 drop((dtz, dtm, flags));
+                // A failed write stops the generation: the next half finds
+                // this thread gone (see `spill`).
+                if written.is_err() {
+                    break;
+                }
                 let _ = done.send(());
             }
             (tally, written)
@@ -95,14 +100,46 @@ impl generate::Spill for ToValuesFile {
         dtz: &[i16],
         dtm: Option<&[i16]>,
         flags: Vec<u8>,
-    ) {
-        // A writer that stopped says why when finished.
-        if std::mem::take(&mut self.in_flight) && self.written.recv().is_err() {
-            return;
-        }
-        if let Some(send) = &self.send {
+    ) -> Result<(), String> {
+        let mut stopped = std::mem::take(&mut self.in_flight) && self.written.recv().is_err();
+        if let (Some(send), false) = (&self.send, stopped) {
             let half = (slice, side, dtz.to_vec(), dtm.map(<[i16]>::to_vec), flags);
             self.in_flight = send.send(half).is_ok();
+            stopped = !self.in_flight;
         }
+        if !stopped {
+            return Ok(());
+        }
+        // The writer stopped at a failed write: its error ends the run.
+        drop(self.send.take());
+        Err(match self.writer.take().map(|w| w.join()) {
+            Some(Ok((_, Err(e)))) => format!("writing the values file: {e}"),
+            _ => "the values file's writer stopped".to_string(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::layout::parse_material;
+    use generate::Spill;
+
+    /// A write that fails (a full disk: the flags file is /dev/full here)
+    /// ends the generation at the next half, with the system's error; it
+    /// once ran to the table's end first (hours for the biggest).
+    #[test]
+    fn a_failed_write_stops_at_the_next_half() {
+        let dir = std::env::temp_dir().join(format!("syzygy-web-full-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        std::os::unix::fs::symlink("/dev/full", flags_path(&dir, "KPvK")).unwrap();
+        let layout = Layout::new(parse_material("KPvK").unwrap());
+        let mut s = ToValuesFile::create(&dir, &layout, false).unwrap();
+        let dtz = vec![0i16; layout.slice_size];
+        assert_eq!(s.spill(&layout, 0, 0, &dtz, None, vec![0; 8]), Ok(()));
+        let e = s.spill(&layout, 0, 1, &dtz, None, vec![0; 8]).unwrap_err();
+        assert!(e.contains("writing the values file"), "{e}");
+        let _ = fs::remove_dir_all(&dir);
     }
 }
