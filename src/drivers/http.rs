@@ -43,6 +43,9 @@ pub struct HttpFetcher {
     /// URLs answered 403, read as absent: the error for a missing table
     /// names them (a host may deny access to a file it has).
     forbidden: Mutex<Vec<String>>,
+    /// Files answered 200 (Range ignored) since the last round (see
+    /// [`Fetcher::take_streamed`]).
+    streamed: Mutex<Vec<String>>,
 }
 
 /// Outcome of one try against one base URL.
@@ -85,6 +88,7 @@ impl HttpFetcher {
             local: Default::default(),
             whole_body_limit: WHOLE_BODY_LIMIT,
             forbidden: Mutex::new(Vec::new()),
+            streamed: Mutex::new(Vec::new()),
         })
     }
 
@@ -308,6 +312,9 @@ impl HttpFetcher {
                 if r.is_err() || (bytes.len() as u64) < want_end {
                     return Try::Retry("truncated body".into());
                 }
+                if let Ok(mut s) = self.streamed.lock() {
+                    s.push(req.name.clone());
+                }
                 let start = (req.start.min(want_end)) as usize;
                 Try::Got(Response::Bytes {
                     size,
@@ -446,6 +453,13 @@ impl Fetcher for HttpFetcher {
 
     fn connections(&self) -> u64 {
         PARALLEL as u64
+    }
+
+    fn take_streamed(&mut self) -> Vec<String> {
+        self.streamed
+            .lock()
+            .map(|mut s| std::mem::take(&mut *s))
+            .unwrap_or_default()
     }
 
     fn take_local(&mut self) -> (u64, u64) {

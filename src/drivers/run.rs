@@ -47,6 +47,14 @@ pub trait Fetcher {
     /// Requests and bytes of the batches since the last call that a local
     /// copy answered (a disk cache), not the network: `--stats` counts
     /// only what crossed the network.
+    /// Names of files whose server answered a Range request with the whole
+    /// file (200) since the last call: then only the pages a probe needs
+    /// are asked of them, never speculative ones (each costs a stream
+    /// from byte 0).
+    fn take_streamed(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+
     fn take_local(&mut self) -> (u64, u64) {
         (0, 0)
     }
@@ -180,6 +188,13 @@ impl<F: Fetcher> Tablebase<F> {
             .collect();
         let responses = self.fetcher.fetch(&batch);
         let (local, local_bytes) = self.fetcher.take_local();
+        for name in self.fetcher.take_streamed() {
+            for (f, req) in fetches.iter().zip(&batch) {
+                if req.name == name {
+                    self.engine.set_streamed(f.file, true);
+                }
+            }
+        }
         let network = (batch.len() as u64).saturating_sub(local);
         self.stats.rounds += 1;
         self.stats.requests += network;
