@@ -112,6 +112,7 @@ fn hostile_table_names_are_refused() {
             start: 0,
             end: 10,
             open: true,
+            version: None,
         }]);
         assert!(
             matches!(&r[0], Response::Failed(_) | Response::Absent),

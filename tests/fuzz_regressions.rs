@@ -183,6 +183,7 @@ fn supply(engine: &mut Engine, files: &mut FsFetcher, name: &str, f: &Fetch) {
         start: f.start,
         end: f.end,
         open: f.open,
+        version: None,
     };
     match files.fetch(&[req]).remove(0) {
         Response::Bytes {

@@ -50,9 +50,21 @@ impl DiskCache {
         self.folder(name).join(format!("{n}.{tag:016x}"))
     }
 
-    /// Bytes `[start, end)` if every piece is on disk.
-    pub fn get(&self, name: &str, start: u64, end: u64) -> Option<Response> {
+    /// Bytes `[start, end)` if every piece is on disk, as the version
+    /// `want` (size, validator; an empty validator matches any) when given:
+    /// the folder may hold another (another process behind another mirror
+    /// refilled it), which the caller would take for a change of the file.
+    pub fn get(
+        &self,
+        name: &str,
+        start: u64,
+        end: u64,
+        want: Option<(u64, &str)>,
+    ) -> Option<Response> {
         let (size, validator) = self.identity(name)?;
+        if want.is_some_and(|(s, v)| s != size || (!v.is_empty() && v != validator)) {
+            return None;
+        }
         let end = end.min(size);
         if !start.is_multiple_of(PIECE) || start >= end {
             return None;
@@ -193,11 +205,31 @@ mod tests {
             &c.piece("KRvK.rtbw", 1, size, "\"v1\""),
             &old[PIECE as usize..],
         );
-        assert_eq!(bytes_of(c.get("KRvK.rtbw", PIECE, size)), None);
+        assert_eq!(bytes_of(c.get("KRvK.rtbw", PIECE, size, None)), None);
         assert_eq!(
-            bytes_of(c.get("KRvK.rtbw", 0, PIECE)),
+            bytes_of(c.get("KRvK.rtbw", 0, PIECE, None)),
             Some(vec![2; PIECE as usize])
         );
+    }
+
+    /// Pieces of another version than the one asked for (another process
+    /// behind another mirror refilled the folder) are not served: the
+    /// driver would take them for a change of the file, and after three
+    /// such turns fail the probe.
+    #[test]
+    fn only_the_version_asked_for_is_served() {
+        let c = cache("version");
+        let size = PIECE;
+        c.put("KRvK.rtbw", size, "\"theirs\"", 0, &[3; PIECE as usize]);
+        let got = |want| bytes_of(c.get("KRvK.rtbw", 0, size, want));
+        assert_eq!(got(Some((size, "\"ours\""))), None);
+        assert_eq!(got(Some((size + 1, "\"theirs\""))), None);
+        assert_eq!(
+            got(Some((size, "\"theirs\""))),
+            Some(vec![3; PIECE as usize])
+        );
+        // Opened from a host that sends no validator: any version of its size.
+        assert_eq!(got(Some((size, ""))), Some(vec![3; PIECE as usize]));
     }
 
     /// Without a validator, a same-size file with other bytes is a new
@@ -208,26 +240,32 @@ mod tests {
         let size = 3 * PIECE;
         let old: Vec<u8> = (0..size).map(|i| i as u8).collect();
         c.put("KQvK.rtbw", size, "", 0, &old);
-        assert_eq!(bytes_of(c.get("KQvK.rtbw", 0, size)), Some(old.clone()));
+        assert_eq!(
+            bytes_of(c.get("KQvK.rtbw", 0, size, None)),
+            Some(old.clone())
+        );
         let mut new = old.clone();
         new[5] ^= 0xff;
         c.put("KQvK.rtbw", size, "", 0, &new[..PIECE as usize]);
         assert_eq!(
-            bytes_of(c.get("KQvK.rtbw", 0, PIECE)),
+            bytes_of(c.get("KQvK.rtbw", 0, PIECE, None)),
             Some(new[..PIECE as usize].to_vec())
         );
         // The old version's later pieces went with it.
-        assert_eq!(bytes_of(c.get("KQvK.rtbw", PIECE, size)), None);
+        assert_eq!(bytes_of(c.get("KQvK.rtbw", PIECE, size, None)), None);
         // A response whose first pieces match and whose last does not:
         // every piece of it is kept under the new version.
         let mut third = new.clone();
         third[size as usize - 1] ^= 0xff;
         c.put("KQvK.rtbw", size, "", 0, &third);
-        assert_eq!(bytes_of(c.get("KQvK.rtbw", 0, size)), Some(third.clone()));
+        assert_eq!(
+            bytes_of(c.get("KQvK.rtbw", 0, size, None)),
+            Some(third.clone())
+        );
         let mut fourth = third;
         fourth[size as usize - 1] ^= 0x0f;
         c.put("KQvK.rtbw", size, "", 0, &fourth);
-        assert_eq!(bytes_of(c.get("KQvK.rtbw", 0, size)), Some(fourth));
+        assert_eq!(bytes_of(c.get("KQvK.rtbw", 0, size, None)), Some(fourth));
         // Nothing temporary is left behind.
         let names: Vec<String> = fs::read_dir(c.folder("KQvK.rtbw"))
             .unwrap()
@@ -247,7 +285,7 @@ mod tests {
         c.put("KRvK.rtbz", size, "\"v1\"", 0, &[1; PIECE as usize]);
         c.put("KRvK.rtbz", size, "", PIECE, &[2; PIECE as usize]);
         assert_eq!(
-            bytes_of(c.get("KRvK.rtbz", 0, size)),
+            bytes_of(c.get("KRvK.rtbz", 0, size, None)),
             Some([[1u8; PIECE as usize], [2u8; PIECE as usize]].concat())
         );
         let _ = fs::remove_dir_all(&c.dir);

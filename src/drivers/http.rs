@@ -123,7 +123,8 @@ impl HttpFetcher {
 
     fn one(&self, req: &Request) -> Response {
         if let (Some(cache), false) = (&self.cache, req.open) {
-            if let Some(r) = cache.get(&req.name, req.start, req.end) {
+            let version = req.version.as_ref().map(|(s, v)| (*s, v.as_str()));
+            if let Some(r) = cache.get(&req.name, req.start, req.end, version) {
                 if let Response::Bytes { bytes, .. } = &r {
                     self.local.0.fetch_add(1, Ordering::Relaxed);
                     self.local
@@ -309,8 +310,15 @@ impl HttpFetcher {
                     .as_reader()
                     .take(want_end)
                     .read_to_end(&mut bytes);
-                if r.is_err() || (bytes.len() as u64) < want_end {
-                    return Try::Retry("truncated body".into());
+                // The reason, when there is one (the 60 s limit on a slow link).
+                if let Err(e) = r {
+                    return Try::Retry(format!("body: {e}"));
+                }
+                if (bytes.len() as u64) < want_end {
+                    return Try::Retry(format!(
+                        "truncated body: {} of {want_end} bytes",
+                        bytes.len()
+                    ));
                 }
                 if let Ok(mut s) = self.streamed.lock() {
                     s.push(req.name.clone());

@@ -18,6 +18,10 @@ pub struct Request {
     pub start: u64,
     pub end: u64,
     pub open: bool,
+    /// The version (size, validator) the engine holds of the file, once
+    /// opened: a local copy of another version (a disk cache another
+    /// process or mirror refilled) is not an answer.
+    pub version: Option<(u64, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -184,6 +188,10 @@ impl<F: Fetcher> Tablebase<F> {
                 start: f.start,
                 end: f.end,
                 open: f.open,
+                version: self
+                    .engine
+                    .file_info(f.file)
+                    .and_then(|i| Some((i.size?, i.validator.unwrap_or_default()))),
             })
             .collect();
         let responses = self.fetcher.fetch(&batch);
