@@ -235,7 +235,7 @@ export class Runtime {
       throw fail('probe options must be an object whose onUpdate, if any, is a function', 'options');
     }
     const onUpdate = (options && options.onUpdate) || null;
-    const trace = new Trace();
+    const trace = new Trace('probe', fen);
     let stage = 0;
     // No update after the promise settled: the outcome's and verdict's
     // runs may finish after the full analysis failed.
@@ -303,7 +303,7 @@ export class Runtime {
    */
   async mainline(fen, options) {
     const toEnd = !!(options && options.toEnd);
-    const trace = new Trace();
+    const trace = new Trace('mainline', fen);
     const ask = { trace, prio: { rank: RANK.moves } };
     // DTZ (DTM when known) counts the plies of a phase, one more when
     // rounded: only inconsistent tables go further.

@@ -4,8 +4,14 @@
 // finished is in wave k + 1, whether it waited for data (the next round)
 // or for a connection (the browser's 6 per host over HTTP/1.1).
 
+let traces = 0;
+
 export class Trace {
-  constructor() {
+  /** `method` ('probe' or 'mainline') of `fen`: whose figures these are. */
+  constructor(method, fen) {
+    this.id = ++traces;
+    this.method = method;
+    this.fen = String(fen).trim();
     this.started = performance.now();
     this.requests = 0;
     this.bytes = 0;
@@ -59,6 +65,9 @@ export class Trace {
   /** The figures `stats().last` reports. */
   summary() {
     return {
+      id: this.id,
+      method: this.method,
+      fen: this.fen,
       requests: this.requests,
       bytes: this.bytes,
       waves: this.waves,

@@ -110,6 +110,9 @@ export interface ColdProbe {
   /** Wall time from the call to the answer, to the outcome and to the verdict
    *  (null without onUpdate). */
   elapsedMs: number; outcomeMs: number | null; verdictMs: number | null;
+  /** Whose figures: a number new with each call, the call ('probe' or
+   *  'mainline') and its FEN, so that a page running several can tell. */
+  id: number; method: 'probe' | 'mainline'; fen: string;
   /** Attempts of the decoder (each run on what had arrived) and their main-thread time. */
   attempts: number; attemptMs: number;
 }

@@ -68,6 +68,10 @@ describe('results as they arrive', { skip }, () => {
       assert.ok(updates.every((u) => u.beforeSettled), 'updates come before the promise resolves');
 
       const last = stats.last;
+      // Whose figures they are: a page running several calls can tell.
+      assert.equal(last.method, 'probe');
+      assert.equal(last.fen, fen);
+      assert.ok(Number.isInteger(last.id) && last.id > 0, JSON.stringify(last));
       const srv = servers.tables.stats();
       assert.equal(last.requests, srv.requests, 'every request the server saw is the probe');
       assert.equal(last.bytes, srv.bytes);

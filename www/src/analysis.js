@@ -133,7 +133,7 @@ export async function analyse(ctx, fen, token) {
     if (full) {
       view.network.working(false);
       // The last probe's cost is the shown position's: not an older one's finishing late.
-      if (!stale()) view.network.cost(before, after);
+      if (!stale()) view.network.cost(fen, before, after);
       if (after) view.network.stats(after);
     }
     if (stale()) return;

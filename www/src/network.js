@@ -59,12 +59,16 @@ export function createNetworkPanel(callbacks) {
       if (text) status.textContent = text;
       else if (!busy) status.textContent = 'Idle';
     },
-    /** What one probe cost (difference of two stats() snapshots). */
-    cost(before, after) {
+    /**
+     * What the probe of `fen` cost: stats().last when it is that probe's
+     * (a difference of the totals would count a best line or a
+     * previous position's probe finishing meanwhile), else no network.
+     */
+    cost(fen, before, after) {
       if (!before || !after) return;
-      const requests = after.requests - before.requests;
-      const bytes = after.bytes - before.bytes;
-      const rounds = after.rounds - before.rounds;
+      const l = after.last;
+      const own = l && l.method === 'probe' && l.fen === fen.trim() && (!before.last || before.last.id !== l.id);
+      const { requests, bytes, rounds } = own ? l : { requests: 0, bytes: 0, rounds: 0 };
       last.value.textContent = requests
         ? `${requests} request${requests === 1 ? '' : 's'}, ${formatBytes(bytes)}, ${rounds} round${rounds === 1 ? '' : 's'}`
         : 'no network (cached)';
