@@ -283,7 +283,7 @@ export class PageDb {
         // rather than evict on and on while its callers wait.
         this.evicting = true;
         try {
-          await this.evict(this.bytes / 2, true);
+          await this.evict(this.bytes / 2, Infinity);
         } finally {
           this.evicting = false;
         }
@@ -314,21 +314,27 @@ export class PageDb {
 
   /**
    * What IndexedDB holds of `url` as the version `identity` ({size,
-   * validator}): {bytes, whole} (whole: every page of the file is there);
-   * nothing for another version or none.
+   * validator}): {bytes, whole (every page of the file is there), saved
+   * (the bytes of the other files saved for offline: what a save must fit
+   * beside, the rest being evicted first)}; bytes 0 for another version.
    */
   held(url, identity) {
-    const none = { bytes: 0, whole: false };
+    const none = { bytes: 0, whole: false, saved: 0 };
     return this.guard(async (db) => {
       const tx = db.transaction(['files', 'lru'], 'readonly');
-      const old = await promisify(tx.objectStore('files').get(url));
-      if (!old || !sameIdentity(old, identity.size, identity.validator)) return none;
+      const files = tx.objectStore('files');
+      const [urls, records] = await Promise.all([promisify(files.getAllKeys()), promisify(files.getAll())]);
+      const others = urls.filter((u, i) => u !== url && records[i] && records[i].saved);
+      const sizes = await Promise.all(others.map(async (u) => (await this.runsIn(tx, u, true)).reduce((n, r) => n + r.size, 0)));
+      const saved = sizes.reduce((n, s) => n + s, 0);
+      const old = records[urls.indexOf(url)];
+      if (!old || !sameIdentity(old, identity.size, identity.validator)) return { ...none, saved };
       const runs = await this.runsIn(tx, url, true);
       // Runs may overlap: the pages covered, not the runs' sum, tell whether it is whole.
       const covered = new Set();
       const pages = Math.ceil(identity.size / this.pageSize);
       for (const r of runs) for (let p = r.first; p < Math.min(r.first + r.count, pages); p++) covered.add(p);
-      return { bytes: runs.reduce((n, r) => n + r.size, 0), whole: pages > 0 && covered.size === pages };
+      return { bytes: runs.reduce((n, r) => n + r.size, 0), whole: pages > 0 && covered.size === pages, saved };
     }, none);
   }
 
@@ -420,7 +426,7 @@ export class PageDb {
       await done(tx);
       for (const { url } of queue) this.known.add(url);
       this.bytes = bytes;
-      if (this.bytes > this.budget) await this.evict(this.budget * 0.875);
+      if (this.bytes > this.budget) await this.evict(this.budget * 0.875, this.budget);
       return true;
     }, false, queue.some((q) => q.saving));
   }
@@ -556,10 +562,12 @@ export class PageDb {
 
   /**
    * Removes least recently used pages until at most `target` bytes remain.
-   * Files saved for offline go last, whole, and not at all with
-   * `keepSaved` (room made after the browser's quota refused a write).
+   * Files saved for offline go last, whole, and only while more than
+   * `savedTarget` bytes remain (Infinity: never, as when the browser's
+   * quota refused a write; the budget, for the budget's eviction, which
+   * a save was checked to fit).
    */
-  evict(target, keepSaved = false) {
+  evict(target, savedTarget = target) {
     return this.guard(async (db) => {
       // Read the total and delete in one transaction: other probes and
       // tabs write too, and a total read outside it could miss their pages.
@@ -608,8 +616,8 @@ export class PageDb {
           req.onerror = () => reject(req.error);
         });
       }
-      for (const url of [...firsts, ...(keepSaved ? [] : keptSaved)]) {
-        if (bytes <= target) break;
+      for (const url of [...firsts, ...keptSaved]) {
+        if (bytes <= (keptSaved.includes(url) ? savedTarget : target)) break;
         headless.push(url);
         bytes -= await this.dropPages(tx, url);
         files.delete(url);

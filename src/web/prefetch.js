@@ -64,7 +64,8 @@ export async function prefetchFiles(rt, names, onProgress) {
       // Saved before as this version: its bytes are counted once, and a
       // file held whole is not downloaded again.
       const held = await rt.db.held(url, head);
-      if (rt.db.state === 'ok' && rt.db.bytes - held.bytes + head.size > rt.db.budget) {
+      // Other saves stay beside it; pages a probe kept are evicted first.
+      if (rt.db.state === 'ok' && held.saved + head.size > rt.db.budget) {
         throw fail(`${name} (${head.size} bytes) does not fit the IndexedDB budget`, 'budget');
       }
       const store = async (start, r) => {
