@@ -56,7 +56,12 @@ fn category_grid_matches_reference() {
             for &clock in &clocks {
                 cases += 1;
                 let ours = Category::new(wdl, dtz, precise, clock, false);
-                let theirs = reference(dtz, precise, clock);
+                let theirs = match (dtz, precise) {
+                    // A win on this very ply: the opponent has no turn to
+                    // claim (see win_on_this_ply_is_a_win_at_any_clock).
+                    (1, true) => Category::Win,
+                    _ => reference(dtz, precise, clock),
+                };
                 if ours != theirs && bad.len() < 10 {
                     bad.push(format!(
                         "wdl {wdl} dtz {dtz} precise {precise} clock {clock}: ours {ours}, reference {theirs}"
@@ -74,6 +79,36 @@ fn checkmated_is_a_loss_at_any_clock() {
     for clock in [0, 1, 99, 100, 101, 150, u32::MAX] {
         assert_eq!(Category::new(-2, -1, true, clock, true), Category::Loss);
     }
+}
+
+/// Mate in one, or a winning capture, at a clock of 100 or more: only the
+/// side to move may claim the draw, and after its move the game is over or
+/// the clock starts again. The reference reads 1 + clock > 100 as cursed;
+/// the position and its best move then disagreed (win after the move).
+#[test]
+fn win_on_this_ply_is_a_win_at_any_clock() {
+    let mut tb = ours();
+    for fen in [
+        "7k/5Q2/6K1/8/8/8/8/8 w - - 100 80",
+        "8/8/8/8/8/k7/8/KQr5 w - - 100 90",
+        "8/8/8/8/8/k7/8/KQr5 w - - 150 90",
+    ] {
+        let a = tb
+            .analyse(&syzygy_web::probe::parse_fen(fen).expect("fen"))
+            .expect(fen);
+        assert_eq!((a.wdl, a.dtz, a.precise), (2, 1, true), "{fen}");
+        assert_eq!(a.category, Category::Win, "{fen}");
+        assert_eq!(
+            a.moves[0].category,
+            Category::Loss,
+            "{fen}: the best move leaves a loss"
+        );
+    }
+    // The losing side to move at 100 may claim: blessed, as before.
+    let a = tb
+        .analyse(&syzygy_web::probe::parse_fen("k7/1Q6/8/8/8/8/8/4K2R b - - 100 90").expect("fen"))
+        .expect("answer");
+    assert_eq!(a.category, Category::BlessedLoss);
 }
 
 /// The example: a rounded DTZ of 27 plus a clock of 74 is 101, a
@@ -167,6 +202,9 @@ fn categories_match_reference_near_the_boundary() {
                 // reference reads a rounded value: skip such comparisons.
                 if a.facts.checkmate || forced_zeroing_near(&pc) {
                     skipped += 1;
+                } else if (a.wdl, a.dtz, a.precise) == (2, 1, true) {
+                    // Won on this ply: a win at any clock (see win_on_this_ply_is_a_win_at_any_clock).
+                    assert_eq!(a.category, Category::Win, "{}", fen(&pc));
                 } else {
                     check(fen(&pc), a.category, &pc, &mut bad);
                 }
@@ -182,6 +220,10 @@ fn categories_match_reference_near_the_boundary() {
                     }
                     if forced_zeroing_near(&child) {
                         skipped += 1;
+                        continue;
+                    }
+                    if (ours_m.wdl, ours_m.dtz, ours_m.precise) == (2, 1, true) {
+                        assert_eq!(ours_m.category, Category::Win, "{} {uci}", fen(&pc));
                         continue;
                     }
                     check(

@@ -22,10 +22,16 @@ impl Category {
     /// only `d + clock == 100` is in doubt ("maybe"); at clock 0 the
     /// generator never rounds across the 100-ply edge, so the WDL decides.
     /// Checkmate ends the game before the 50-move rule can be claimed
-    /// (FIDE Laws 9.3 and 9.6): a mated side has lost at any clock.
+    /// (FIDE Laws 9.3 and 9.6): a mated side has lost at any clock. For
+    /// the same reason a win on this very ply (an exact DTZ of 1: mate, or
+    /// a zeroing move) is a win at any clock: only the side to move may
+    /// claim, and the opponent gets no turn before the clock starts again.
     pub fn new(wdl: i8, dtz: i32, precise: bool, halfmoves: u32, checkmated: bool) -> Category {
         if checkmated {
             return Category::Loss;
+        }
+        if wdl == 2 && dtz == 1 && precise {
+            return Category::Win;
         }
         let total = i64::from(dtz).abs() + i64::from(halfmoves);
         let (sure, unsure, lost) = match wdl {

@@ -145,6 +145,10 @@ fn search(
     }
     match table {
         Some(v) if v > best => Ok((v, false)),
+        // A capture the table's value does not see (en passant: tables
+        // store positions without the right) beats it: that zeroing move
+        // is the best, a blessed loss included (DTZ -101, not the table's).
+        Some(v) if v < best => Ok((best, true)),
         _ => Ok((best, best > 0 || all_searched)),
     }
 }
