@@ -1050,6 +1050,28 @@ fn a_run_with_exact_dtz_rewrites_sub_tables_written_without() {
     let _ = std::fs::remove_dir_all(&base);
 }
 
+/// A table this generator did not write (official KNvK beside the run's
+/// tables) stays done under --exact-dtz: never a target, so never refused.
+#[test]
+fn exact_dtz_leaves_official_trivial_tables_alone() {
+    use syzygy_web::generate_cli::{run, Args};
+    let dir = std::env::temp_dir().join(format!("syzygy-web-exact-official-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    for ext in ["rtbw", "rtbz"] {
+        let f = format!("KNvK.{ext}");
+        std::fs::copy(syzygy_path().join(&f), dir.join(&f)).expect("copy");
+    }
+    run(&Args {
+        materials: vec!["KQvKN".to_string()],
+        out: Some(dir.clone()),
+        exact_dtz: true,
+        ..Default::default()
+    })
+    .expect("official KNvK in the way of nothing");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A run leaves none of the generator's scratch files behind (a killed
 /// run's `NAME.flags.part` stayed for good), and no one else's goes.
 #[test]

@@ -414,6 +414,20 @@ fn a_failing_mirror_gives_way_to_the_next() {
     assert!(up.stats().requests() > 0);
 }
 
+/// One mirror down (after its retries) and the other without the file:
+/// whether the file is anywhere is not known, so a network error, as the
+/// browser says; not a missing table remembered for the session.
+#[test]
+fn a_mirror_down_and_a_404_elsewhere_is_a_network_error() {
+    let down = server!("a_mirror_down_and_a_404_elsewhere_is_a_network_error");
+    let up = server!("a_mirror_down_and_a_404_elsewhere_is_a_network_error");
+    down.faults(r#"{"match":"KRvK.rtbz","mode":"status","status":503}"#);
+    up.faults(r#"{"match":"KRvK.rtbz","mode":"status","status":404}"#);
+    let mut t = mirrors(&[&down, &up]);
+    let e = t.probe_dtz(&krvk_white_to_move()).expect_err("not known");
+    assert_eq!(e.code(), "network", "{e}");
+}
+
 /// A mirror that refuses (401: asking again would not change it) gives way
 /// to the next at once, and is asked last from then on.
 #[test]

@@ -138,9 +138,12 @@ impl HttpFetcher {
         // The first refusal (401, a compressed body...): the next mirror is
         // asked all the same, and this is the error if none answers.
         let mut refused: Option<String> = None;
-        // A mirror said the file is not there (after any failed tries):
-        // absent, though another mirror is down.
+        // A mirror's last word was that the file is not there (a failed
+        // try before it says nothing of the file); and whether one was
+        // still failing after its retries: then, as in the browser, whether
+        // the file is there is not known.
         let mut absent = false;
+        let mut down = false;
         // The mirror that answered for this file first; then healthy
         // mirrors in the order given; failing ones last.
         let answered = self
@@ -186,6 +189,7 @@ impl HttpFetcher {
                         // The next mirror may have it.
                         last = format!("{why} (after {RETRIES} retries)");
                         self.failing[i].store(true, Ordering::Relaxed);
+                        down = true;
                         break;
                     }
                     Try::Retry(why) => {
@@ -209,7 +213,7 @@ impl HttpFetcher {
         }
         match refused {
             Some(why) => Response::Failed(why),
-            None if absent || last == "no base URL" => Response::Absent,
+            None if (absent && !down) || last == "no base URL" => Response::Absent,
             None => Response::Failed(last),
         }
     }

@@ -43,8 +43,9 @@ const SPILLED: usize = 1 << 26;
 /// (see [`generate::promote`]), one at a time.
 const FETCHED: usize = 1 << 24;
 
-/// Removes the run's scratch files (`NAME.swv.part`, `NAME.flags.part`...) from the output directory
-/// when it ends, however it ends (an error such as a full disk included):
+/// Removes the run's scratch files (`NAME.swv.part`, `NAME.flags.part`...)
+/// from the output directory when it returns, an error such as a full disk
+/// included (a killed run's go at the end of the next):
 /// a part of a values file can reach gigabytes, and no later run reads
 /// one (each starts its own).
 struct Scratch<'a>(&'a Path);
@@ -56,10 +57,18 @@ impl Drop for Scratch<'_> {
         };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
-            // Only the generator's own: the folder may hold anyone's files.
-            let ours = [".swv.part", ".flags.part", ".rtbw.part", ".rtbz.part"]
+            // Only the generator's own: the folder may hold anyone's files
+            // (a browser names a partial download NAME.rtbw.part too).
+            let table = |ext: &str| {
+                name.strip_suffix(ext).is_some_and(|t| {
+                    values_path(self.0, t).exists() || written_here(self.0).contains_key(t)
+                })
+            };
+            let ours = [".swv.part", ".flags.part"]
                 .iter()
                 .any(|x| name.ends_with(x))
+                || table(".rtbw.part")
+                || table(".rtbz.part")
                 || name == ".syzygy-web-written.part";
             if ours {
                 let _ = fs::remove_file(e.path());
@@ -95,8 +104,14 @@ pub fn run(a: &Args) -> Result<(), String> {
     // they are written again from the values.
     let written = dir.as_deref().map(written_here).unwrap_or_default();
     let how = written_as(a);
+    // Files this generator did not write (official KBvK beside ours) are
+    // done whatever the options: they are never replaced.
     let files_done = |d: &Path, name: &str| {
-        syzygy_files_in(d, name) && written.get(name).map_or("", String::as_str) == how
+        syzygy_files_in(d, name)
+            && match written.get(name) {
+                Some(o) => *o == how,
+                None => how.is_empty() || !values_path(d, name).exists(),
+            }
     };
     // A Syzygy directory is complete only with the trivially drawn tables
     // that positions reach (KBvK, KNvK): probers open those like any other.

@@ -24,13 +24,15 @@ impl Category {
     /// Checkmate ends the game before the 50-move rule can be claimed
     /// (FIDE Laws 9.3 and 9.6): a mated side has lost at any clock. For
     /// the same reason a win on this very ply (an exact DTZ of 1: mate, or
-    /// a zeroing move) is a win at any clock: only the side to move may
-    /// claim, and the opponent gets no turn before the clock starts again.
+    /// a zeroing move) is a win below a clock of 150: only the side to move
+    /// may claim, and the opponent gets no turn before the clock starts
+    /// again. (At 150 the 75-move rule, 9.6.2, has drawn the game already;
+    /// the tables' convention, which ignores that rule, stands there.)
     pub fn new(wdl: i8, dtz: i32, precise: bool, halfmoves: u32, checkmated: bool) -> Category {
         if checkmated {
             return Category::Loss;
         }
-        if wdl == 2 && dtz == 1 && precise {
+        if wdl == 2 && dtz == 1 && precise && halfmoves < 150 {
             return Category::Win;
         }
         let total = i64::from(dtz).abs() + i64::from(halfmoves);

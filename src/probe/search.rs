@@ -116,7 +116,8 @@ fn search(
         return Ok(decided);
     }
     let mut pending = Pending::default();
-    let (best, searched) = best_zeroing(ctx, pos, &moves, zeroing_moves, eager, &mut pending)?;
+    let (best, searched, by_ep) =
+        best_zeroing(ctx, pos, &moves, zeroing_moves, eager, &mut pending)?;
     if best == 2 {
         return Ok((2, true));
     }
@@ -145,17 +146,20 @@ fn search(
     }
     match table {
         Some(v) if v > best => Ok((v, false)),
-        // A capture the table's value does not see (en passant: tables
-        // store positions without the right) beats it: that zeroing move
-        // is the best, a blessed loss included (DTZ -101, not the table's).
-        Some(v) if v < best => Ok((best, true)),
+        // An en passant capture (tables store positions without the right)
+        // beats the table's value: that zeroing move is the best, a blessed
+        // loss included (DTZ -101, not the table's). Another capture's
+        // value above the table's says nothing: a position some capture
+        // decides may store any value up to it.
+        Some(v) if v < best && by_ep => Ok((best, true)),
         _ => Ok((best, best > 0 || all_searched)),
     }
 }
 
 /// The best value for the side to move among its captures (and, with
-/// `zeroing_moves`, pawn moves), 2 as soon as one wins, and how many moves
-/// were looked at; what is still missing or absent goes into `pending`.
+/// `zeroing_moves`, pawn moves), 2 as soon as one wins, how many moves
+/// were looked at, and whether only an en passant capture reaches that
+/// value; what is still missing or absent goes into `pending`.
 fn best_zeroing(
     ctx: &Ctx<'_>,
     pos: &Chess,
@@ -163,8 +167,9 @@ fn best_zeroing(
     zeroing_moves: bool,
     eager: bool,
     pending: &mut Pending,
-) -> Result<(i8, usize), ProbeError> {
+) -> Result<(i8, usize, bool), ProbeError> {
     let mut best: i8 = -3;
+    let mut best_ep: i8 = -3;
     let mut searched = 0;
     // The queen promotion of a move whose answer is still being fetched.
     let mut queen_pending = None;
@@ -205,13 +210,17 @@ fn best_zeroing(
         }
         pending.missing |= was_missing;
         if let Some((v, _)) = r {
-            best = best.max(-v);
-            if best == 2 {
+            if m.is_en_passant() {
+                best_ep = best_ep.max(-v);
+            } else {
+                best = best.max(-v);
+            }
+            if best.max(best_ep) == 2 {
                 break;
             }
         }
     }
-    Ok((best, searched))
+    Ok((best.max(best_ep), searched, best_ep > best))
 }
 
 /// Whether the piece on `sq` is attacked by the side to move and not defended.
@@ -229,7 +238,7 @@ fn hanging(pos: &Chess, sq: shakmaty::Square) -> bool {
 fn zeroing_win(ctx: &Ctx<'_>, pos: &Chess) -> Result<Option<bool>, ProbeError> {
     let moves = pos.legal_moves();
     let mut pending = Pending::default();
-    let (best, searched) = best_zeroing(ctx, pos, &moves, true, false, &mut pending)?;
+    let (best, searched, _) = best_zeroing(ctx, pos, &moves, true, false, &mut pending)?;
     if best == 2 {
         return Ok(Some(true));
     }

@@ -8,7 +8,7 @@ import { fail, fatal } from './errors.js';
 import { Crowd } from './crowd.js';
 import { Gate } from './gate.js';
 import { pageLink } from './link.js';
-import { WholeBody, stop, trimBodies } from './whole-body.js';
+import { WholeBody, stop, trimBodies, MIN_BODY_RATE, bodyFailure } from './whole-body.js';
 import { SeveralRanges, htmlPage, requestParts, originOf } from './several-ranges.js';
 
 const RETRIES = 3;
@@ -16,10 +16,6 @@ const RETRIES = 3;
 // two pieces of its body, is given up and asked again: a stalled server
 // or connection must not hold a probe (and a connection) forever.
 const STALL_MS = 20000;
-// A body must also come at this average rate at least (bytes a ms, past a
-// first STALL_MS): a server that drips a byte every few seconds would
-// otherwise hold a probe for days. 2 KB/s is below any link that works.
-const MIN_BODY_RATE = 2;
 // Longest Retry-After waited for before asking again (seconds).
 const MAX_RETRY_AFTER_S = 30;
 const HTTP1_CONNECTIONS = 6;
@@ -446,7 +442,7 @@ export class RangeClient {
         return { retry: `Content-Range ${res.headers.get('Content-Range')} does not match bytes=${start}-${end - 1}` };
       }
       const bytes = await this.read(res, wantEnd - start, controller);
-      if (bytes === null || bytes.length < wantEnd - start) return { retry: 'truncated body' };
+      if (bytes === null || bytes.length < wantEnd - start) return { retry: bodyFailure(controller) };
       return { value: { size: cr.size, validator, bytes } };
     }
     if (res.status === 200) {
@@ -471,7 +467,7 @@ export class RangeClient {
       }
       const v = await body.get(start, end);
       trimBodies(this.bodies, body);
-      return v ? { value: v } : { retry: 'truncated body' };
+      return v ? { value: v } : { retry: bodyFailure(body) };
     }
     controller.abort();
     // The file ends before the range starts: its size is news (an empty
@@ -504,7 +500,10 @@ export class RangeClient {
     const reader = res.body.getReader();
     // From the first chunk on (see Link.read).
     let first = null;
-    const deadline = setTimeout(() => stop(controller, reader), STALL_MS + n / MIN_BODY_RATE);
+    const deadline = setTimeout(() => {
+      controller.slow = true;
+      stop(controller, reader);
+    }, STALL_MS + n / MIN_BODY_RATE);
     try {
       while (have < n) {
         const stall = setTimeout(() => stop(controller, reader), STALL_MS);

@@ -273,20 +273,22 @@ export class PageDb {
     try {
       return await fn(db);
     } catch (e) {
-      if (e && e.name === 'QuotaExceededError' && keepOnQuota) {
-        // A save for offline the browser has no room for fails alone:
-        // evicting would take earlier saves with it.
-        this.quotaRefused = true;
-      } else if (e && e.name === 'QuotaExceededError' && !this.evicting) {
-        // Room made once. Refused again (the eviction's own write, or a
-        // quota that eviction cannot meet), the store goes memory-only
-        // rather than evict on and on while its callers wait.
+      const quota = e && e.name === 'QuotaExceededError';
+      // A save for offline (keepOnQuota) says so, to try once more.
+      if (quota && keepOnQuota) this.quotaRefused = true;
+      if (quota && !this.evicting) {
+        // Room made once, saved files kept: for a save, from every page
+        // probes kept; else half the cache. Refused again (the eviction's
+        // own write, or a quota that eviction cannot meet), the store goes
+        // memory-only rather than evict on and on while its callers wait.
         this.evicting = true;
         try {
-          await this.evict(this.bytes / 2, Infinity);
+          await this.evict(keepOnQuota ? 0 : this.bytes / 2, Infinity);
         } finally {
           this.evicting = false;
         }
+      } else if (quota && keepOnQuota) {
+        // Another refused write is making room already.
       } else if (this.db === db) {
         // (A failure on a connection lost and already replaced is not the new one's.)
         this.state = 'memory-only';
@@ -565,7 +567,10 @@ export class PageDb {
    * Files saved for offline go last, whole, and only while more than
    * `savedTarget` bytes remain (Infinity: never, as when the browser's
    * quota refused a write; the budget, for the budget's eviction, which
-   * a save was checked to fit).
+   * a save was checked to fit). Then the other pages go down to the same
+   * share of the room the saves leave (`target` / `savedTarget` of it):
+   * with saves near the budget, a write would otherwise take every page
+   * and head each time.
    */
   evict(target, savedTarget = target) {
     return this.guard(async (db) => {
@@ -576,6 +581,11 @@ export class PageDb {
       const [recorded, urls, records] = await Promise.all([promisify(files.get(TOTAL)), promisify(files.getAllKeys()), promisify(files.getAll())]);
       const saved = new Set(urls.filter((u, i) => records[i] && records[i].saved));
       let bytes = typeof recorded === 'number' ? recorded : await this.total(tx);
+      if (Number.isFinite(savedTarget) && savedTarget > 0 && saved.size) {
+        const sizes = await Promise.all([...saved].map(async (u) => (await this.runsIn(tx, u, true)).reduce((n, r) => n + r.size, 0)));
+        const held = sizes.reduce((n, s) => n + s, 0);
+        if (held < savedTarget) target = Math.max(target, held + (savedTarget - held) * (target / savedTarget));
+      }
       // A file's first run (its head) goes last, with the rest of the
       // file and its record: a file recorded here can then be opened from
       // here (a revisit's IndexedDB round, early.js) without the network,
@@ -626,6 +636,20 @@ export class PageDb {
       await done(tx);
       for (const url of headless) this.known.delete(url);
       this.bytes = Math.max(0, bytes);
+    }, undefined);
+  }
+
+  /** A save that failed: its pages stay, as pages probes kept (evicted first). */
+  unsave(url) {
+    return this.guard(async (db) => {
+      const tx = db.transaction('files', 'readwrite', RELAXED);
+      const files = tx.objectStore('files');
+      const record = await promisify(files.get(url));
+      if (record && record.saved) {
+        const { saved, ...rest } = record;
+        files.put(rest, url);
+      }
+      await done(tx);
     }, undefined);
   }
 

@@ -72,15 +72,22 @@ export async function prefetchFiles(rt, names, onProgress) {
         cleared();
         const pages = new Map();
         for (let off = 0; off < r.bytes.length; off += rt.pageSize) pages.set((start + off) / rt.pageSize, r.bytes.subarray(off, off + rt.pageSize));
-        // Among the writes a clearCache waits for before it empties IndexedDB.
-        rt.db.quotaRefused = false;
-        const write = rt.db.store(url, head, pages, true);
-        rt.writes.add(write);
-        let ok;
-        try {
-          ok = await write;
-        } finally {
-          rt.writes.delete(write);
+        const once = async () => {
+          // Among the writes a clearCache waits for before it empties IndexedDB.
+          rt.db.quotaRefused = false;
+          const write = rt.db.store(url, head, pages, true);
+          rt.writes.add(write);
+          try {
+            return await write;
+          } finally {
+            rt.writes.delete(write);
+          }
+        };
+        let ok = await once();
+        // Over the browser's quota, the pages probes kept made room: once more.
+        if (!ok && rt.db.quotaRefused) {
+          cleared();
+          ok = await once();
         }
         cleared();
         if (!ok) {
@@ -94,18 +101,29 @@ export async function prefetchFiles(rt, names, onProgress) {
         bytes += r.bytes.length;
         report(name, head.size);
       };
-      await store(0, head);
+      // A save that fails part way is not kept as saved (see unsave),
+      // unless the file was held whole already.
+      const unsave = (e) =>
+        (held.whole ? Promise.resolve() : rt.db.unsave(url)).then(
+          () => Promise.reject(e),
+          () => Promise.reject(e),
+        );
+      await store(0, head).catch(unsave);
       if (held.whole && head.size > chunk) {
         // Held whole already: the rest counts as saved.
         bytes += head.size - chunk;
         report(name, head.size);
       }
-      for (let start = held.whole ? head.size : chunk; start < head.size; start += chunk) {
-        const r = await rt.http.request(url, start, Math.min(start + chunk, head.size), url);
-        if (r === null || r.size !== head.size || r.validator !== head.validator) throw fail(`${name} changed while prefetching`, 'network');
-        await store(start, r);
+      try {
+        for (let start = held.whole ? head.size : chunk; start < head.size; start += chunk) {
+          const r = await rt.http.request(url, start, Math.min(start + chunk, head.size), url);
+          if (r === null || r.size !== head.size || r.validator !== head.validator) throw fail(`${name} changed while prefetching`, 'network');
+          await store(start, r);
+        }
+        if (replaced()) throw fail(`${name} changed while prefetching`, 'network');
+      } catch (e) {
+        await unsave(e);
       }
-      if (replaced()) throw fail(`${name} changed while prefetching`, 'network');
       cleared();
       // A file this session opened reads IndexedDB from now on: offline,
       // its pages not in memory are there. Opened as another version (from

@@ -3,6 +3,7 @@
 // (learned from the first head a page asks for), and that request.
 
 import { fatal } from './errors.js';
+import { bodyFailure } from './whole-body.js';
 import { byteRanges } from './multipart.js';
 
 /** The origin of an absolute URL ('' when it has none). */
@@ -112,7 +113,7 @@ export async function requestParts(client, url, ranges, high, timed = null, trie
       return { value: { size: length, validator, parts: [], received: 0 } };
     }
     const bytes = await client.read(res, Math.min(last, length), controller);
-    if (bytes === null || bytes.length < Math.min(last, length)) return { retry: 'truncated body' };
+    if (bytes === null || bytes.length < Math.min(last, length)) return { retry: bodyFailure(controller) };
     return { value: { size: length, validator, parts: [{ start: 0, bytes }], received: bytes.length } };
   }
   // A strict server refuses the set for a range past the end of a file no

@@ -11,6 +11,11 @@ const WHOLE_BODY_IDLE_MS = 5000;
 // browser allows ~6), and the bytes all of them may hold.
 const WHOLE_BODY_STREAMS = 4;
 const WHOLE_BODY_BYTES = 64 * 1048576;
+// A body must come at this average rate at least (bytes a ms), past a first
+// 20 s: a server that drips a piece every few seconds would otherwise hold
+// a probe for days. 2 KB/s is below any link that works.
+export const MIN_BODY_RATE = 2;
+const FIRST_MS = 20000;
 
 /**
  * The body of a 200 answer to a Range request, from a server that ignores
@@ -66,7 +71,12 @@ export class WholeBody {
   }
 
   async fill(n) {
+    const deadline = performance.now() + FIRST_MS + (n - this.have) / MIN_BODY_RATE;
     while (this.have < n && this.live) {
+      if (performance.now() > deadline) {
+        this.controller.slow = true;
+        break;
+      }
       let r;
       try {
         r = await this.reader.read();
@@ -136,6 +146,12 @@ export function trimBodies(bodies, keep) {
  * reader settles a read still waiting, even where the controller is not
  * the fetch's (an early response passed without its own).
  */
+/** Why a body came short (`source`: its controller, or a WholeBody): its deadline, or a broken stream. */
+export function bodyFailure(source) {
+  const slow = source && (source.slow || (source.controller && source.controller.slow));
+  return slow ? `the body came slower than ${MIN_BODY_RATE} KB/s` : 'truncated body';
+}
+
 export function stop(controller, reader) {
   controller.abort();
   reader?.cancel().catch(() => {});

@@ -14,6 +14,8 @@ const skip = skipReason();
 const FEN = '8/8/8/4k3/8/3p4/8/R3K3 w - - 0 1';
 // KBNvK: a 462 KB DTZ file.
 const KBN = '8/8/8/4k3/8/8/8/2BNK3 w - - 0 1';
+// KRPvKR (a 16 MB WDL file): the Lucena position.
+const LUCENA = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
 // Positions of other materials, whose pages come to more than 256 KiB.
 const BROWSED = ['8/8/P4R2/6k1/8/8/8/4Kr2 w - - 0 1', '8/5K2/8/P3k3/8/8/R1r5/8 w - - 0 1', '8/8/8/4k3/8/3r4/8/3QK3 w - - 0 1'];
 
@@ -138,6 +140,36 @@ describe('saving for offline', { skip }, () => {
       servers.tables.setFaults({ mode: 'status', status: 503 });
       await createTablebase(page, { urls: [servers.base], generate: 'never' });
       assert.deepStrictEqual(await probe(page, FEN), want);
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
+  it('a save that fails part way is not kept as saved: its pages are evicted like any probe\'s', async () => {
+    const servers = await startServers();
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { generate: 'never' });
+      // KRPvKR.rtbw (16 MB) in 1 MiB requests: the first answers, the rest fail.
+      servers.tables.setFaults({ match: 'KRPvKR.rtbw', mode: 'status', status: 503, skip: 1 });
+      const failed = await page.evaluate((f) => window.tb.prefetch(f).then(() => null, (e) => e.code), LUCENA);
+      assert.equal(failed, 'network');
+      const record = await page.evaluate(
+        (url) =>
+          new Promise((resolve, reject) => {
+            const req = indexedDB.open('syzygy-web');
+            req.onsuccess = () => {
+              const get = req.result.transaction('files').objectStore('files').get(url);
+              get.onsuccess = () => resolve(get.result);
+              get.onerror = () => reject(get.error);
+            };
+            req.onerror = () => reject(req.error);
+          }),
+        `${servers.base}KRPvKR.rtbw`,
+      );
+      assert.ok(record && record.size > 0, JSON.stringify(record));
+      assert.ok(!record.saved, `kept as saved: ${JSON.stringify(record)}`);
     } finally {
       await context.close();
       await servers.close();
