@@ -61,6 +61,11 @@ fn hostile_fens_get_typed_errors() {
         ("4k3/8/8/8/8/8/8/p3K3 w - - 0 1", "illegal-position"),
         ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", "illegal-position"),
         ("4k3/8/8/8/3pP3/8/8/4K3 w - d6 0 1", "illegal-position"),
+        // A pawn that may be taken en passant just made the last move, which
+        // set the clock to 0 (accepted before; a square no pawn can take
+        // on, which the parser drops, still goes with any clock).
+        ("4k3/8/8/8/3pP3/8/8/4K3 b - e3 5 1", "illegal-position"),
+        ("4k3/8/8/8/4P3/8/8/4K3 b - e3 5 1", "ok"),
         ("4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", "too-many-pieces"),
         // Too many pieces is the reason that matters when both apply.
         (

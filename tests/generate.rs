@@ -1055,7 +1055,8 @@ fn a_run_with_exact_dtz_rewrites_sub_tables_written_without() {
 #[test]
 fn exact_dtz_leaves_official_trivial_tables_alone() {
     use syzygy_web::generate_cli::{run, Args};
-    let dir = std::env::temp_dir().join(format!("syzygy-web-exact-official-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("syzygy-web-exact-official-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
     for ext in ["rtbw", "rtbz"] {

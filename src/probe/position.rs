@@ -1,7 +1,7 @@
 //! FEN in, a position the tables can answer (or a typed error) out.
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 use crate::error::ProbeError;
 use crate::format::consts::MAX_PIECES;
@@ -24,6 +24,14 @@ pub fn parse_fen(fen: &str) -> Result<Chess, ProbeError> {
     }
     if pos.castles().any() {
         return Err(ProbeError::Castling);
+    }
+    // The clock counts from the last capture or pawn move: one that a pawn
+    // may be taken en passant after was that move. The 50-move categories
+    // would read an impossible clock as the truth.
+    if let (Some(ep), n @ 1..) = (pos.ep_square(EnPassantMode::Legal), pos.halfmoves()) {
+        return Err(ProbeError::IllegalPosition(format!(
+            "en passant on {ep} with a halfmove clock of {n}: the pawn's double step just played set it to 0"
+        )));
     }
     Ok(pos)
 }

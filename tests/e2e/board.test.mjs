@@ -206,10 +206,15 @@ describe('app page', () => {
     await dragMove(page, 'f1', 'e1');
     await expectFen(page, ep);
 
-    // Halfmove clock.
+    // Halfmove clock: a running one drops the en passant square (a pawn's
+    // double step sets it to 0, and the prober refuses the two together),
+    // and choosing the square again sets it to 0.
     await page.fill('syzygy-board .sb-clock', '40');
     await page.press('syzygy-board .sb-clock', 'Tab');
-    assert.match(await fenInput(page), / d6 40 1$/);
+    assert.match(await fenInput(page), / w - - 40 1$/);
+    assert.equal(await page.$eval('syzygy-board .sb-ep', (e) => e.value), '-');
+    await page.selectOption('syzygy-board .sb-ep', 'd6');
+    await waitVerdict(page, ep);
 
     // Done: back to play mode with legal moves from the edited position.
     await page.click('syzygy-board .sb-editor button:has-text("Done")');

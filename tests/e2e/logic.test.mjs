@@ -61,6 +61,8 @@ describe('chess.js', () => {
     assert.equal(materialKey('8/8/8/8/8/8/8/8 w - - 0 1'), 'v');
     assert.equal(withTurn('4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1', 'white'), '4k3/8/8/8/3pP3/8/8/4K3 w - - 0 1');
     assert.equal(withHalfmove('4k3/8/8/8/8/8/8/4K3 w - - 0 1', 57), '4k3/8/8/8/8/8/8/4K3 w - - 57 1');
+    // A running clock drops the en passant square: the pawn's double step set it to 0.
+    assert.equal(withHalfmove('4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1', 3), '4k3/8/8/3pP3/8/8/8/4K3 w - - 3 1');
     assert.equal(moveNumber('4k3/8/8/8/8/8/8/4K3 w - - 0 12'), '12.');
     assert.equal(moveNumber('4k3/8/8/8/8/8/8/4K3 b - - 0 12', true), '12…');
   });

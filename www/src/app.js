@@ -263,7 +263,11 @@ export function createApp(host, options) {
     },
     setTurn: (color) => loadEdited(withTurn(currentFen(s), color)),
     setHalfmove: (n) => loadEdited(withHalfmove(currentFen(s), n)),
-    setEnPassant: (sq) => loadEdited(makeFen({ ...parseFen(currentFen(s)), ep: sq })),
+    // A pawn's double step just played sets the clock to 0.
+    setEnPassant: (sq) => {
+      const pos = parseFen(currentFen(s));
+      loadEdited(makeFen({ ...pos, ep: sq, halfmove: sq === '-' ? pos.halfmove : 0 }));
+    },
     setEditing,
     toggleEditing: () => full && setEditing(!s.editing),
     /** The pieces on the board changed in the editor. */

@@ -108,10 +108,15 @@ export function withTurn(fen, turn) {
   return makeFen({ ...pos, turn, ep: '-' });
 }
 
-/** The FEN with a different halfmove clock. */
+/**
+ * The FEN with a different halfmove clock; a running clock drops the en
+ * passant square (a pawn's double step sets the clock to 0: the tables'
+ * prober refuses the two together).
+ */
 export function withHalfmove(fen, halfmove) {
   const pos = parseFen(fen);
-  return makeFen({ ...pos, halfmove: Math.max(0, Math.floor(halfmove) || 0) });
+  const n = Math.max(0, Math.floor(halfmove) || 0);
+  return makeFen({ ...pos, halfmove: n, ep: n > 0 ? '-' : pos.ep });
 }
 
 /** Material key such as "KRPvKR" (white first). */
