@@ -207,6 +207,11 @@ impl Stats {
             .filter(|l| l.path.ends_with(&format!("/tables/{file}")))
             .collect()
     }
+
+    /// The statuses of the requests for a file, in order.
+    fn statuses_of(&self, file: &str) -> Vec<u64> {
+        self.log_of(file).iter().map(|l| l.status).collect()
+    }
 }
 
 macro_rules! server {
@@ -518,12 +523,7 @@ fn status_503_then_404_is_a_missing_table() {
     let p = krvk_white_to_move();
     let e = t.probe_dtz(&p).expect_err("no DTZ table");
     assert_eq!(e, ProbeError::MissingTable("KRvK.rtbz".into()));
-    let statuses: Vec<u64> = srv
-        .stats()
-        .log_of("KRvK.rtbz")
-        .iter()
-        .map(|l| l.status)
-        .collect();
+    let statuses = srv.stats().statuses_of("KRvK.rtbz");
     assert_eq!(statuses, [503, 404]);
 }
 
@@ -1170,12 +1170,7 @@ fn an_error_page_with_content_encoding_is_retried() {
     );
     let mut t = srv.driver();
     check_all(&mut t, &ps, &want);
-    let statuses: Vec<u64> = srv
-        .stats()
-        .log_of("KRPvKR.rtbw")
-        .iter()
-        .map(|l| l.status)
-        .collect();
+    let statuses = srv.stats().statuses_of("KRPvKR.rtbw");
     assert_eq!(&statuses[..3], &[503, 503, 206], "{statuses:?}");
 }
 
@@ -1208,12 +1203,7 @@ fn retry_after_is_waited_for() {
     let started = std::time::Instant::now();
     assert_eq!(t.probe_dtz(&p), want);
     assert!(started.elapsed() >= std::time::Duration::from_millis(1000));
-    let statuses: Vec<u64> = srv
-        .stats()
-        .log_of("KRvK.rtbz")
-        .iter()
-        .map(|l| l.status)
-        .collect();
+    let statuses = srv.stats().statuses_of("KRvK.rtbz");
     assert_eq!(&statuses[..2], &[429, 206], "{statuses:?}");
 }
 

@@ -20,6 +20,7 @@ import {
   cliProbe,
   fileSize,
   deadUrl,
+  idbFileRecord,
 } from './helpers.mjs';
 
 const skip = skipReason();
@@ -384,19 +385,7 @@ describe('fault matrix', { skip }, () => {
       assert.ok(servers.tables.stats().byPath[`/tables/${name}`].requests > before, 'FEN was not refetched');
 
       // IndexedDB holds the last version only, and a new Tablebase answers from it.
-      const recorded = await page.evaluate(
-        (url) =>
-          new Promise((resolve, reject) => {
-            const req = indexedDB.open('syzygy-web');
-            req.onsuccess = () => {
-              const get = req.result.transaction('files').objectStore('files').get(url);
-              get.onsuccess = () => resolve(get.result);
-              get.onerror = () => reject(get.error);
-            };
-            req.onerror = () => reject(req.error);
-          }),
-        servers.base + name,
-      );
+      const recorded = await idbFileRecord(page, servers.base + name);
       assert.match(recorded.validator, /-2"$/, `IndexedDB records ${JSON.stringify(recorded)}`);
       await recovers(page, FEN);
       await recovers(page, OTHER);

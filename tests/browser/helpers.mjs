@@ -251,3 +251,20 @@ export async function legalPositions(page, materials, n, seed) {
   if (out.length < n) throw new Error(`only ${out.length} legal positions found`);
   return out;
 }
+
+/** The record IndexedDB keeps of a file's URL ({size, validator, saved?}), read in the page. */
+export function idbFileRecord(page, url) {
+  return page.evaluate(
+    (url) =>
+      new Promise((resolve, reject) => {
+        const req = indexedDB.open('syzygy-web');
+        req.onsuccess = () => {
+          const get = req.result.transaction('files').objectStore('files').get(url);
+          get.onsuccess = () => resolve(get.result);
+          get.onerror = () => reject(get.error);
+        };
+        req.onerror = () => reject(req.error);
+      }),
+    url,
+  );
+}

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { TABLES, skipReason, startServers, launch, openTablebase, createTablebase, probe, cliProbe, fileSize, deadUrl } from './helpers.mjs';
+import { TABLES, skipReason, startServers, launch, openTablebase, createTablebase, probe, cliProbe, fileSize, deadUrl, idbFileRecord } from './helpers.mjs';
 
 const skip = skipReason();
 // KRvKP, whose files (175 and 189 KiB) and those of the materials its
@@ -27,6 +27,17 @@ describe('saving for offline', { skip }, () => {
   after(async () => {
     await browser?.close();
   });
+
+  /** FEN's save in a context of its own: its result, and the bytes of its files. */
+  async function saveElsewhere(servers) {
+    const scratch = await browser.newContext();
+    try {
+      const first = await (await openTablebase(scratch, servers, { generate: 'never' })).evaluate((f) => window.tb.prefetch(f), FEN);
+      return { first, bytes: first.files.reduce((n, f) => n + fileSize(f), 0) };
+    } finally {
+      await scratch.close();
+    }
+  }
 
   it('a second save asks one request a file, and fits the budget the first one did', async () => {
     const servers = await startServers();
@@ -86,11 +97,7 @@ describe('saving for offline', { skip }, () => {
     const servers = await startServers();
     const context = await browser.newContext();
     try {
-      // The files of the first save, learnt in another context.
-      const scratch = await browser.newContext();
-      const first = await (await openTablebase(scratch, servers, { generate: 'never' })).evaluate((f) => window.tb.prefetch(f), FEN);
-      await scratch.close();
-      const bytes = first.files.reduce((n, f) => n + fileSize(f), 0);
+      const { first, bytes } = await saveElsewhere(servers);
       const page = await context.newPage();
       await page.goto(servers.pageUrl);
       await page.waitForFunction(() => window.ready === true);
@@ -119,11 +126,7 @@ describe('saving for offline', { skip }, () => {
     const servers = await startServers();
     const context = await browser.newContext();
     try {
-      // The files of the save, learnt in another context.
-      const scratch = await browser.newContext();
-      const first = await (await openTablebase(scratch, servers, { generate: 'never' })).evaluate((f) => window.tb.prefetch(f), FEN);
-      await scratch.close();
-      const bytes = first.files.reduce((n, f) => n + fileSize(f), 0);
+      const { first, bytes } = await saveElsewhere(servers);
       // Room for 256 KiB of pages beside the save; the browsing reads more.
       const page = await openTablebase(context, servers, { generate: 'never', idbBudget: bytes + 262144 });
       for (const fen of BROWSED.slice(0, 2)) assert.ok(!(await probe(page, fen)).error, fen);
@@ -155,19 +158,7 @@ describe('saving for offline', { skip }, () => {
       servers.tables.setFaults({ match: 'KRPvKR.rtbw', mode: 'status', status: 503, skip: 1 });
       const failed = await page.evaluate((f) => window.tb.prefetch(f).then(() => null, (e) => e.code), LUCENA);
       assert.equal(failed, 'network');
-      const record = await page.evaluate(
-        (url) =>
-          new Promise((resolve, reject) => {
-            const req = indexedDB.open('syzygy-web');
-            req.onsuccess = () => {
-              const get = req.result.transaction('files').objectStore('files').get(url);
-              get.onsuccess = () => resolve(get.result);
-              get.onerror = () => reject(get.error);
-            };
-            req.onerror = () => reject(req.error);
-          }),
-        `${servers.base}KRPvKR.rtbw`,
-      );
+      const record = await idbFileRecord(page, `${servers.base}KRPvKR.rtbw`);
       assert.ok(record && record.size > 0, JSON.stringify(record));
       assert.ok(!record.saved, `kept as saved: ${JSON.stringify(record)}`);
     } finally {
