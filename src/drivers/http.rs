@@ -143,7 +143,7 @@ impl HttpFetcher {
         // still failing after its retries: then, as in the browser, whether
         // the file is there is not known.
         let mut absent = false;
-        let mut down = false;
+        let mut down: Option<String> = None;
         // The mirror that answered for this file first; then healthy
         // mirrors in the order given; failing ones last.
         let answered = self
@@ -189,7 +189,7 @@ impl HttpFetcher {
                         // The next mirror may have it.
                         last = format!("{why} (after {RETRIES} retries)");
                         self.failing[i].store(true, Ordering::Relaxed);
-                        down = true;
+                        down.get_or_insert_with(|| last.clone());
                         break;
                     }
                     Try::Retry(why) => {
@@ -213,8 +213,13 @@ impl HttpFetcher {
         }
         match refused {
             Some(why) => Response::Failed(why),
-            None if (absent && !down) || last == "no base URL" => Response::Absent,
-            None => Response::Failed(last),
+            // The mirror that was down says why, not a later one's
+            // passing failure before its 404.
+            None => match down {
+                Some(why) => Response::Failed(why),
+                None if absent || last == "no base URL" => Response::Absent,
+                None => Response::Failed(last),
+            },
         }
     }
 

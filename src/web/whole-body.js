@@ -141,17 +141,17 @@ export function trimBodies(bodies, keep) {
   }
 }
 
-/**
- * Ends a download: its controller aborts the fetch, and cancelling the
- * reader settles a read still waiting, even where the controller is not
- * the fetch's (an early response passed without its own).
- */
 /** Why a body came short (`source`: its controller, or a WholeBody): its deadline, or a broken stream. */
 export function bodyFailure(source) {
   const slow = source && (source.slow || (source.controller && source.controller.slow));
   return slow ? `the body came slower than ${MIN_BODY_RATE} KB/s` : 'truncated body';
 }
 
+/**
+ * Ends a download: its controller aborts the fetch, and cancelling the
+ * reader settles a read still waiting, even where the controller is not
+ * the fetch's (an early response passed without its own).
+ */
 export function stop(controller, reader) {
   controller.abort();
   reader?.cancel().catch(() => {});

@@ -224,6 +224,25 @@ describe('app page', () => {
     await page.close();
   });
 
+  it('the editor drops an en passant square beside a running clock: moving a piece never makes a refused position', async () => {
+    // exd6 would expose the king on a5 to the rook: no capture, so the
+    // prober takes the square with clock 5. With the rook gone the capture
+    // is legal, which a square beside a running clock cannot be.
+    const fen = '8/8/8/K2pP2r/8/8/8/7k w - d6 5 40';
+    const page = await open(fen);
+    await waitVerdict(page, fen);
+    await page.click('syzygy-board button[aria-label="Edit position"]');
+    await expectFen(page, '8/8/8/K2pP2r/8/8/8/7k w - - 5 40');
+    await page.click('syzygy-board .sb-tool[data-tool="trash"]');
+    await page.mouse.click(...Object.values(await squareCenter(page, 'h5')));
+    const moved = '8/8/8/K2pP3/8/8/8/7k w - - 5 40';
+    await expectFen(page, moved);
+    const v = await waitVerdict(page, moved);
+    assert.equal(v.headline, expectedHeadline(cliProbe([moved])[0]));
+    noErrors(page);
+    await page.close();
+  });
+
   it('opens a shared URL (#fen= and ?fen=) and loads a FEN typed into the box', async () => {
     const fen = '8/8/8/8/8/2k5/1p6/4K3 w - - 0 1';
     const [cli] = cliProbe([fen]);

@@ -212,9 +212,12 @@ export function createApp(host, options) {
       // The edited position drops castling rights (tables hold none); its
       // en passant square stays, and the editor can set one.
       // An en passant square the pieces do not allow goes too (the editor
-      // offers only those they allow, so it could not be taken back).
+      // offers only those they allow, so it could not be taken back), as
+      // does one beside a running clock (a pawn's double step sets it to
+      // 0: the prober refuses the two once a piece moved makes the capture legal).
       const pos = parseFen(currentFen(s));
-      const edited = { ...pos, castling: '-', ep: enPassantSquares(pos).includes(pos.ep) ? pos.ep : '-' };
+      const keep = pos.halfmove === 0 && enPassantSquares(pos).includes(pos.ep);
+      const edited = { ...pos, castling: '-', ep: keep ? pos.ep : '-' };
       setLine(s, makeFen(edited));
       editorUi(true);
       editor.setState(edited);
@@ -274,8 +277,9 @@ export function createApp(host, options) {
     editedOnBoard() {
       const pos = parseFen(currentFen(s));
       let fen = `${board.cg.getFen()} ${pos.turn === 'white' ? 'w' : 'b'} - - ${pos.halfmove} ${pos.fullmove}`;
-      // The en passant square chosen stays while the pieces still allow it.
-      if (pos.ep !== '-') {
+      // The en passant square chosen stays while the pieces still allow it
+      // (and the clock stands at 0, see setEditing).
+      if (pos.ep !== '-' && pos.halfmove === 0) {
         const placed = { ...parseFen(fen), ep: pos.ep };
         if (enPassantSquares(placed).includes(pos.ep)) fen = makeFen(placed);
       }
