@@ -94,17 +94,7 @@ impl Prober {
         match self {
             Prober::Local(t) => t.analyse(&pos),
             #[cfg(not(target_arch = "wasm32"))]
-            Prober::Remote(t) => {
-                let a = t.analyse(&pos);
-                let f = t.fetcher_mut();
-                a.map(|mut a| {
-                    for m in &mut a.moves {
-                        m.error = m.error.take().map(|e| f.explain(e));
-                    }
-                    a
-                })
-                .map_err(|e| f.explain(e))
-            }
+            Prober::Remote(t) => t.analyse(&pos),
             Prober::Generated(lib) => {
                 generate_for(lib, &pos)?;
                 generated::analyse(lib, &pos)
@@ -152,10 +142,7 @@ impl Prober {
         match self {
             Prober::Local(t) => t.mainline(&pos),
             #[cfg(not(target_arch = "wasm32"))]
-            Prober::Remote(t) => {
-                let line = t.mainline(&pos);
-                line.map_err(|e| t.fetcher_mut().explain(e))
-            }
+            Prober::Remote(t) => t.mainline(&pos),
             Prober::Generated(lib) => {
                 generate_for(lib, &pos)?;
                 let first = generated::mainline_step(lib, &pos)?;

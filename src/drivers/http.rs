@@ -92,27 +92,6 @@ impl HttpFetcher {
         })
     }
 
-    /// A missing table's error, naming the URLs of its file that answered
-    /// 403 Forbidden (absent on an S3-style host, or access denied).
-    pub fn explain(&self, e: ProbeError) -> ProbeError {
-        let ProbeError::MissingTable(name) = e else {
-            return e;
-        };
-        let suffix = format!("/{name}");
-        let urls: Vec<String> = self
-            .forbidden
-            .lock()
-            .map(|f| f.iter().filter(|u| u.ends_with(&suffix)).cloned().collect())
-            .unwrap_or_default();
-        if urls.is_empty() {
-            return ProbeError::MissingTable(name);
-        }
-        ProbeError::MissingTable(format!(
-            "{name} ({} answered 403 Forbidden: absent on an S3-style host, or access denied)",
-            urls.join(", ")
-        ))
-    }
-
     /// Another cap on how far a server that ignores Range is read (tests).
     pub fn with_whole_body_limit(self, bytes: u64) -> Self {
         HttpFetcher {
@@ -470,6 +449,27 @@ impl Fetcher for HttpFetcher {
 
     fn connections(&self) -> u64 {
         PARALLEL as u64
+    }
+
+    /// A missing table's error, naming the URLs of its file that answered
+    /// 403 Forbidden (absent on an S3-style host, or access denied).
+    fn explain(&self, e: ProbeError) -> ProbeError {
+        let ProbeError::MissingTable(name) = e else {
+            return e;
+        };
+        let suffix = format!("/{name}");
+        let urls: Vec<String> = self
+            .forbidden
+            .lock()
+            .map(|f| f.iter().filter(|u| u.ends_with(&suffix)).cloned().collect())
+            .unwrap_or_default();
+        if urls.is_empty() {
+            return ProbeError::MissingTable(name);
+        }
+        ProbeError::MissingTable(format!(
+            "{name} ({} answered 403 Forbidden: absent on an S3-style host, or access denied)",
+            urls.join(", ")
+        ))
     }
 
     fn take_streamed(&mut self) -> Vec<String> {

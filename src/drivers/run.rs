@@ -59,6 +59,12 @@ pub trait Fetcher {
         Vec::new()
     }
 
+    /// An error with what the fetcher knows of its cause added (a missing
+    /// table's URLs that answered 403, say).
+    fn explain(&self, e: ProbeError) -> ProbeError {
+        e
+    }
+
     fn take_local(&mut self) -> (u64, u64) {
         (0, 0)
     }
@@ -148,7 +154,7 @@ impl<F: Fetcher> Tablebase<F> {
         let tick = self.engine.begin();
         let out = self.run_pinned(&f);
         self.engine.end(tick);
-        out
+        out.map_err(|e| self.fetcher.explain(e))
     }
 
     fn run_pinned<T>(
@@ -254,7 +260,11 @@ impl<F: Fetcher> Tablebase<F> {
 
     /// WDL and DTZ of a position and of every legal move, ranked.
     pub fn analyse(&mut self, pos: &Chess) -> Result<Analysis, ProbeError> {
-        self.run(|ctx| probe::analyse(ctx, pos))
+        let mut a = self.run(|ctx| probe::analyse(ctx, pos))?;
+        for m in &mut a.moves {
+            m.error = m.error.take().map(|e| self.fetcher.explain(e));
+        }
+        Ok(a)
     }
 
     /// WDL only.

@@ -55,14 +55,14 @@ impl Drop for Scratch<'_> {
         let Ok(entries) = fs::read_dir(self.0) else {
             return;
         };
+        let written = written_here(self.0);
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
             // Only the generator's own: the folder may hold anyone's files
             // (a browser names a partial download NAME.rtbw.part too).
             let table = |ext: &str| {
-                name.strip_suffix(ext).is_some_and(|t| {
-                    values_path(self.0, t).exists() || written_here(self.0).contains_key(t)
-                })
+                name.strip_suffix(ext)
+                    .is_some_and(|t| values_path(self.0, t).exists() || written.contains_key(t))
             };
             let ours = [".swv.part", ".flags.part"]
                 .iter()

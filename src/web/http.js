@@ -467,7 +467,7 @@ export class RangeClient {
       }
       const v = await body.get(start, end);
       trimBodies(this.bodies, body);
-      return v ? { value: v } : { retry: bodyFailure(body) };
+      return v ? { value: v } : { retry: bodyFailure(body.controller) };
     }
     controller.abort();
     // The file ends before the range starts: its size is news (an empty

@@ -68,6 +68,11 @@ function parseKey(key) {
   return Number.isSafeInteger(first) && Number.isSafeInteger(count) && count > 0 ? { url: m[1], pageSize: Number(m[2]), first, count } : null;
 }
 
+/** The URLs saved for offline, from the `files` store's keys and records; `but` left out. */
+function savedAmong(urls, records, but = null) {
+  return urls.filter((u, i) => u !== but && records[i] && records[i].saved);
+}
+
 function done(tx) {
   return new Promise((resolve, reject) => {
     tx.oncomplete = () => resolve();
@@ -213,6 +218,12 @@ export class PageDb {
     return runs;
   }
 
+  /** The bytes `tx` holds of the URLs. */
+  async bytesOf(tx, urls) {
+    const runs = await Promise.all(urls.map((u) => this.runsIn(tx, u, true)));
+    return runs.flat().reduce((n, r) => n + r.size, 0);
+  }
+
   /** The URL whose first page the record under `key` holds, or null. */
   headOf(key) {
     const k = parseKey(key);
@@ -326,9 +337,7 @@ export class PageDb {
       const tx = db.transaction(['files', 'lru'], 'readonly');
       const files = tx.objectStore('files');
       const [urls, records] = await Promise.all([promisify(files.getAllKeys()), promisify(files.getAll())]);
-      const others = urls.filter((u, i) => u !== url && records[i] && records[i].saved);
-      const sizes = await Promise.all(others.map(async (u) => (await this.runsIn(tx, u, true)).reduce((n, r) => n + r.size, 0)));
-      const saved = sizes.reduce((n, s) => n + s, 0);
+      const saved = await this.bytesOf(tx, savedAmong(urls, records, url));
       const old = records[urls.indexOf(url)];
       if (!old || !sameIdentity(old, identity.size, identity.validator)) return { ...none, saved };
       const runs = await this.runsIn(tx, url, true);
@@ -579,11 +588,10 @@ export class PageDb {
       const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite', RELAXED);
       const files = tx.objectStore('files');
       const [recorded, urls, records] = await Promise.all([promisify(files.get(TOTAL)), promisify(files.getAllKeys()), promisify(files.getAll())]);
-      const saved = new Set(urls.filter((u, i) => records[i] && records[i].saved));
+      const saved = new Set(savedAmong(urls, records));
       let bytes = typeof recorded === 'number' ? recorded : await this.total(tx);
       if (Number.isFinite(savedTarget) && savedTarget > 0 && saved.size) {
-        const sizes = await Promise.all([...saved].map(async (u) => (await this.runsIn(tx, u, true)).reduce((n, r) => n + r.size, 0)));
-        const held = sizes.reduce((n, s) => n + s, 0);
+        const held = await this.bytesOf(tx, [...saved]);
         if (held < savedTarget) target = Math.max(target, held + (savedTarget - held) * (target / savedTarget));
       }
       // A file's first run (its head) goes last, with the rest of the

@@ -101,20 +101,13 @@ export async function prefetchFiles(rt, names, onProgress) {
         bytes += r.bytes.length;
         report(name, head.size);
       };
-      // A save that fails part way is not kept as saved (see unsave),
-      // unless the file was held whole already.
-      const unsave = (e) =>
-        (held.whole ? Promise.resolve() : rt.db.unsave(url)).then(
-          () => Promise.reject(e),
-          () => Promise.reject(e),
-        );
-      await store(0, head).catch(unsave);
-      if (held.whole && head.size > chunk) {
-        // Held whole already: the rest counts as saved.
-        bytes += head.size - chunk;
-        report(name, head.size);
-      }
       try {
+        await store(0, head);
+        if (held.whole && head.size > chunk) {
+          // Held whole already: the rest counts as saved.
+          bytes += head.size - chunk;
+          report(name, head.size);
+        }
         for (let start = held.whole ? head.size : chunk; start < head.size; start += chunk) {
           const r = await rt.http.request(url, start, Math.min(start + chunk, head.size), url);
           if (r === null || r.size !== head.size || r.validator !== head.validator) throw fail(`${name} changed while prefetching`, 'network');
@@ -122,7 +115,10 @@ export async function prefetchFiles(rt, names, onProgress) {
         }
         if (replaced()) throw fail(`${name} changed while prefetching`, 'network');
       } catch (e) {
-        await unsave(e);
+        // A save that fails part way is not kept as saved (see unsave),
+        // unless the file was held whole already.
+        if (!held.whole) await rt.db.unsave(url).catch(() => {});
+        throw e;
       }
       cleared();
       // A file this session opened reads IndexedDB from now on: offline,

@@ -141,10 +141,9 @@ export function trimBodies(bodies, keep) {
   }
 }
 
-/** Why a body came short (`source`: its controller, or a WholeBody): its deadline, or a broken stream. */
-export function bodyFailure(source) {
-  const slow = source && (source.slow || (source.controller && source.controller.slow));
-  return slow ? `the body came slower than ${MIN_BODY_RATE} KB/s` : 'truncated body';
+/** Why the body of `controller`'s request came short: its deadline, or a broken stream. */
+export function bodyFailure(controller) {
+  return controller.slow ? `the body came slower than ${MIN_BODY_RATE} KB/s` : 'truncated body';
 }
 
 /**

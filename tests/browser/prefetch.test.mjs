@@ -28,6 +28,19 @@ describe('saving for offline', { skip }, () => {
     await browser?.close();
   });
 
+  /** Runs `fn(servers, context)` against servers of its own (`options` as startServers takes them) in a fresh context. */
+  async function fresh(options, fn) {
+    if (typeof options === 'function') [options, fn] = [undefined, options];
+    const servers = await startServers(options);
+    const context = await browser.newContext();
+    try {
+      await fn(servers, context);
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  }
+
   /** FEN's save in a context of its own: its result, and the bytes of its files. */
   async function saveElsewhere(servers) {
     const scratch = await browser.newContext();
@@ -40,9 +53,7 @@ describe('saving for offline', { skip }, () => {
   }
 
   it('a second save asks one request a file, and fits the budget the first one did', async () => {
-    const servers = await startServers();
-    const context = await browser.newContext();
-    try {
+    await fresh(async (servers, context) => {
       const page = await openTablebase(context, servers, { generate: 'never' });
       const first = await page.evaluate((f) => window.tb.prefetch(f), FEN);
       assert.ok(first.files.length >= 2 && first.missing.length === 0, JSON.stringify(first));
@@ -66,17 +77,12 @@ describe('saving for offline', { skip }, () => {
       // Files of at most 1 MiB: their first request is all of them.
       assert.equal(servers.tables.stats().requests, first.files.length);
       assert.equal((await page.evaluate(() => window.tb.stats())).cacheBytes, total);
-    } finally {
-      await context.close();
-      await servers.close();
-    }
+    });
   });
 
   it('a first base that is down: the save goes to the next one', async () => {
     const dead = await deadUrl();
-    const servers = await startServers();
-    const context = await browser.newContext();
-    try {
+    await fresh(async (servers, context) => {
       const page = await openTablebase(context, servers, { urls: [dead, servers.base], generate: 'never' });
       const saved = await page.evaluate((f) => window.tb.prefetch(f), FEN);
       assert.ok(saved.files.includes('KRvKP.rtbw') && saved.files.includes('KRvKP.rtbz'), JSON.stringify(saved));
@@ -84,19 +90,14 @@ describe('saving for offline', { skip }, () => {
       const [want] = cliProbe([FEN]);
       servers.tables.setFaults({ mode: 'status', status: 503 });
       assert.deepStrictEqual(await probe(page, FEN), want);
-    } finally {
-      await context.close();
-      await servers.close();
-    }
+    });
   });
 
   it("a save the browser's quota refuses fails alone: what was saved before stays, and answers", async () => {
     // Until 2026-11-30 the refused write evicted half the cache, earlier
     // saves with it, and over the quota every lookup failed (its recency
     // update was refused) and evicted again.
-    const servers = await startServers();
-    const context = await browser.newContext();
-    try {
+    await fresh(async (servers, context) => {
       const { first, bytes } = await saveElsewhere(servers);
       const page = await context.newPage();
       await page.goto(servers.pageUrl);
@@ -116,16 +117,11 @@ describe('saving for offline', { skip }, () => {
       servers.tables.setFaults({ mode: 'status', status: 503 });
       await createTablebase(page, { urls: [servers.base], generate: 'never' });
       assert.deepStrictEqual(await probe(page, FEN), want);
-    } finally {
-      await context.close();
-      await servers.close();
-    }
+    });
   });
 
   it('a save fits beside other saves, not beside pages probes kept; those are evicted first', async () => {
-    const servers = await startServers();
-    const context = await browser.newContext();
-    try {
+    await fresh(async (servers, context) => {
       const { first, bytes } = await saveElsewhere(servers);
       // Room for 256 KiB of pages beside the save; the browsing reads more.
       const page = await openTablebase(context, servers, { generate: 'never', idbBudget: bytes + 262144 });
@@ -143,16 +139,11 @@ describe('saving for offline', { skip }, () => {
       servers.tables.setFaults({ mode: 'status', status: 503 });
       await createTablebase(page, { urls: [servers.base], generate: 'never' });
       assert.deepStrictEqual(await probe(page, FEN), want);
-    } finally {
-      await context.close();
-      await servers.close();
-    }
+    });
   });
 
   it('a save that fails part way is not kept as saved: its pages are evicted like any probe\'s', async () => {
-    const servers = await startServers();
-    const context = await browser.newContext();
-    try {
+    await fresh(async (servers, context) => {
       const page = await openTablebase(context, servers, { generate: 'never' });
       // KRPvKR.rtbw (16 MB) in 1 MiB requests: the first answers, the rest fail.
       servers.tables.setFaults({ match: 'KRPvKR.rtbw', mode: 'status', status: 503, skip: 1 });
@@ -161,27 +152,22 @@ describe('saving for offline', { skip }, () => {
       const record = await idbFileRecord(page, `${servers.base}KRPvKR.rtbw`);
       assert.ok(record && record.size > 0, JSON.stringify(record));
       assert.ok(!record.saved, `kept as saved: ${JSON.stringify(record)}`);
-    } finally {
-      await context.close();
-      await servers.close();
-    }
+    });
   });
 
   it('files no host has are named in `missing`, the others saved', async () => {
     // A host with KRvKP's WDL file only (a link to it, not a copy).
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syzygy-some-'));
     fs.symlinkSync(path.join(TABLES, 'KRvKP.rtbw'), path.join(dir, 'KRvKP.rtbw'));
-    const servers = await startServers({ tables: [dir] });
-    const context = await browser.newContext();
     try {
-      const page = await openTablebase(context, servers, { generate: 'never' });
-      const saved = await page.evaluate((f) => window.tb.prefetch(f), FEN);
-      assert.deepStrictEqual(saved.files, ['KRvKP.rtbw']);
-      assert.ok(saved.missing.includes('KRvKP.rtbz') && saved.missing.includes('KRvK.rtbw'), JSON.stringify(saved.missing));
-      assert.equal(saved.bytes, fileSize('KRvKP.rtbw'));
+      await fresh({ tables: [dir] }, async (servers, context) => {
+        const page = await openTablebase(context, servers, { generate: 'never' });
+        const saved = await page.evaluate((f) => window.tb.prefetch(f), FEN);
+        assert.deepStrictEqual(saved.files, ['KRvKP.rtbw']);
+        assert.ok(saved.missing.includes('KRvKP.rtbz') && saved.missing.includes('KRvK.rtbw'), JSON.stringify(saved.missing));
+        assert.equal(saved.bytes, fileSize('KRvKP.rtbw'));
+      });
     } finally {
-      await context.close();
-      await servers.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
