@@ -21,6 +21,7 @@ pub mod generate_cli;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod generate_write;
 pub mod material;
+pub mod par;
 pub mod probe;
 pub mod report;
 pub mod small_sort;

@@ -369,21 +369,9 @@ fn solve(
         if batch.len() == 1 {
             slice::solve(&tables, batch[0], opts.dtm, inner, &meter, &mut works[0]);
         } else {
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = batch
-                    .iter()
-                    .zip(works.iter_mut())
-                    .map(|(&s, w)| {
-                        let (tables, meter) = (&tables, &meter);
-                        scope.spawn(move || slice::solve(tables, s, opts.dtm, 1, meter, w))
-                    })
-                    .collect();
-                // A panicking slice is a bug; re-raise it here.
-                for h in handles {
-                    if let Err(e) = h.join() {
-                        std::panic::resume_unwind(e);
-                    }
-                }
+            let jobs: Vec<_> = batch.iter().zip(works.iter_mut()).collect();
+            crate::par::map_owned(jobs, batch.len(), |(&s, w)| {
+                slice::solve(&tables, s, opts.dtm, 1, &meter, w)
             });
         }
         // Slices of one advancement never read each other: each goes

@@ -65,16 +65,13 @@ impl Ahead {
                     continue;
                 }
                 let chunk = b.len().div_ceil(threads.max(1)).max(1);
-                std::thread::scope(|scope| {
-                    let mates = m
-                        .chunks_mut(chunk)
-                        .map(Some)
-                        .chain(std::iter::repeat_with(|| None));
-                    for (i, (b, m)) in b.chunks_mut(chunk).zip(mates).enumerate() {
-                        scope.spawn(move || {
-                            add_range(l, table, s, turn, i * chunk, b, m, dtm, meter)
-                        });
-                    }
+                let mates = m
+                    .chunks_mut(chunk)
+                    .map(Some)
+                    .chain(std::iter::repeat_with(|| None));
+                let parts: Vec<_> = b.chunks_mut(chunk).zip(mates).enumerate().collect();
+                crate::par::map_owned(parts, threads, |(i, (b, m))| {
+                    add_range(l, table, s, turn, i * chunk, b, m, dtm, meter)
                 });
             }
         }

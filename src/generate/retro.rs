@@ -161,19 +161,18 @@ pub fn retro(
             done: &mut d0[0],
             quiet: &mut q0[0],
         };
-        let (a, b) = if parallel && size >= PARALLEL_LEVEL {
-            std::thread::scope(|scope| {
-                let a = scope.spawn(|| walk.level(0, n, &cur[0], of_white));
-                let b = walk.level(1, n, &cur[1], of_black);
-                // A panicking pass is a bug; re-raise it here.
-                (a.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), b)
-            })
+        let threads = if parallel && size >= PARALLEL_LEVEL {
+            2
         } else {
-            (
-                walk.level(0, n, &cur[0], of_white),
-                walk.level(1, n, &cur[1], of_black),
-            )
+            1
         };
+        let jobs = vec![(0, &cur[0], of_white), (1, &cur[1], of_black)];
+        let mut found = crate::par::map_owned(jobs, threads, |(side, at, preds)| {
+            walk.level(side, n, at, preds)
+        });
+        // Both come back (a pass that panics panics here too).
+        let b = found.pop().unwrap_or_default();
+        let a = found.pop().unwrap_or_default();
         let step = (size as u64).min(units - reported);
         meter.add(step);
         reported += step;

@@ -304,16 +304,15 @@ pub fn solve(t: &Tables, slice: usize, dtm: bool, threads: usize, meter: &Meter,
             init_range(t, slice, turn, 0, q, d, m, bs, dtm, meter);
             continue;
         }
-        std::thread::scope(|scope| {
-            let parts = w.quiet[s]
-                .chunks_mut(chunk)
-                .zip(w.dtz[s].chunks_mut(chunk))
-                .zip(optional_chunks(&mut w.dtm[s], chunk))
-                .zip(optional_chunks(&mut w.best[s], chunk))
-                .enumerate();
-            for (i, (((q, d), m), bs)) in parts {
-                scope.spawn(move || init_range(t, slice, turn, i * chunk, q, d, m, bs, dtm, meter));
-            }
+        let parts: Vec<_> = w.quiet[s]
+            .chunks_mut(chunk)
+            .zip(w.dtz[s].chunks_mut(chunk))
+            .zip(optional_chunks(&mut w.dtm[s], chunk))
+            .zip(optional_chunks(&mut w.best[s], chunk))
+            .enumerate()
+            .collect();
+        crate::par::map_owned(parts, threads, |(i, (((q, d), m), bs))| {
+            init_range(t, slice, turn, i * chunk, q, d, m, bs, dtm, meter)
         });
     }
     let l = &t.this.layout;
@@ -336,16 +335,10 @@ pub fn solve(t: &Tables, slice: usize, dtm: bool, threads: usize, meter: &Meter,
     for s in 0..2 {
         mate_quiet[s].copy_from_slice(&quiet[s]);
     }
-    let mut mate_pass = || retro(l, slice, mate_quiet, mate, false, meter);
-    if threads > 1 {
-        std::thread::scope(|scope| {
-            scope.spawn(mate_pass);
-            retro(l, slice, quiet, dtz, false, meter);
-        });
-    } else {
-        mate_pass();
-        retro(l, slice, quiet, dtz, false, meter);
-    }
+    let passes = vec![(mate_quiet, mate), (quiet, dtz)];
+    crate::par::map_owned(passes, threads.min(2), |(q, v)| {
+        retro(l, slice, q, v, false, meter)
+    });
     for s in 0..2 {
         flags(&dtz[s], &mut best[s]);
     }

@@ -151,7 +151,7 @@ pub fn ranked(
             .iter()
             .map(|&c| (c, out.iter().map(|l| l.iter().any(|x| x.0 == c)).collect()))
             .collect();
-        let estimates = super::par::map(&jobs, threads, |(c, listed)| {
+        let estimates = crate::par::map(&jobs, threads, |(c, listed)| {
             let (s, ends) = sample(entries, &candidates[*c], file, side, len, run);
             kinds
                 .iter()

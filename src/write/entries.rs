@@ -307,7 +307,7 @@ impl Entries {
     ) -> Result<Entries, FormatError> {
         let order = super::reference_order(mat, source.significance().as_deref());
         Self::gather(mat, order, only, progress, &mut |jobs, plan| {
-            super::par::map(jobs, threads, |j| plan.lookups(source, j))
+            crate::par::map(jobs, threads, |j| plan.lookups(source, j))
         })
     }
 

@@ -8,7 +8,6 @@
 mod choose;
 pub mod dtz;
 pub mod entries;
-mod par;
 pub mod source;
 mod table;
 

@@ -156,7 +156,7 @@ fn full<T: Copy + Default + Send>(
         .enumerate()
         .map(|(k, run)| ((k * FULL_RUN) as u64, run))
         .collect();
-    super::par::map_owned(runs, threads, |(start, run)| {
+    crate::par::map_owned(runs, threads, |(start, run)| {
         cells_into(entries, order, (file, side), start, cell, run)
     });
     v
@@ -340,7 +340,7 @@ fn compressed(entries: Entries, ranked: &[Ranked], opts: &Options) -> Vec<Option
         .into_iter()
         .map(|(i, b, order)| (i, order, b.filled(ranked[i].cells.fill())))
         .collect();
-    let packed = super::par::map_owned(jobs, threads, |(i, order, cells)| {
+    let packed = crate::par::map_owned(jobs, threads, |(i, order, cells)| {
         (i, pack(&ranked[i], order, cells))
     });
     let mut of_job: Vec<Vec<Part>> = ranked.iter().map(|_| Vec::new()).collect();
@@ -392,7 +392,7 @@ fn file_parts(
         }
     }
     // A side's WDL and DTZ are ranked together, sharing samples.
-    let ranked: Vec<Ranked> = super::par::map(&sides, opts.threads, |&(file, side)| {
+    let ranked: Vec<Ranked> = crate::par::map(&sides, opts.threads, |&(file, side)| {
         let kinds = (dtz, wdl);
         rank_kinds(entries, &cands, opts, plies, (file, side), kinds, 1)
     })
@@ -413,7 +413,7 @@ fn file_parts(
         .iter()
         .filter(|r| !r.job.dtz || dtz_side[r.job.file].map(|b| b.0) == Some(r.job.side))
         .collect();
-    let parts = super::par::map(&finals, compress_threads(entries, opts), |r| {
+    let parts = crate::par::map(&finals, compress_threads(entries, opts), |r| {
         best_part(entries, r, opts)
     });
     let mut wdl_files: Vec<FilePart> = (0..files)

@@ -1,6 +1,8 @@
-//! A small work pool for the writer's independent jobs (subtables, ranges
-//! of indices): results come back in input order, so output bytes do not
-//! depend on the number of threads.
+//! A small work pool for independent jobs (the writer's subtables and
+//! ranges of indices, the generator's slices and passes): results come
+//! back in input order, so output bytes do not depend on the number of
+//! threads, and threads the system refuses leave the calling thread to do
+//! their jobs.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
