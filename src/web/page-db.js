@@ -111,8 +111,8 @@ export class PageDb {
     this.flushed = null;
     // Whether a refused write's eviction is under way (see `guard`).
     this.evicting = false;
-    // Whether the last refused write of a save for offline was over the quota.
-    this.quotaRefused = false;
+    // Whether the connection was last dropped over the quota (a save told so).
+    this.lostToQuota = false;
     this.state = 'opening';
     // Whether a connection that was open has been lost (see guard), and
     // reopenings left (see REOPENS; 0 once another tab asked for an upgrade).
@@ -271,7 +271,7 @@ export class PageDb {
    * Runs an IndexedDB operation; a failure degrades to memory-only until
    * the connection is opened again (at most REOPENS times a page).
    */
-  async guard(fn, fallback, keepOnQuota = false) {
+  async guard(fn, fallback, onQuota = null) {
     if (this.lost && this.reopens > 0 && this.state !== 'opening') {
       this.lost = false;
       this.reopens--;
@@ -280,13 +280,17 @@ export class PageDb {
     }
     await this.ready;
     const db = this.db;
-    if (!db) return fallback;
+    if (!db) {
+      if (onQuota && this.lostToQuota) onQuota();
+      return fallback;
+    }
     try {
       return await fn(db);
     } catch (e) {
       const quota = e && e.name === 'QuotaExceededError';
-      // A save for offline (keepOnQuota) says so, to try once more.
-      if (quota && keepOnQuota) this.quotaRefused = true;
+      // A save for offline is told, to try once more; its pages are kept.
+      const keepOnQuota = onQuota !== null;
+      if (quota && keepOnQuota) onQuota();
       if (quota && !this.evicting) {
         // Room made once, saved files kept: for a save, from every page
         // probes kept; else half the cache. Refused again (the eviction's
@@ -305,6 +309,7 @@ export class PageDb {
         this.state = 'memory-only';
         this.dropConnection();
         this.lost = true;
+        this.lostToQuota = quota;
       }
       return fallback;
     }
@@ -355,11 +360,16 @@ export class PageDb {
    * database never mixes two versions of a file. What is stored before
    * the page is next idle goes in one transaction: answers arriving
    * together then cost one write, which runs while the next round is out
-   * rather than between the attempts their arrival started. Resolves
-   * whether the write landed (see `write`). `saving`: pages saved for
-   * offline, whose write the browser's quota refuses without eviction.
+   * rather than between the attempts their arrival started (a save's
+   * pages go alone). Resolves whether the write landed (see `write`).
+   * `saving`: pages saved for offline, whose write the browser's quota
+   * refuses without eviction; an object ({quota: false}) whose `quota`
+   * turns true if that is why this write failed.
    */
-  store(url, identity, pages, saving = false) {
+  store(url, identity, pages, saving = null) {
+    // A save's chunk is large and may meet the quota: in a transaction of
+    // its own, so that its refusal is not another save's or a probe's.
+    if (saving) return this.write([{ url, identity, pages, saving }]);
     if (!this.queue) {
       this.queue = [];
       this.flushed = new Promise(later).then(() => {
@@ -378,6 +388,9 @@ export class PageDb {
    * unavailable, or was full and the write lost).
    */
   write(queue) {
+    // A quota refusal is told to the saves among these writes.
+    const saves = queue.filter((q) => q.saving);
+    const refused = saves.length ? () => saves.forEach((q) => (q.saving.quota = true)) : null;
     return this.guard(async (db) => {
       const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite', RELAXED);
       const files = tx.objectStore('files');
@@ -439,7 +452,7 @@ export class PageDb {
       this.bytes = bytes;
       if (this.bytes > this.budget) await this.evict(this.budget * 0.875, this.budget);
       return true;
-    }, false, queue.some((q) => q.saving));
+    }, false, refused);
   }
 
   /**

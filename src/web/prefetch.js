@@ -72,10 +72,12 @@ export async function prefetchFiles(rt, names, onProgress) {
         cleared();
         const pages = new Map();
         for (let off = 0; off < r.bytes.length; off += rt.pageSize) pages.set((start + off) / rt.pageSize, r.bytes.subarray(off, off + rt.pageSize));
+        // Whether the browser's quota refused this save's last write.
+        let outcome;
         const once = async () => {
+          outcome = { quota: false };
           // Among the writes a clearCache waits for before it empties IndexedDB.
-          rt.db.quotaRefused = false;
-          const write = rt.db.store(url, head, pages, true);
+          const write = rt.db.store(url, head, pages, outcome);
           rt.writes.add(write);
           try {
             return await write;
@@ -85,14 +87,14 @@ export async function prefetchFiles(rt, names, onProgress) {
         };
         let ok = await once();
         // Over the browser's quota, the pages probes kept made room: once more.
-        if (!ok && rt.db.quotaRefused) {
+        if (!ok && outcome.quota) {
           cleared();
           ok = await once();
         }
         cleared();
         if (!ok) {
           throw fail(
-            rt.db.quotaRefused
+            outcome.quota
               ? `${name} could not be stored: the browser's storage quota for this site is full (what was saved before is kept)`
               : `${name} could not be stored: IndexedDB is full or no longer available`,
             'budget',

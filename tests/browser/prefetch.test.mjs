@@ -111,6 +111,18 @@ describe('saving for offline', { skip }, () => {
       const refused = await page.evaluate((f) => window.tb.prefetch(f).then(() => null, (e) => ({ code: e.code, message: e.message })), KBN);
       assert.equal(refused?.code, 'budget', JSON.stringify(refused));
       assert.match(refused.message, /quota/);
+      // Beside another save, each is told of its own write's refusal
+      // (until 2026-11-30 they shared one flag, which either could reset,
+      // and a probe's or another save's writes went in one transaction).
+      // Over the quota Chromium refuses even the other save's writes that
+      // only make its pages recent: that one either lands or names the quota.
+      const both = await page.evaluate(
+        (fens) => Promise.all(fens.map((f) => window.tb.prefetch(f).then((r) => r.files, (e) => ({ code: e.code, message: e.message })))),
+        [KBN, FEN],
+      );
+      assert.equal(both[0]?.code, 'budget', JSON.stringify(both));
+      assert.match(both[0].message, /quota/);
+      if (!Array.isArray(both[1]) || JSON.stringify(both[1]) !== JSON.stringify(first.files)) assert.match(both[1]?.message, /quota/, JSON.stringify(both[1]));
       assert.ok((await page.evaluate(() => window.tb.stats())).cacheBytes >= bytes);
       // Offline, the first save answers from IndexedDB alone, in a new Tablebase.
       const [want] = cliProbe([FEN]);
