@@ -35,6 +35,8 @@ const ABSENT_TTL_MS = 1000;
 // move takes its 5 DTZ brackets in 3 requests across 132 KiB of gaps, and
 // its second round in one wave of 6.
 const JOIN_BUDGET = 256 << 10;
+// Traces stats().recent keeps.
+const RECENT_TRACES = 8;
 
 export class Runtime {
   constructor(core, options, formatVersion) {
@@ -69,6 +71,8 @@ export class Runtime {
     // requests and bytes go on counting requests still out when it
     // answered; its time stops there.
     this.lastTrace = null;
+    // The last RECENT_TRACES such Traces, oldest first: stats().recent.
+    this.recentTraces = [];
     // IndexedDB writes run beside the probe, not between its rounds (see
     // PageDb.store): every write not yet done, which a probe awaits before
     // it answers.
@@ -203,7 +207,20 @@ export class Runtime {
       multiplexed: this.http.multiplexed,
       link: this.http.link.summary(),
       last: this.lastTrace && this.lastTrace.summary(),
+      recent: this.recentTraces.map((t) => t.summary()),
     };
+  }
+
+  /**
+   * A probe's or line's Trace once it answers, if it used the network:
+   * stats().last, and among stats().recent (a caller finds its own call's
+   * there though another finished after it).
+   */
+  noteTrace(trace) {
+    if (trace.requests === 0) return;
+    this.lastTrace = trace.finish();
+    if (!this.recentTraces.includes(trace)) this.recentTraces.push(trace);
+    if (this.recentTraces.length > RECENT_TRACES) this.recentTraces.shift();
   }
 
   progress() {
@@ -284,13 +301,13 @@ export class Runtime {
       }
       const full = await this.run('analyse', fen, { trace, prio: { rank: RANK.moves } });
       verdict(full);
-      if (trace.requests > 0) this.lastTrace = trace.finish();
+      this.noteTrace(trace);
       notify('complete', full);
       await this.stored();
       return full;
     } finally {
       settled = true;
-      if (trace.requests > 0) this.lastTrace = trace.finish();
+      this.noteTrace(trace);
     }
   }
 
@@ -326,7 +343,7 @@ export class Runtime {
       await this.stored();
       return line;
     } finally {
-      if (trace.requests > 0) this.lastTrace = trace.finish();
+      this.noteTrace(trace);
     }
   }
 

@@ -94,6 +94,33 @@ describe('results as they arrive', { skip }, () => {
     });
   }
 
+  it("stats().recent: a probe's figures stay at hand after a best line finishes", async () => {
+    // The board reads them after the probe's promise; a best line of the
+    // next position finishing meanwhile took stats().last (until
+    // 2026-11-30 it then showed "no network (cached)").
+    const [fen, other] = [FENS[2], FENS[0]];
+    const page = await openTablebase(await browser.newContext(), servers, { idbBudget: 0 });
+    const { last, recent } = await page.evaluate(
+      async ([fen, other]) => {
+        await window.tb.probe(fen);
+        await window.tb.mainline(other);
+        return window.tb.stats();
+      },
+      [fen, other],
+    );
+    assert.equal(last.method, 'mainline', JSON.stringify(last));
+    assert.deepStrictEqual(
+      recent.map((t) => [t.method, t.fen]),
+      [
+        ['probe', fen],
+        ['mainline', other],
+      ],
+    );
+    assert.ok(recent[0].requests > 0 && recent[0].id < last.id, JSON.stringify(recent));
+    assert.deepStrictEqual(recent[1], last);
+    await page.context().close();
+  });
+
   it('on a slow link the verdict does not wait for the outcome: a promotion asks for its promoted table at once', async () => {
     // A pawn about to promote has its DTZ in the promoted table; on a phone
     // its head waited for the outcome's pages before 18c0e20 (the board's

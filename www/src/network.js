@@ -60,15 +60,16 @@ export function createNetworkPanel(callbacks) {
       else if (!busy) status.textContent = 'Idle';
     },
     /**
-     * What the probe of `fen` cost: stats().last when it is that probe's
-     * (a difference of the totals would count a best line or a
-     * previous position's probe finishing meanwhile), else no network.
+     * What the probe of `fen` cost: its Trace among stats().recent, one
+     * newer than `before` knew (a difference of the totals would count a
+     * best line or a previous position's probe finishing meanwhile; `last`
+     * may be such a line already), else no network.
      */
     cost(fen, before, after) {
       if (!before || !after) return;
-      const l = after.last;
-      const own = l && l.method === 'probe' && l.fen === fen.trim() && (!before.last || before.last.id !== l.id);
-      const { requests, bytes, rounds } = own ? l : { requests: 0, bytes: 0, rounds: 0 };
+      const since = before.last ? before.last.id : -Infinity;
+      const mine = (after.recent || []).filter((l) => l.method === 'probe' && l.fen === fen.trim() && l.id > since);
+      const { requests, bytes, rounds } = mine.length ? mine[mine.length - 1] : { requests: 0, bytes: 0, rounds: 0 };
       last.value.textContent = requests
         ? `${requests} request${requests === 1 ? '' : 's'}, ${formatBytes(bytes)}, ${rounds} round${rounds === 1 ? '' : 's'}`
         : 'no network (cached)';
