@@ -119,6 +119,21 @@ export function withHalfmove(fen, halfmove) {
   return makeFen({ ...pos, halfmove: n, ep: n > 0 ? '-' : pos.ep });
 }
 
+/**
+ * A linked FEN with both an en passant square and a running clock, as the
+ * board's editor wrote them before 2026-11-30 (the prober refuses the two
+ * together), made as the editor now makes it: the square dropped. Any
+ * other FEN, invalid ones included, comes back as it is.
+ */
+export function repairLinkedFen(fen) {
+  try {
+    const pos = parseFen(fen);
+    return pos.ep !== '-' && pos.halfmove > 0 ? withHalfmove(fen, pos.halfmove) : fen;
+  } catch {
+    return fen;
+  }
+}
+
 /** Material key such as "KRPvKR" (white first). */
 export function materialKey(fen) {
   const { pieces } = parseFen(fen);

@@ -1,7 +1,9 @@
 // The position in the page URL: #fen=<FEN with _ for spaces> (?fen= is read
 // too), or #p=<share code> (sharecode.js) from a short link; a copied link
-// of a flipped board adds &o=black.
+// of a flipped board adds &o=black. Links the editor wrote before it kept
+// the en passant square and the clock apart are mended (repairLinkedFen).
 import { decodePosition, encodePosition } from './sharecode.js';
+import { repairLinkedFen } from './chess.js';
 
 /**
  * The position the page URL names: { fen (possibly invalid, for the caller
@@ -14,13 +16,13 @@ export function readUrlPosition() {
   const code = hash.get('p');
   if (code) {
     try {
-      return { fen: decodePosition(code), orientation };
+      return { fen: repairLinkedFen(decodePosition(code)), orientation };
     } catch (err) {
       return { fen: code, error: err, orientation };
     }
   }
   const raw = hash.get('fen') || new URLSearchParams(location.search).get('fen');
-  return raw ? { fen: raw.replace(/_/g, ' ').trim(), orientation } : null;
+  return raw ? { fen: repairLinkedFen(raw.replace(/_/g, ' ').trim()), orientation } : null;
 }
 
 /** The FEN in the page URL, or null. */
