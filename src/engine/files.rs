@@ -32,6 +32,9 @@ struct Entry {
     /// Its server ignores Range: reading a page means streaming the file
     /// up to it, so only pages a probe needs are worth reading.
     streamed: bool,
+    /// The last size and validator an answer gave, whatever the state
+    /// since (absent, corrupt): pages held are of that version.
+    seen: Option<(u64, String)>,
 }
 
 /// What a driver may want to know about a file.
@@ -69,6 +72,7 @@ impl Files {
             state: State::Unknown,
             head,
             streamed: false,
+            seen: None,
         });
         self.ids.entry(name.to_string()).or_default()[slot(kind)] = Some(id);
         id
@@ -142,34 +146,78 @@ impl Files {
         self.set_state(id, State::Absent);
     }
 
-    /// Records size and validator; true when either changed.
+    /// Whether `id` names a file of this engine.
+    pub fn known(&self, id: FileId) -> bool {
+        (id as usize) < self.entries.len()
+    }
+
+    /// Records size and validator and opens the file; true when either
+    /// differs from the last answer's, even with the file found absent or
+    /// corrupt since (its pages are that version's).
     pub fn set_identity(&mut self, id: FileId, size: u64, validator: &str) -> bool {
-        let (was_open, same, header, known) = match self.state(id) {
-            State::Open {
-                size: s,
-                validator: v,
-                header,
-            } => {
-                // An empty validator (a server that sends none) matches any.
-                let same = s == size && (v == validator || v.is_empty() || validator.is_empty());
-                (true, same, header, v)
+        let Some(e) = self.entries.get_mut(id as usize) else {
+            return false;
+        };
+        let (changed, validator) = match &e.seen {
+            // An empty validator (a server that sends none) matches any.
+            Some((s, v))
+                if *s == size && (v == validator || v.is_empty() || validator.is_empty()) =>
+            {
+                (false, if v.is_empty() { validator } else { v }.to_string())
             }
-            _ => (false, false, None, String::new()),
+            Some(_) => (true, validator.to_string()),
+            None => (false, validator.to_string()),
         };
-        let validator = if same && !known.is_empty() {
-            known
-        } else {
-            validator.to_string()
+        let header = match &e.state {
+            State::Open { header, .. } if !changed => header.clone(),
+            _ => None,
         };
-        let header = if same { header } else { None };
-        self.set_state(
-            id,
-            State::Open {
-                size,
-                validator,
-                header,
-            },
+        e.seen = Some((size, validator.clone()));
+        e.state = State::Open {
+            size,
+            validator,
+            header,
+        };
+        changed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A version that changed while the file was found absent or corrupt
+    /// is a change: the pages held are the old version's (until
+    /// 2026-11-30 only an open file's change counted, and a 404 then a new
+    /// version's answer in one round mixed the two versions' pages).
+    #[test]
+    fn a_change_across_absent_or_corrupt_is_a_change() {
+        let mut f = Files::default();
+        let id = f.id("KQvK", Kind::Wdl, 1024);
+        assert!(!f.set_identity(id, 100, "\"a\""), "the first answer");
+        assert!(!f.set_identity(id, 100, "\"a\""));
+        f.set_absent(id);
+        assert!(
+            f.set_identity(id, 120, "\"b\""),
+            "absent, then another version"
         );
-        was_open && !same
+        f.set_state(id, State::Corrupt("cut".into()));
+        assert!(
+            !f.set_identity(id, 120, "\"b\""),
+            "corrupt, then the same version"
+        );
+        f.set_state(id, State::Corrupt("cut".into()));
+        assert!(
+            f.set_identity(id, 120, "\"c\""),
+            "corrupt, then another version"
+        );
+        // A server that sends no validator matches any, and the known one stays.
+        assert!(!f.set_identity(id, 120, ""));
+        assert_eq!(
+            f.info(id).and_then(|i| i.validator).as_deref(),
+            Some("\"c\"")
+        );
+        assert!(!f.set_identity(99, 1, "x"), "not a file of this engine");
+        assert!(!f.known(99) && f.known(id));
     }
 }

@@ -451,6 +451,10 @@ impl Engine {
     /// the one known before means the file changed: its pages and header
     /// are dropped, and this returns true.
     pub fn supply(&mut self, fetch: &Fetch, supply: Supply<'_>) -> bool {
+        // (Not a file of this engine: one named before a clear, say.)
+        if !self.files.get_mut().known(fetch.file) {
+            return false;
+        }
         match supply {
             Supply::Absent => {
                 self.files.get_mut().set_absent(fetch.file);
