@@ -122,6 +122,8 @@ export class PageDb {
   }
 
   async open() {
+    // Dropped from here on, it is for another reason until guard says.
+    this.lostToQuota = false;
     if (!this.budget || typeof indexedDB === 'undefined') {
       this.state = 'memory-only';
       return;
@@ -164,6 +166,7 @@ export class PageDb {
         if (this.db === db) this.db = null;
         this.state = 'memory-only';
         this.reopens = 0;
+        this.lostToQuota = false;
       };
       // Closed by the browser, not by us: opened again at the next use.
       db.onclose = () => {
@@ -171,6 +174,7 @@ export class PageDb {
         this.db = null;
         this.state = 'memory-only';
         this.lost = true;
+        this.lostToQuota = false;
       };
       const tx = this.db.transaction('files', 'readonly');
       const [total, keys] = await Promise.all([promisify(tx.objectStore('files').get(TOTAL)), promisify(tx.objectStore('files').getAllKeys())]);

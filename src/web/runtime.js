@@ -217,9 +217,11 @@ export class Runtime {
    * there though another finished after it).
    */
   noteTrace(trace) {
-    if (trace.requests === 0) return;
+    // Once: a probe's `finally` must not put it back after a later call's.
+    if (trace.requests === 0 || trace.noted) return;
+    trace.noted = true;
     this.lastTrace = trace.finish();
-    if (!this.recentTraces.includes(trace)) this.recentTraces.push(trace);
+    this.recentTraces.push(trace);
     if (this.recentTraces.length > RECENT_TRACES) this.recentTraces.shift();
   }
 

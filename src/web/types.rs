@@ -97,6 +97,8 @@ export interface Stats {
   tablesLetGo: number; generatedBytes: number;
   /** The last probe or mainline that used the network; null before one did. */
   last: ColdProbe | null;
+  /** The last 8 probes and mainlines that used the network, oldest first: a caller finds its own call's there. */
+  recent: ColdProbe[];
 }
 /** What one probe cost on the network, as the page experienced it. */
 export interface ColdProbe {

@@ -13,7 +13,7 @@ import { isShareCode, decodePosition } from './sharecode.js';
 import { canonicalMaterial, randomPosition } from './materials.js';
 import { openTablebase, parseTableUrls, loadWasm } from './tablebase.js';
 import { earlyHeads } from './early.js';
-import { applyUci, enPassantSquares, inCheck, materialKey, mirrorFiles, normalizeFen, parseFen, swapColors, withHalfmove, withTurn, makeFen } from './chess.js';
+import { applyUci, enPassantSquares, inCheck, materialKey, mirrorFiles, normalizeFen, parseFen, repairLinkedFen, swapColors, withHalfmove, withTurn, makeFen } from './chess.js';
 
 /** Whether a table generated for `target` (a material name) is the one `fen` waits for. */
 function generatingFor(fen, target) {
@@ -339,7 +339,8 @@ export function createApp(host, options) {
     const st = window.history.state;
     if (!fen || !st || !Array.isArray(st.line) || !Number.isInteger(st.ply) || !st.line[st.ply]) return null;
     try {
-      const line = st.line.map((e) => ({ fen: normalizeFen(e.fen), uci: typeof e.uci === 'string' ? e.uci : undefined, san: typeof e.san === 'string' ? e.san : undefined }));
+      // (Entries the older editor wrote are mended as their URLs are: see url.js.)
+      const line = st.line.map((e) => ({ fen: normalizeFen(repairLinkedFen(e.fen)), uci: typeof e.uci === 'string' ? e.uci : undefined, san: typeof e.san === 'string' ? e.san : undefined }));
       return line[st.ply].fen === fen ? { line, ply: st.ply } : null;
     } catch {
       return null;
