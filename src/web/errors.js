@@ -13,3 +13,16 @@ export function fatal(message) {
   e.fatal = true;
   return e;
 }
+
+// Longest Retry-After waited for before asking again (seconds).
+const MAX_RETRY_AFTER_S = 30;
+
+/**
+ * How long a refusal asks to wait before the next try, from its
+ * Retry-After in seconds (another origin must expose it to be read), at
+ * most MAX_RETRY_AFTER_S; undefined when it names none.
+ */
+export function retryAfterMs(res) {
+  const after = Number((res.headers.get('Retry-After') ?? '').trim() || NaN);
+  return Number.isFinite(after) && after >= 0 ? Math.min(after, MAX_RETRY_AFTER_S) * 1000 : undefined;
+}

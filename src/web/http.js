@@ -4,7 +4,7 @@
 // answered (status, Content-Range, encoding), and whole-file streams for
 // servers that ignore Range.
 
-import { fail, fatal } from './errors.js';
+import { fail, fatal, retryAfterMs } from './errors.js';
 import { Crowd } from './crowd.js';
 import { Gate } from './gate.js';
 import { pageLink } from './link.js';
@@ -16,8 +16,6 @@ const RETRIES = 3;
 // two pieces of its body, is given up and asked again: a stalled server
 // or connection must not hold a probe (and a connection) forever.
 const STALL_MS = 20000;
-// Longest Retry-After waited for before asking again (seconds).
-const MAX_RETRY_AFTER_S = 30;
 const HTTP1_CONNECTIONS = 6;
 // Versions replaced that an answer in flight may still bring, per URL
 // (more changes than the runtime takes in a minute: see accept.js).
@@ -69,6 +67,9 @@ export class RangeClient {
     // URLs answered 403: read as absent (S3-style hosts answer so for a
     // missing key), and named so in the error (see Runtime.run).
     this.forbidden = new Set();
+    // URLs that answered a Range request with the whole file (200), for
+    // telling a server's way from a CDN's occasional miss (see answer).
+    this.wholeAnswers = new Set();
     // url -> {start, end, response, controller}: requests the page started
     // before the module loaded (the Tablebase option `early`), for `open`.
     this.early = new Map();
@@ -441,6 +442,9 @@ export class RangeClient {
         controller.abort();
         return { retry: `Content-Range ${res.headers.get('Content-Range')} does not match bytes=${start}-${end - 1}` };
       }
+      // (A 200 before was now and then, not the server's way; a 403 before, not now.)
+      this.wholeAnswers.delete(url);
+      this.forbidden.delete(url);
       const bytes = await this.read(res, wantEnd - start, controller);
       if (bytes === null || bytes.length < wantEnd - start) return { retry: bodyFailure(controller) };
       return { value: { size: cr.size, validator, bytes } };
@@ -448,11 +452,25 @@ export class RangeClient {
     if (res.status === 200) {
       // The server ignored Range: keep the stream, read only as far as needed.
       const size = Number(res.headers.get('Content-Length'));
+      if (size === 0 && res.headers.get('Content-Length') !== null) {
+        // An empty file (some servers answer it so rather than 416): its size is the news.
+        controller.abort();
+        return { value: { size: 0, validator, bytes: new Uint8Array(0) } };
+      }
       if (!Number.isFinite(size) || size <= 0 || !res.headers.get('Content-Length')) {
         controller.abort();
         throw fatal(`${url}: the server ignored the Range header and sent no length (or a compressed body); it must support Range requests`);
       }
       let body = this.bodies.get(url);
+      // Past what this driver streams: a CDN may drop Range now and then
+      // (a cache miss), so a first such 200 is asked again; a second is
+      // the server's way (WholeBody.get says so).
+      if (Math.min(end, size) > this.limit && !this.wholeAnswers.has(url)) {
+        this.wholeAnswers.add(url);
+        controller.abort();
+        return { retry: 'the server answered 200 (the whole file) to a Range request' };
+      }
+      this.wholeAnswers.add(url);
       if (body && body.live && body.size === size && body.validator === validator) {
         controller.abort(); // a request that raced the first 200: use that stream
       } else {
@@ -477,9 +495,8 @@ export class RangeClient {
       return { value: { size: Number(unsatisfied[1]), validator, bytes: new Uint8Array(0) } };
     }
     if (res.status === 429 || res.status === 503) {
-      // Retry-After in seconds (another origin must expose it to be read).
-      const after = Number((res.headers.get('Retry-After') ?? '').trim() || NaN);
-      if (Number.isFinite(after) && after >= 0) return { retry: `HTTP ${res.status}`, waitMs: Math.min(after, MAX_RETRY_AFTER_S) * 1000 };
+      const waitMs = retryAfterMs(res);
+      if (waitMs !== undefined) return { retry: `HTTP ${res.status}`, waitMs };
     }
     if (res.status === 416 || res.status === 429 || res.status === 408 || res.status >= 500) {
       return { retry: `HTTP ${res.status}` };

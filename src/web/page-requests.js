@@ -138,13 +138,13 @@ function pageRequest(rt, id, file, a, b, job) {
     .request(at, start, end, at, { trace: job.trace, prio: run.prio, span })
     .finally(leave)
     .then(
-      (r) => ({ r, url: at }),
+      // Gone from this base (a mirror resyncing, a key now refused): another may have it.
+      (r) => (r === null ? failOver(rt, file, at, span.parts, { trace: job.trace, prio: run.prio }, fail(`${at} is no longer there (404, 410 or 403)`, 'missing-table')) : { r, url: at }),
       // At the request's own priority, which probes that joined it may have raised.
       (e) => failOver(rt, file, at, span.parts, { trace: job.trace, prio: run.prio }, e),
     )
     .then(({ r, url }) => {
       if (epoch !== rt.epoch) return;
-      if (r === null) throw fail(`${url} is no longer there (404, 410 or 403)`, 'missing-table');
       for (const p of r.parts) accept(rt, id, url, p.start, p);
     })
     .finally(() => run.gap.forEach((k) => forgetInflight(rt, k, run.promise)));
@@ -152,21 +152,24 @@ function pageRequest(rt, id, file, a, b, job) {
 }
 
 /**
- * A request for pages of an open file failed for good at its base: with
- * several base URLs, the file's other bases are asked for the same ranges
- * in turn (the failed base is asked after the others for a minute, as when
- * opening), and the first that answers is the file's from then on; its
- * answers go through the identity check as any (another mirror's ETag is a
- * version change: what was read at the old base is read again). `from`:
- * the URL the request went to. Resolves {r, url}; rethrows `error` when
- * no other base answers.
+ * A request for pages of an open file failed for good at its base, or the
+ * base no longer has the file (`error` code missing-table): with several
+ * base URLs, the file's other bases are asked for the same ranges in turn
+ * (a failed base is asked after the others for a minute, as when opening),
+ * and the first that answers is the file's from then on; its answers go
+ * through the identity check as any (another mirror's ETag is a version
+ * change: what was read at the old base is read again). `from`: the URL
+ * the request went to. Resolves {r, url}; rethrows `error` when no other
+ * base answers.
  */
 async function failOver(rt, file, from, parts, job, error) {
-  if (!error || error.code !== 'network') throw error;
+  const gone = error && error.code === 'missing-table';
+  if (!error || (error.code !== 'network' && !gone)) throw error;
   const name = from.slice(from.lastIndexOf('/') + 1);
   const others = candidates(rt, name).filter((b) => b + name !== from);
   if (!others.length) throw error;
-  rt.failedBases.set(from.slice(0, from.length - name.length), Date.now());
+  // (A base that lost one file is not down.)
+  if (!gone) rt.failedBases.set(from.slice(0, from.length - name.length), Date.now());
   for (const base of others) {
     const url = base + name;
     let got;

@@ -2,7 +2,7 @@
 // share an origin: whether the server answers them in one multipart body
 // (learned from the first head a page asks for), and that request.
 
-import { fatal } from './errors.js';
+import { fatal, retryAfterMs } from './errors.js';
 import { bodyFailure } from './whole-body.js';
 import { byteRanges } from './multipart.js';
 
@@ -80,6 +80,18 @@ export function htmlPage(res) {
 }
 
 /**
+ * A request for several ranges that failed in a way that may pass: the
+ * origin is doubted (other heads ask for one range) and the request is
+ * asked again as it was; failed twice, the origin takes one range a
+ * request from then on.
+ */
+function doubt(client, url, tries) {
+  tries.serverErrors = (tries.serverErrors ?? 0) + 1;
+  if (tries.serverErrors < 2) client.several.doubted.add(originOf(url));
+  else client.several.learn(url, false);
+}
+
+/**
  * One request of a RangeClient (http.js) for several ranges of a URL:
  * {value: {size, validator, parts: [{start, bytes}], received}} with the
  * parts the server sent (a multipart body, one merged range, or the first
@@ -89,7 +101,13 @@ export function htmlPage(res) {
  */
 export async function requestParts(client, url, ranges, high, timed = null, tries = {}, asOf = client.versionOf(url)) {
   const sent = await client.send(url, ranges, high, timed);
-  if (sent.retry) return sent;
+  if (sent.retry) {
+    // No answer at all: a redirect to another origin that refuses the
+    // preflight several ranges need, a proxy that drops them. Twice, and
+    // this origin gets one range a request, as after a refusal.
+    if (!client.several.allowed(url)) doubt(client, url, tries);
+    return sent;
+  }
   const { res, controller } = sent;
   const type = res.headers.get('Content-Type') || '';
   const encoding = res.headers.get('Content-Encoding');
@@ -128,10 +146,11 @@ export async function requestParts(client, url, ranges, high, timed = null, trie
   const refused = res.status >= 400 && res.status !== 404 && res.status !== 410 && !client.several.allowed(url);
   if (res.status === 416 || refused) {
     controller.abort();
-    tries.serverErrors = (tries.serverErrors ?? 0) + (res.status >= 500 ? 1 : 0);
-    if (res.status >= 500 && res.status !== 501 && tries.serverErrors < 2) client.several.doubted.add(originOf(url));
+    // A busy server's 408 or 429 passes like a 5xx (with its Retry-After).
+    const passing = (res.status >= 500 && res.status !== 501) || res.status === 408 || res.status === 429;
+    if (passing) doubt(client, url, tries);
     else client.several.learn(url, false);
-    return { retry: `HTTP ${res.status} for several ranges` };
+    return { retry: `HTTP ${res.status} for several ranges`, waitMs: passing ? retryAfterMs(res) : undefined };
   }
   if (res.status !== 206 || !/^multipart\/(x-)?byteranges/i.test(type)) {
     // One range: the ranges merged, or the first alone (then the rest are

@@ -16,6 +16,8 @@ const WHOLE_BODY_BYTES = 64 * 1048576;
 // a probe for days. 2 KB/s is below any link that works.
 export const MIN_BODY_RATE = 2;
 const FIRST_MS = 20000;
+// A read that brings nothing for this long ends the stream (as http.js's own).
+const STALL_MS = 20000;
 
 /**
  * The body of a 200 answer to a Range request, from a server that ignores
@@ -78,14 +80,32 @@ export class WholeBody {
         break;
       }
       let r;
+      // A read that waits past the deadline, or a stall, ends the stream
+      // (cancelling the reader settles the read): a server that stops
+      // mid-body and keeps the connection open would hold it for good.
+      const stall = setTimeout(
+        () => {
+          this.controller.slow = performance.now() > deadline;
+          stop(this.controller, this.reader);
+        },
+        Math.max(0, Math.min(STALL_MS, deadline - performance.now())),
+      );
       try {
         r = await this.reader.read();
       } catch (e) {
         break;
+      } finally {
+        clearTimeout(stall);
       }
       if (r.done) break;
       const v = r.value;
-      const take = Math.min(v.length, this.size - this.have);
+      if (v.length > this.size - this.have) {
+        // More bytes than its Content-Length: the browser decoded a
+        // compressed body (another origin hides its Content-Encoding).
+        this.evict();
+        throw fatal(`${this.url}: the body is longer than its Content-Length (${this.size} bytes), so the server compressed it; serve tables without compression (no Content-Encoding)`);
+      }
+      const take = v.length;
       if (this.have + take > this.buf.length) {
         let cap = this.buf.length * 2;
         while (cap < this.have + take) cap *= 2;
