@@ -210,11 +210,22 @@ impl<F: Fetcher> Tablebase<F> {
             }
         }
         let network = (batch.len() as u64).saturating_sub(local);
-        self.stats.rounds += 1;
+        // (A round the disk cache answered whole waited for no network.)
+        if network > 0 {
+            self.stats.rounds += 1;
+        }
         self.stats.requests += network;
         self.stats.local += local;
         self.stats.waves += network.div_ceil(self.fetcher.connections().max(1));
-        let mut bytes_in = 0u64;
+        // Counted before any answer fails the round: those bytes came too.
+        let bytes_in: u64 = responses
+            .iter()
+            .map(|r| match r {
+                Response::Bytes { bytes, .. } => bytes.len() as u64,
+                _ => 0,
+            })
+            .sum();
+        self.stats.bytes += bytes_in.saturating_sub(local_bytes);
         let mut changed = Vec::new();
         // Per file that changed version in this round: the version before.
         let mut replaced: HashMap<&str, (u64, String)> = HashMap::new();
@@ -225,7 +236,6 @@ impl<F: Fetcher> Tablebase<F> {
                     validator,
                     bytes,
                 } => {
-                    bytes_in += bytes.len() as u64;
                     // The version a change of this round replaced, in an
                     // answer asked for before that change: the file was
                     // replaced while the round was out, not changed back.
@@ -254,7 +264,6 @@ impl<F: Fetcher> Tablebase<F> {
                 Response::Failed(why) => return Err(ProbeError::Network(req.name.clone(), why)),
             }
         }
-        self.stats.bytes += bytes_in.saturating_sub(local_bytes);
         Ok(changed)
     }
 
