@@ -229,7 +229,10 @@ describe('app page', () => {
     // prober takes the square with clock 5. With the rook gone the capture
     // is legal, which a square beside a running clock cannot be.
     const fen = '8/8/8/K2pP2r/8/8/8/7k w - d6 5 40';
-    const page = await open(fen);
+    // Typed: a link's FEN with both comes mended (url.js), as the older editor wrote them.
+    const page = await open('8/8/8/4k3/8/8/8/R3K3 w - - 0 1');
+    await page.fill('syzygy-board .sb-fen', fen);
+    await page.press('syzygy-board .sb-fen', 'Enter');
     await waitVerdict(page, fen);
     await page.click('syzygy-board button[aria-label="Edit position"]');
     await expectFen(page, '8/8/8/K2pP2r/8/8/8/7k w - - 5 40');
@@ -241,6 +244,12 @@ describe('app page', () => {
     assert.equal(v.headline, expectedHeadline(cliProbe([moved])[0]));
     noErrors(page);
     await page.close();
+    // A link the older editor wrote with a capturable square and a running
+    // clock (refused as illegal-position since 2026-11-30) loads mended.
+    const old = await open('4k3/8/8/3pP3/8/8/8/4K3 w - d6 3 1');
+    await waitVerdict(old, '4k3/8/8/3pP3/8/8/8/4K3 w - - 3 1');
+    noErrors(old);
+    await old.close();
   });
 
   it('opens a shared URL (#fen= and ?fen=) and loads a FEN typed into the box', async () => {

@@ -310,11 +310,20 @@ describe('issue 14 defects', () => {
     const page = await open(fen);
     const mark = page.locator('syzygy-board .sb-mainline .sb-line-lost');
     await mark.waitFor({ timeout: 20000 });
-    assert.match(await mark.textContent(), /draw can be claimed/);
-    // After the 5th ply: 95 + 5 = 100.
+    // After the 5th ply (White's): 95 + 5 = 100; Black, to move then, claims.
+    assert.match(await mark.textContent(), /Black can claim a draw here/);
     const index = await page.$eval('syzygy-board .sb-mainline .sb-line-lost', (el) => el.previousElementSibling.dataset.index);
     assert.equal(index, '4');
     await page.close();
+    // At 96 the 100th ply is Black's own 4th: Black claims by writing that
+    // move (FIDE 9.3.1), not after it, where only White may claim (until
+    // 2026-11-30 the mark said "a draw can be claimed here" after it).
+    const other = await open('8/8/8/4k3/8/8/8/3QK3 w - - 96 1');
+    const mark96 = other.locator('syzygy-board .sb-mainline .sb-line-lost');
+    await mark96.waitFor({ timeout: 20000 });
+    assert.match(await mark96.textContent(), /Black can claim a draw with this move/);
+    assert.equal(await other.$eval('syzygy-board .sb-mainline .sb-line-lost', (el) => el.previousElementSibling.dataset.index), '3');
+    await other.close();
   });
 
   it('12: played moves add history entries: Back returns to the position before', async () => {

@@ -151,6 +151,18 @@ describe('verdict.js', () => {
     assert.match(m.badges.find((b) => b.kind === 'dtz').title, /comes in 5 plies/);
   });
 
+  it('at a clock of 100 or more, a win in one ply does not say it is "just enough"', () => {
+    // 8/5K1k/8/6Q1/8/8/8/8 w - - 100 81: Qh5# (DTZ 1, exact) wins, as only White may claim the draw.
+    const win = { ...base, turn: 'white', wdl: 2, dtz: 1, category: 'win', halfmoveClock: 100 };
+    const notes = describeResult(win).notes.join(' ');
+    assert.doesNotMatch(notes, /just enough/);
+    assert.match(notes, /only the side to move may claim the 50-move draw: White mates or makes its winning capture or pawn move now/);
+    // Lost with DTZ -1 (every move zeroes) at 99: not a ply "White needs".
+    const loss = { ...base, turn: 'black', wdl: -2, dtz: -1, category: 'loss', halfmoveClock: 99 };
+    assert.match(describeResult(loss).notes.join(' '), /every move Black has is a capture or pawn move, which resets it/);
+    assert.match(describeResult({ ...win, halfmoveClock: 95, dtz: 3 }).notes.join(' '), /5 plies remain before the 50-move rule, just enough for the 3 plies White needs/);
+  });
+
   it('words a rounded DTZ as the two distances it stands for', () => {
     // 8/8/8/4k3/8/8/8/R3K3 w: the badge reads DTZ ~27; the true distance is 27 or 28 plies.
     const r = { ...base, turn: 'white', wdl: 2, dtz: 27, precise: false, category: 'win' };

@@ -3,7 +3,7 @@
 // verdict and ranked moves, then the best line. Every function takes the app
 // context { s: state, view, full, host, act }.
 import { h, icon, ICONS } from './dom.js';
-import { describe, describeError, shortReason, sideName } from './verdict.js';
+import { describe, describeError, otherColor, shortReason, sideName } from './verdict.js';
 import { asError } from './tablebase.js';
 import { applyUci, coords, inCheck, makeFen, parseFen, pieceCount } from './chess.js';
 import { remember } from './state.js';
@@ -55,8 +55,8 @@ export function markLoading(ctx, fen) {
   s.result = null;
   s.loading = fen;
   view.verdict.stale(true);
-  view.movesCard.classList.add('sb-stale');
-  view.mainlineCard.classList.add('sb-stale');
+  markStale(view.movesCard, true);
+  markStale(view.mainlineCard, true);
   view.network.setMaterial(safeMaterial(fen), false);
   // Never a blank panel, nor the previous position's moves (a click there
   // would play a move of this one): its legal moves without values, or a
@@ -181,7 +181,7 @@ function renderResult(ctx, r, fen) {
   const { s, view, host } = ctx;
   s.result = r;
   s.loading = null;
-  view.movesCard.classList.remove('sb-stale');
+  markStale(view.movesCard, false);
   const line = knownLine(s, fen);
   const v = describe(r, { zeroing: zeroingPlies(line) });
   view.verdict.result(v, fen);
@@ -268,7 +268,7 @@ export function renderError(ctx, err, fen) {
   const { s, view, host } = ctx;
   s.result = null;
   s.loading = null;
-  view.movesCard.classList.remove('sb-stale');
+  markStale(view.movesCard, false);
   let pieces = 0;
   try {
     pieces = pieceCount(fen);
@@ -307,7 +307,7 @@ export function renderError(ctx, err, fen) {
   if (legal.length) view.moveList.renderUnknown(legal);
   else view.moveList.message(e.code === 'invalid-fen' ? '' : 'No moves to show.');
   view.mainline.message('No best line for this position.');
-  view.mainlineCard.classList.remove('sb-stale');
+  markStale(view.mainlineCard, false);
   view.network.setMaterial(safeMaterial(fen), false);
   host.dispatchEvent(new CustomEvent('syzygy-error', { detail: { fen, error: err, code: e.code }, bubbles: true }));
 }
@@ -347,20 +347,20 @@ async function renderMainline(ctx, fen, token) {
   if (!full) return;
   const r = s.results.get(fen);
   if (!r || r.error || r.checkmate || r.stalemate || r.insufficientMaterial || r.wdl === 0) {
-    view.mainlineCard.classList.remove('sb-stale');
+    markStale(view.mainlineCard, false);
     view.mainline.message(r && r.wdl === 0 && !r.checkmate ? 'Drawn: no line to force.' : 'Game over.');
     return;
   }
   let line = s.mainlines.get(fen);
   if (!line) {
-    view.mainlineCard.classList.add('sb-stale');
+    markStale(view.mainlineCard, true);
     try {
       // Through zeroing moves to mate or a draw (chained DTZ; generated tables: to mate).
       line = await s.handle.tb.mainline(fen, { toEnd: true });
       remember(s.mainlines, fen, line);
     } catch (err) {
       if (token === s.token) {
-        view.mainlineCard.classList.remove('sb-stale');
+        markStale(view.mainlineCard, false);
         view.mainline.message(`Best line unavailable: ${shortReason(asError(err))}.`);
       }
       return;
@@ -368,7 +368,7 @@ async function renderMainline(ctx, fen, token) {
     refreshStats(ctx);
   }
   if (token !== s.token) return;
-  view.mainlineCard.classList.remove('sb-stale');
+  markStale(view.mainlineCard, false);
   view.mainline.render(line, { loses: losesAt(r, line) });
   // The line may tell the two readings of a DTZ above 100 apart.
   if (beyond100(r)) view.verdict.result(describe(r, { zeroing: zeroingPlies(line) }), fen);
@@ -390,6 +390,26 @@ function losesAt(r, line) {
   if (Math.abs(r.wdl) === 1 && n !== undefined && n + h <= 100) {
     return { after: n - 1, text: 'after this zeroing move the next phase takes more than 50 moves: the 50-move rule draws it' };
   }
-  const at = Math.max(0, Math.min(line.moves.length - 1, 100 - h - 1));
-  return { after: at, text: '50 moves without a capture or pawn move: a draw can be claimed here' };
+  // Only the player to move may claim, the one whose move completes the
+  // 100th ply by writing that move (FIDE 9.3.1): the losing side, on its
+  // own turn or with its own move.
+  const loser = r.wdl > 0 ? otherColor(r.turn) : r.turn;
+  const who = sideName(loser);
+  const ply = 100 - h - 1; // the ply that completes the 100 (below 0: they are complete)
+  if (ply < 0 && loser === r.turn) return { after: -1, text: `${who} can claim a draw now: 50 moves have passed without a capture or pawn move` };
+  const at = Math.max(0, Math.min(line.moves.length - 1, ply));
+  const mover = at % 2 === 0 ? r.turn : otherColor(r.turn);
+  if (at === ply && mover === loser) return { after: at, text: `${who} can claim a draw with this move: it completes 50 moves without a capture or pawn move` };
+  return { after: at, text: `50 moves without a capture or pawn move: ${who} can claim a draw here` };
+}
+
+/**
+ * Marks a card's content as the previous position's while the next answer
+ * comes: dimmed, and busy for screen readers, which would otherwise read
+ * it as the current position's.
+ */
+function markStale(el, on) {
+  el.classList.toggle('sb-stale', on);
+  if (on) el.setAttribute('aria-busy', 'true');
+  else el.removeAttribute('aria-busy');
 }

@@ -169,14 +169,15 @@ export function createMainline(callbacks) {
   const el = h('div.sb-mainline', body);
   return {
     el,
-    /** options.loses: {after: ply index, text}: where the line loses a win to the 50-move rule. */
+    /** options.loses: {after: ply index (-1: before the first), text}: where the line loses a win to the 50-move rule. */
     render(line, { loses = null } = {}) {
       if (!line || !line.moves || !line.moves.length) {
         replace(body, h('span.sb-muted', 'No moves to show.'));
         return;
       }
       let prevFen = line.fen;
-      const items = [];
+      // (after -1: the claim stands before the line's first move.)
+      const items = loses && loses.after === -1 ? [h('span.sb-line-lost', loses.text)] : [];
       line.moves.forEach((m, i) => {
         const num = moveNumber(prevFen, i === 0);
         prevFen = m.fen;

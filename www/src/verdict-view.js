@@ -22,7 +22,10 @@ export function createVerdictCard() {
     el,
     /** Dims the current content while the next answer is on its way. */
     stale(on) {
+      // Busy too: a screen reader would read the old verdict as the new position's.
       el.classList.toggle('sb-stale', on);
+      if (on) el.setAttribute('aria-busy', 'true');
+      else el.removeAttribute('aria-busy');
     },
     /** Shows the progress bar while table pages arrive. */
     fetching(on) {
