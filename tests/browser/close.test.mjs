@@ -41,7 +41,7 @@ describe('Tablebase.close()', { skip }, () => {
           await closing;
           const ran = await running;
           // Requests under way were aborted with the probe, not left to finish.
-          for (let i = 0; i < 50 && window.tb.stats().requestsInFlight > 0; i++) await new Promise((r) => setTimeout(r, 20));
+          for (let i = 0; i < 250 && window.tb.stats().requestsInFlight > 0; i++) await new Promise((r) => setTimeout(r, 20));
           return {
             inFlight: window.tb.stats().requestsInFlight,
             running: ran,

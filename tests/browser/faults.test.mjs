@@ -327,20 +327,18 @@ describe('fault matrix', { skip }, () => {
     const fen = '1q6/3P4/8/4k3/8/8/8/1Q2K3 w - - 0 1';
     const { context, page } = await faulted({ mode: 'ignore-range' });
     try {
-      const t = Date.now();
       const got = await probe(page, fen);
-      const ms = Date.now() - t;
       expected[fen] ??= cliProbe([fen])[0];
       assert.deepStrictEqual(got, expected[fen]);
-      assert.ok(ms < 20000, `${ms} ms`);
       const srv = servers.tables.stats();
       // More whole-file streams than the browser's 6 connections to the
-      // host (21-25 idle; speculative reads, fewer on a busy machine, may
-      // still be in flight when the answer is in: status 0), every
-      // answered one a whole file.
+      // host (21-25 on an idle machine, fewer on a busy one; speculative
+      // reads may still be in flight when the answer is in: status 0),
+      // every answered one a whole file. (Not timed: tests assert no
+      // wall-clock figures.)
       const answered = srv.log.filter((e) => e.status !== 0);
       const statuses = [...new Set(answered.map((e) => e.status))];
-      assert.ok(srv.log.length > 12 && answered.every((e) => e.status === 200), `${srv.log.length} requests, statuses ${statuses}`);
+      assert.ok(srv.log.length > 6 && answered.every((e) => e.status === 200), `${srv.log.length} requests, statuses ${statuses}`);
       await recovers(page, fen);
     } finally {
       await context.close();
