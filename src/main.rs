@@ -65,6 +65,37 @@ mod native {
         }
     }
 
+    /// Longest part of an input line kept: far past any FEN (256 bytes),
+    /// so that a line without end (`head -c 4G /dev/zero`) costs no memory.
+    const MAX_LINE: usize = 1024;
+
+    /// `f` over the lines of `input` (without their newline), each cut to
+    /// [`MAX_LINE`] bytes, the rest of a long line read and dropped.
+    fn each_line(
+        input: &mut dyn BufRead,
+        mut f: impl FnMut(&[u8]) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let mut line = Vec::new();
+        loop {
+            let buf = input.fill_buf()?;
+            if buf.is_empty() {
+                return if line.is_empty() { Ok(()) } else { f(&line) };
+            }
+            let (part, end) = match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (&buf[..i], Some(i + 1)),
+                None => (buf, None),
+            };
+            let room = MAX_LINE.saturating_sub(line.len());
+            line.extend_from_slice(&part[..part.len().min(room)]);
+            let used = end.unwrap_or(buf.len());
+            input.consume(used);
+            if end.is_some() {
+                f(&line)?;
+                line.clear();
+            }
+        }
+    }
+
     pub fn main() -> ExitCode {
         // An argument that is not UTF-8 is a usage error, not a panic.
         let args: Vec<String> = match std::env::args_os()
@@ -100,13 +131,18 @@ mod native {
                 "--mainline" => opts.mainline = true,
                 "--generate" => opts.generate = true,
                 "--path" | "--url" | "--cache-dir" => {
-                    let Some(v) = it.next() else {
+                    // (Another option in its place is a value forgotten: `--cache-dir --json`.)
+                    let Some(v) = it.next().filter(|v| !v.starts_with("--")) else {
                         say!("{a} needs a value\n{USAGE}");
                         return ExitCode::from(2);
                     };
                     match a.as_str() {
                         "--path" => opts.paths.push(PathBuf::from(v)),
                         "--url" => opts.urls.push(v),
+                        _ if opts.cache_dir.is_some() => {
+                            say!("--cache-dir is given once\n{USAGE}");
+                            return ExitCode::from(2);
+                        }
                         _ => opts.cache_dir = Some(PathBuf::from(v)),
                     }
                 }
@@ -114,7 +150,8 @@ mod native {
                     let _ = writeln!(io::stdout(), "{USAGE}");
                     return ExitCode::SUCCESS;
                 }
-                s if s.starts_with("--") => {
+                // No FEN starts with a dash.
+                s if s.starts_with('-') && s.len() > 1 => {
                     say!("unknown option {s}\n{USAGE}");
                     return ExitCode::from(2);
                 }
@@ -153,9 +190,8 @@ mod native {
         let result = if fens.is_empty() {
             // Lines as bytes: one that is not UTF-8 gets its own answer (an
             // invalid FEN) and the lines after it are still read.
-            io::stdin().lock().split(b'\n').try_for_each(|line| {
-                let line = line?;
-                let line = String::from_utf8_lossy(&line);
+            each_line(&mut io::stdin().lock(), |line| {
+                let line = String::from_utf8_lossy(line);
                 // A byte-order mark (a file saved by some editors) is not part of the FEN.
                 let line = line.trim_end_matches('\r').trim_start_matches('\u{feff}');
                 if line.trim().is_empty() {

@@ -406,6 +406,24 @@ fn hostile_bytes_on_the_command_line_get_clear_errors() {
             "tables it makes",
         ),
         (vec!["--path", "/nonexistent/syzygy"], "no such folder"),
+        // Until 2026-11-30: an invalid-fen answer for `-v`, a folder named
+        // `--json` (and text where JSON was asked for), the last folder.
+        (vec!["--path", here, "-v"], "unknown option -v"),
+        (
+            vec!["--url", "http://127.0.0.1:9/", "--cache-dir", "--json"],
+            "--cache-dir needs a value",
+        ),
+        (
+            vec![
+                "--url",
+                "http://127.0.0.1:9/",
+                "--cache-dir",
+                "/tmp/a",
+                "--cache-dir",
+                "/tmp/b",
+            ],
+            "given once",
+        ),
     ] {
         let mut a = vec!["probe"];
         a.extend(opts.iter().copied());
@@ -415,6 +433,24 @@ fn hostile_bytes_on_the_command_line_get_clear_errors() {
         assert_eq!((out.as_str(), code), ("", 2), "{opts:?}: {err}");
         assert!(err.contains(says), "{opts:?}: {err}");
     }
+    // A line without end is read in bounded memory: its first 1024 bytes
+    // are answered (an invalid FEN), and the lines after it too.
+    let mut long = vec![b'x'; 50 << 20];
+    long.extend_from_slice(b"\n8/8/8/4k3/8/8/8/R3K3 w - - 0 1\n");
+    let (out, _, code) = cli_bytes(&args, &long);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        (lines.len(), code),
+        (2, 1),
+        "{}",
+        &out[..out.len().min(300)]
+    );
+    assert!(
+        lines[0].len() < 1200 && lines[0].contains("invalid-fen"),
+        "{}",
+        &lines[0][..200]
+    );
+    assert!(lines[1].contains("\"wdl\":2"), "{}", lines[1]);
     // A byte-order mark before the first line (a file saved so) is not part of the FEN.
     let (out, _, code) = cli_bytes(&args, "\u{feff}8/8/8/4k3/8/8/8/R3K3 w - - 0 1\n".as_bytes());
     assert_eq!(code, 0, "{out}");

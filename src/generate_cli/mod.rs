@@ -337,7 +337,12 @@ pub fn run(a: &Args) -> Result<(), String> {
             let _ = writeln!(io::stderr(), "{}", s.line(seconds));
             if a.json {
                 let mut out = stdout.lock();
-                writeln!(out, "{}", s.json(seconds, opts.threads)).map_err(|e| e.to_string())?;
+                // A reader that stopped reading (`| head`) is not a failure.
+                if let Err(e) = writeln!(out, "{}", s.json(seconds, opts.threads)) {
+                    if e.kind() != io::ErrorKind::BrokenPipe {
+                        return Err(e.to_string());
+                    }
+                }
             }
         }
         if let Some(t) = t.filter(|_| needed_later) {
