@@ -31,6 +31,9 @@ const WHOLE = 0;
 
 // A worker without a job for this long is stopped.
 const WORKER_IDLE_MS = 30_000;
+// A started worker must answer its first job within this long (its module
+// is 75 KB gzipped: 0.4 s at 1.6 Mbit/s).
+const WORKER_START_MS = 60_000;
 
 /** Positions to generate for a material: its name's pieces, as a rough weight for estimates. */
 function weight(name) {
@@ -310,7 +313,12 @@ export class Generated {
       // A script from another origin than the page, or a Content Security Policy without worker-src.
       throw fail(`generating tables needs a Web Worker, which the page may not start: ${(e && e.message) || e}`, 'generate');
     }
+    // Its first message comes once its module is in (the first job's
+    // progress or answer): a load that stalls without failing would hold
+    // every generated probe for good.
+    const loading = setTimeout(() => this.lost(worker, `generation worker failed: its module did not load within ${WORKER_START_MS / 1000} s`), WORKER_START_MS);
     worker.onmessage = (e) => {
+      clearTimeout(loading);
       const m = e.data;
       const job = this.jobs.get(m.id);
       if (!job) return;
@@ -354,13 +362,17 @@ export class Generated {
     this.inWorker.clear();
   }
 
-  /** Stops the worker once it has had no job for WORKER_IDLE_MS. */
+  /**
+   * Stops the worker once it has had no job for WORKER_IDLE_MS and no
+   * probe is under way: a probe between two of its jobs (waiting for a
+   * lock, reading IndexedDB) counts on the tables the worker holds.
+   */
   idle() {
     clearTimeout(this.idleTimer);
-    if (this.jobs.size) return;
+    if (this.jobs.size || !this.worker) return;
     const worker = this.worker;
     this.idleTimer = setTimeout(() => {
-      if (this.worker === worker && !this.jobs.size) this.stop();
+      if (this.worker === worker && !this.jobs.size && this.active === 0 && this.pending.size === 0) this.stop();
     }, WORKER_IDLE_MS);
   }
 

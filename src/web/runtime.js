@@ -173,10 +173,13 @@ export class Runtime {
       answer = await this.answerGenerated(kind, fen, stored);
     } finally {
       g.active--;
+      // What it read is kept; tables beyond the budget are let go; a
+      // clear asked for meanwhile is done, a failed probe's too.
+      if (answer) g.read(this.core.constructor.generatedReads(fen).split(','));
+      g.dropIfIdle();
+      // The worker's idle time counts from the last probe, not its last job.
+      g.idle();
     }
-    // What it read is kept; tables beyond the budget are let go.
-    if (answer) g.read(this.core.constructor.generatedReads(fen).split(','));
-    g.dropIfIdle();
     return answer;
   }
 
