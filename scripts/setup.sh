@@ -39,6 +39,14 @@ die() {
   printf 'setup: %-14s ERROR: %s\n' "$1" "$2" >&2
   exit 1
 }
+# A download that fails once (a registry's or mirror's hiccup) is tried again.
+twice() {
+  "$@" || {
+    say "retry" "$* failed; once more in 10 s"
+    sleep 10
+    "$@"
+  }
+}
 
 # cargo-installed tools live here; make them visible to the checks below.
 CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
@@ -103,8 +111,8 @@ else
     SUDO=(sudo)
   fi
   say "chromium" "installing chromium with apt-get"
-  ${SUDO[@]+"${SUDO[@]}"} apt-get update
-  ${SUDO[@]+"${SUDO[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+  twice ${SUDO[@]+"${SUDO[@]}"} apt-get update
+  twice ${SUDO[@]+"${SUDO[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
 fi
 
 # --- 4. npm dependencies -----------------------------------------------------
@@ -114,6 +122,8 @@ elif [[ ! -f package.json ]]; then
   say "npm" "skipped: no package.json"
 else
   command -v npm >/dev/null 2>&1 || die "npm" "npm not found; install Node.js 20 and npm"
+  node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' ||
+    die "node" "Node.js $(node --version) is too old: the tests need Node.js 20 or later"
   reason=""
   if [[ ! -d node_modules ]]; then
     reason="node_modules missing"
@@ -126,11 +136,11 @@ else
     say "npm" "node_modules up to date"
   elif [[ -f package-lock.json ]]; then
     say "npm" "running npm ci ($reason)"
-    npm ci --no-audit --no-fund
+    twice npm ci --no-audit --no-fund
     if [[ -d node_modules ]]; then touch node_modules; fi
   else
     say "npm" "running npm install ($reason)"
-    npm install --no-audit --no-fund
+    twice npm install --no-audit --no-fund
     if [[ -d node_modules ]]; then touch node_modules; fi
   fi
 fi
