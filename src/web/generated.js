@@ -59,6 +59,8 @@ export class Generated {
     // Materials the core holds: name -> {bytes, used (a counter's value at its last read)}.
     this.held = new Map();
     this.uses = 0;
+    // Aborted by close(): a wait for another tab's lock ends with it.
+    this.closer = new AbortController();
     // Probes from generated tables under way: no table is let go meanwhile.
     this.active = 0;
     this.idleTimer = null;
@@ -134,6 +136,8 @@ export class Generated {
   /** Gives the core `name` from IndexedDB; false if it is not stored or does not read. */
   async fromStore(name) {
     const bytes = await this.fromDb(name);
+    // (Closed meanwhile: nothing goes into the core any more.)
+    this.checkOpen();
     if (!bytes || !this.insert(name, bytes)) return false;
     this.counters.fromIndexedDb++;
     this.keep(name);
@@ -166,11 +170,22 @@ export class Generated {
   load(name, plan, later, forCore) {
     const locks = typeof navigator !== 'undefined' && navigator.locks;
     const run = () => this.loadUnlocked(name, plan, later, forCore);
-    return locks ? locks.request(`syzygy-web ${this.url(name)}`, run) : run();
+    if (!locks) return run();
+    return locks.request(`syzygy-web ${this.url(name)}`, { signal: this.closer.signal }, run).catch((e) => {
+      this.checkOpen();
+      throw e;
+    });
+  }
+
+  /** Throws code `closed` once close() was called. */
+  checkOpen() {
+    if (this.closed) throw fail('this Tablebase was closed', 'closed');
   }
 
   async loadUnlocked(name, plan, later, forCore) {
+    this.checkOpen();
     let bytes = await this.fromDb(name);
+    this.checkOpen();
     const reads = (b) => (forCore ? this.insert(name, b) : this.core.constructor.isGeneratedTable(b, name));
     if (bytes && !reads(bytes)) {
       await this.db.purge(this.url(name));
@@ -208,6 +223,7 @@ export class Generated {
   /** For good (Runtime.close): the worker stops, its jobs reject `closed`, tables held go. */
   close() {
     this.closed = true;
+    this.closer.abort();
     this.stop();
     const err = fail('this Tablebase was closed', 'closed');
     for (const job of this.jobs.values()) job.reject(err);

@@ -171,6 +171,8 @@ export class Runtime {
     let answer = null;
     try {
       answer = await this.answerGenerated(kind, fen, stored);
+      // (Closed while it waited: the README's probes under way reject.)
+      this.checkOpen();
     } finally {
       g.active--;
       // What it read is kept; tables beyond the budget are let go; a

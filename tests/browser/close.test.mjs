@@ -102,4 +102,32 @@ describe('Tablebase.close()', { skip }, () => {
       await context.close();
     }
   });
+
+  it("a probe waiting for another Tablebase's generation (its lock) rejects closed at once", { timeout: 120_000 }, async () => {
+    // Until 2026-11-30 it waited for the other's lock, then answered from
+    // what the other stored, after its own close().
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { urls: [] });
+      const seen = await page.evaluate(async () => {
+        const fen = '8/8/8/4k3/8/8/3N4/1B2K3 w - - 0 1';
+        const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+        let started = false;
+        const a = new window.Tablebase({ urls: [], onGenerate: () => (started = true) });
+        const order = [];
+        const first = a.probe(fen).then(() => 'answered', (e) => e.code);
+        first.then(() => order.push('a'));
+        while (!started) await sleep(5);
+        const b = new window.Tablebase({ urls: [] });
+        const waiting = b.probe(fen).then(() => 'answered', (e) => e.code);
+        waiting.then(() => order.push('b'));
+        await sleep(100);
+        await b.close();
+        return { b: await waiting, a: await first, order };
+      });
+      assert.deepStrictEqual(seen, { b: 'closed', a: 'answered', order: ['b', 'a'] });
+    } finally {
+      await context.close();
+    }
+  });
 });
