@@ -77,7 +77,12 @@ mod native {
     ) -> io::Result<()> {
         let mut line = Vec::new();
         loop {
-            let buf = input.fill_buf()?;
+            let buf = match input.fill_buf() {
+                Ok(buf) => buf,
+                // A signal interrupted the read: read on.
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
             if buf.is_empty() {
                 return if line.is_empty() { Ok(()) } else { f(&line) };
             }

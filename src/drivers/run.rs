@@ -245,7 +245,9 @@ impl<F: Fetcher> Tablebase<F> {
                         self.stats.stale += 1;
                         continue;
                     }
-                    let before = self.engine.file_info(fetch.file);
+                    // (The version before, though a 404 earlier in this
+                    // round found the file absent meanwhile.)
+                    let before = self.engine.last_version(fetch.file);
                     let supply = Supply::Bytes {
                         size,
                         validator: &validator,
@@ -253,8 +255,8 @@ impl<F: Fetcher> Tablebase<F> {
                     };
                     if self.engine.supply(fetch, supply) {
                         changed.push((req.name.clone(), format!("{validator} ({size} bytes)")));
-                        if let Some((Some(s), Some(v))) = before.map(|b| (b.size, b.validator)) {
-                            replaced.insert(&req.name, (s, v));
+                        if let Some(old) = before {
+                            replaced.insert(&req.name, old);
                         }
                     }
                 }

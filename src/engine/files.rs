@@ -146,6 +146,11 @@ impl Files {
         self.set_state(id, State::Absent);
     }
 
+    /// The last size and validator an answer gave, whatever the state since.
+    pub fn seen(&self, id: FileId) -> Option<(u64, String)> {
+        self.entries.get(id as usize)?.seen.clone()
+    }
+
     /// Whether `id` names a file of this engine.
     pub fn known(&self, id: FileId) -> bool {
         (id as usize) < self.entries.len()
@@ -216,6 +221,13 @@ mod tests {
         assert_eq!(
             f.info(id).and_then(|i| i.validator).as_deref(),
             Some("\"c\"")
+        );
+        assert_eq!(f.seen(id), Some((120, "\"c\"".to_string())));
+        f.set_absent(id);
+        assert_eq!(
+            f.seen(id),
+            Some((120, "\"c\"".to_string())),
+            "kept while absent"
         );
         assert!(!f.set_identity(99, 1, "x"), "not a file of this engine");
         assert!(!f.known(99) && f.known(id));

@@ -447,6 +447,12 @@ impl Engine {
         self.files.borrow().info(file)
     }
 
+    /// The version (size, validator) of the last answer for `file`, though
+    /// it was found absent or corrupt since: the version its pages are.
+    pub fn last_version(&self, file: FileId) -> Option<(u64, String)> {
+        self.files.borrow().seen(file)
+    }
+
     /// Stores what a fetch returned. A size or validator different from
     /// the one known before means the file changed: its pages and header
     /// are dropped, and this returns true.

@@ -219,7 +219,9 @@ export class RangeClient {
         got = { parts: [] };
         break;
       }
-      const asked = ranges.length > 1 ? ranges : this.several.probe(url, ranges[0][0], ranges[0][1], tries.serverErrors > 0);
+      // (A request for several ranges that got no answer at all is asked
+      // again for one: see requestParts.)
+      const asked = ranges.length > 1 ? ranges : tries.unanswered ? [ranges[0]] : this.several.probe(url, ranges[0][0], ranges[0][1], tries.serverErrors > 0);
       const asOf = this.versionOf(url);
       this.counters.requests++;
       this.counters.requestsInFlight++;
@@ -242,6 +244,10 @@ export class RangeClient {
           continue;
         }
         if (this.auto) this.learnProtocol(url, shown);
+        // One range answered where two got nothing: the two were the
+        // trouble (a redirect to an origin refusing their preflight, a
+        // proxy); other heads ask for one. A blip fails both alike.
+        if (tries.unanswered && asked.length === 1) this.several.doubted.add(originOf(url));
         if (r.value === null) return null;
         got = { ...r.value, asOf, ...(asked.length > 1 ? {} : { parts: [{ start, bytes: r.value.bytes }] }) };
         n = r.value.received ?? r.value.bytes.length;

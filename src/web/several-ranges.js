@@ -103,9 +103,9 @@ export async function requestParts(client, url, ranges, high, timed = null, trie
   const sent = await client.send(url, ranges, high, timed);
   if (sent.retry) {
     // No answer at all: a redirect to another origin that refuses the
-    // preflight several ranges need, a proxy that drops them. Twice, and
-    // this origin gets one range a request, as after a refusal.
-    if (!client.several.allowed(url)) doubt(client, url, tries);
+    // preflight several ranges need, a proxy that drops them, or a blip.
+    // The retry asks for one range (see RangeClient.get).
+    if (!client.several.allowed(url)) tries.unanswered = true;
     return sent;
   }
   const { res, controller } = sent;

@@ -160,6 +160,8 @@ describe('verdict.js', () => {
     // Lost with DTZ -1 (every move zeroes) at 99: not a ply "White needs".
     const loss = { ...base, turn: 'black', wdl: -2, dtz: -1, category: 'loss', halfmoveClock: 99 };
     assert.match(describeResult(loss).notes.join(' '), /every move Black has is a capture or pawn move, which resets it/);
+    // Far from 100 the clock changes nothing: no note.
+    assert.deepEqual(describeResult({ ...loss, halfmoveClock: 3 }).notes, []);
     assert.match(describeResult({ ...win, halfmoveClock: 95, dtz: 3 }).notes.join(' '), /5 plies remain before the 50-move rule, just enough for the 3 plies White needs/);
   });
 

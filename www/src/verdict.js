@@ -144,7 +144,7 @@ export function describe(r, context = {}) {
       if (n > left) {
         // A clock of 100 or more with an exact DTZ of 1 (the README's categories).
         v.notes.push(`The halfmove clock stands at ${h}, but only the side to move may claim the 50-move draw: ${stm} mates or makes its winning capture or pawn move now.`);
-      } else if (rawWdl < 0 && n === 1 && r.precise !== false) {
+      } else if (rawWdl < 0 && n === 1 && r.precise !== false && left - n <= 10) {
         v.notes.push(`The halfmove clock stands at ${h}, but every move ${stm} has is a capture or pawn move, which resets it.`);
       } else if (left - n <= 10) {
         v.notes.push(`The halfmove clock stands at ${h}: ${plies(left)} ${remain(left)} before the 50-move rule, just enough for the ${span(n)} ${winner} needs.`);
