@@ -319,7 +319,7 @@ export class Generated {
   }
 
   startWorker() {
-    if (this.closed) throw fail('this Tablebase was closed', 'closed');
+    this.checkOpen();
     if (this.worker) return;
     if (typeof Worker === 'undefined') throw fail('generating tables needs Web Workers', 'generate');
     let worker;

@@ -80,18 +80,6 @@ export function htmlPage(res) {
 }
 
 /**
- * A request for several ranges that failed in a way that may pass: the
- * origin is doubted (other heads ask for one range) and the request is
- * asked again as it was; failed twice, the origin takes one range a
- * request from then on.
- */
-function doubt(client, url, tries) {
-  tries.serverErrors = (tries.serverErrors ?? 0) + 1;
-  if (tries.serverErrors < 2) client.several.doubted.add(originOf(url));
-  else client.several.learn(url, false);
-}
-
-/**
  * One request of a RangeClient (http.js) for several ranges of a URL:
  * {value: {size, validator, parts: [{start, bytes}], received}} with the
  * parts the server sent (a multipart body, one merged range, or the first
@@ -148,7 +136,8 @@ export async function requestParts(client, url, ranges, high, timed = null, trie
     controller.abort();
     // A busy server's 408 or 429 passes like a 5xx (with its Retry-After).
     const passing = (res.status >= 500 && res.status !== 501) || res.status === 408 || res.status === 429;
-    if (passing) doubt(client, url, tries);
+    tries.serverErrors = (tries.serverErrors ?? 0) + (passing ? 1 : 0);
+    if (passing && tries.serverErrors < 2) client.several.doubted.add(originOf(url));
     else client.several.learn(url, false);
     return { retry: `HTTP ${res.status} for several ranges`, waitMs: passing ? retryAfterMs(res) : undefined };
   }

@@ -2,7 +2,7 @@
 // legal moves first (the board is playable while pages arrive), then the
 // verdict and ranked moves, then the best line. Every function takes the app
 // context { s: state, view, full, host, act }.
-import { h, icon, ICONS } from './dom.js';
+import { h, icon, ICONS, markStale } from './dom.js';
 import { describe, describeError, otherColor, shortReason, sideName } from './verdict.js';
 import { asError } from './tablebase.js';
 import { applyUci, coords, inCheck, makeFen, parseFen, pieceCount } from './chess.js';
@@ -401,15 +401,4 @@ function losesAt(r, line) {
   const mover = at % 2 === 0 ? r.turn : otherColor(r.turn);
   if (at === ply && mover === loser) return { after: at, text: `${who} can claim a draw with this move: it completes 50 moves without a capture or pawn move` };
   return { after: at, text: `50 moves without a capture or pawn move: ${who} can claim a draw here` };
-}
-
-/**
- * Marks a card's content as the previous position's while the next answer
- * comes: dimmed, and busy for screen readers, which would otherwise read
- * it as the current position's.
- */
-function markStale(el, on) {
-  el.classList.toggle('sb-stale', on);
-  if (on) el.setAttribute('aria-busy', 'true');
-  else el.removeAttribute('aria-busy');
 }

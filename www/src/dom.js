@@ -92,3 +92,14 @@ export function formatBytes(n) {
   if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
   return `${(n / 1024 / 1024 / 1024).toFixed(2)} GB`;
 }
+
+/**
+ * Marks a card's content as the previous position's while the next answer
+ * comes: dimmed, and busy for screen readers, which would otherwise read
+ * it as the current position's.
+ */
+export function markStale(el, on) {
+  el.classList.toggle('sb-stale', on);
+  if (on) el.setAttribute('aria-busy', 'true');
+  else el.removeAttribute('aria-busy');
+}

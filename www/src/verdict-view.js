@@ -1,6 +1,6 @@
 // The verdict card: a result, an error or "loading", with a thin progress bar
 // on top. Words come from verdict.js; this module only builds the DOM.
-import { h, icon, ICONS, replace } from './dom.js';
+import { h, icon, ICONS, markStale, replace } from './dom.js';
 import { sideName, plies } from './verdict.js';
 
 /** The verdict card (the "What do DTZ and the 50-move rule mean?" section lives apart: explainer()). */
@@ -22,10 +22,7 @@ export function createVerdictCard() {
     el,
     /** Dims the current content while the next answer is on its way. */
     stale(on) {
-      // Busy too: a screen reader would read the old verdict as the new position's.
-      el.classList.toggle('sb-stale', on);
-      if (on) el.setAttribute('aria-busy', 'true');
-      else el.removeAttribute('aria-busy');
+      markStale(el, on);
     },
     /** Shows the progress bar while table pages arrive. */
     fetching(on) {
