@@ -16,7 +16,7 @@
 // took 735 MB in the page and more in the worker. So the page's core holds
 // only tables answers read (a position's own and those one capture or
 // promotion away; the deeper ones a generation needs go to the worker
-// alone), within a budget beyond the probe at hand (the generatedBudget
+// alone), within a budget beyond the probes under way (the generatedBudget
 // option; least recently read let go first; IndexedDB still has them), and
 // a worker idle for WORKER_IDLE_MS is stopped, its memory with it: the next
 // one is given the sub-tables each material needs as it needs them.
@@ -61,8 +61,11 @@ export class Generated {
     this.uses = 0;
     // Aborted by close(): a wait for another tab's lock ends with it.
     this.closer = new AbortController();
-    // Probes from generated tables under way: no table is let go meanwhile.
+    // Probes from generated tables under way (a clear waits for none).
     this.active = 0;
+    // name -> how many probes under way need it (made, read, or made
+    // from): those are never let go, the others may be at any probe's end.
+    this.pinned = new Map();
     this.idleTimer = null;
     // name -> promise of its loading or generation.
     this.pending = new Map();
@@ -254,20 +257,47 @@ export class Generated {
   }
 
   /**
+   * A probe under way needs the materials of its plan (`names`), those
+   * they are made from, and those its answer reads: none is let go until
+   * it calls `unpin(mine)`. `mine` is the probe's own set, so a material
+   * named in several of its rounds counts once.
+   */
+  pin(mine, names) {
+    const all = new Set(names);
+    for (const name of names) {
+      for (const child of this.core.constructor.generatedChildren(name).split(',')) if (child) all.add(child);
+    }
+    for (const name of all) {
+      if (mine.has(name)) continue;
+      mine.add(name);
+      this.pinned.set(name, (this.pinned.get(name) || 0) + 1);
+    }
+  }
+
+  unpin(mine) {
+    for (const name of mine) {
+      const n = (this.pinned.get(name) || 1) - 1;
+      if (n > 0) this.pinned.set(name, n);
+      else this.pinned.delete(name);
+    }
+    mine.clear();
+  }
+
+  /**
    * A probe read `names` (the core's `generatedReads`): they are the last
-   * let go. Then, if no other probe is under way, tables beyond the budget
-   * are let go, least recently read first.
+   * let go. Then tables beyond the budget are let go, least recently read
+   * first, except those a probe under way needs (a long generation does
+   * not hold every table other positions read meanwhile).
    */
   read(names) {
     for (const name of names) {
       const h = this.held.get(name);
       if (h) h.used = ++this.uses;
     }
-    if (this.active > 0) return;
     let total = 0;
     for (const h of this.held.values()) total += h.bytes;
     const keep = new Set(names);
-    const order = [...this.held].filter(([name]) => !keep.has(name)).sort((a, b) => a[1].used - b[1].used);
+    const order = [...this.held].filter(([name]) => !keep.has(name) && !this.pinned.has(name)).sort((a, b) => a[1].used - b[1].used);
     for (const [name, h] of order) {
       if (total <= this.budget) break;
       this.core.dropGenerated(name);

@@ -168,13 +168,15 @@ export class Runtime {
   async runGenerated(kind, fen, stored = false) {
     const g = this.generated;
     g.active++;
+    const mine = new Set();
     let answer = null;
     try {
-      answer = await this.answerGenerated(kind, fen, stored);
+      answer = await this.answerGenerated(kind, fen, stored, mine);
       // (Closed while it waited: the README's probes under way reject.)
       this.checkOpen();
     } finally {
       g.active--;
+      g.unpin(mine);
       // What it read is kept; tables beyond the budget are let go; a
       // clear asked for meanwhile is done, a failed probe's too.
       if (answer) g.read(this.core.constructor.generatedReads(fen).split(','));
@@ -185,13 +187,14 @@ export class Runtime {
     return answer;
   }
 
-  async answerGenerated(kind, fen, stored) {
+  async answerGenerated(kind, fen, stored, mine) {
     // Rounds: what IndexedDB holds, then what must be made, then the
     // answer; more only where another probe loads tables meanwhile.
     for (let round = 0; round < 6; round++) {
       const r = JSON.parse(this.core.attemptGenerated(kind, fen));
       if (r.done) return r.done;
       if (r.error) throw fail(r.error, r.code);
+      this.generated.pin(mine, [...r.generate, ...r.reads]);
       if (!stored) await this.generated.ensure(r.generate, r.reads);
       else if (!(await this.generated.ensureStored(r.reads))) return null;
     }

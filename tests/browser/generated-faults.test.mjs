@@ -25,6 +25,11 @@ function wrapWorkers(page) {
     window.workers = [];
     window.hold = false;
     window.failLoads = 0;
+    // Sends the messages held so far, as if they had never been held.
+    window.release = () => {
+      window.hold = false;
+      for (const w of window.workers) for (const m of w.held.splice(0)) Real.prototype.postMessage.call(w, m);
+    };
     window.Worker = class extends Real {
       constructor(url, options) {
         const broken = window.failLoads > 0;
@@ -246,6 +251,41 @@ describe('generation in the browser, when things go wrong', { skip }, () => {
     assert.deepEqual(await probe(clean, KRVKN), krvkn);
     st = await tbStats(page);
     console.log(`# generatedBudget 1 byte: ${st.tablesGenerated} generated, ${st.tablesFromIndexedDb} read back from IndexedDB, ${st.tablesLetGo} let go; ${st.generatedBytes} bytes held after the last probe (KQvK alone: ${kqvkBytes})`);
+    await context.close();
+  });
+
+  it('a long generation does not keep the tables other positions read meanwhile beyond generatedBudget', { timeout: 600_000 }, async () => {
+    const context = await browser.newContext();
+    const page = await openTablebase(context, servers, { urls: [], generatedBudget: 1 });
+    await wrapWorkers(page);
+    await createTablebase(page, { urls: [], generatedBudget: 1 });
+    // KPvK's answer reads KPvK, KQvK and KRvK: the core holds the three.
+    await probe(page, KRVK);
+    await probe(page, KQVK);
+    const kpvk = await probe(page, '8/8/8/4k3/8/8/4P3/4K3 w - - 0 1');
+    assert.ok(Number.isInteger(kpvk.dtm), JSON.stringify(kpvk));
+
+    // KRvKN's generation waits in the worker (its messages held); it needs
+    // KRvK, which the page loads and must keep for it.
+    await page.evaluate(() => (window.hold = true));
+    await startProbe(page, 'long', KRVKN);
+    await page.waitForFunction(() => window.workers.some((w) => w.held.some((m) => m.type === 'generate')));
+    const before = await tbStats(page);
+
+    // Meanwhile KQvK's probe ends: KPvK, which no probe under way needs, is let go.
+    await probe(page, KQVK);
+    const during = await tbStats(page);
+    assert.equal(during.tablesLetGo, before.tablesLetGo + 1, JSON.stringify([before, during]));
+    assert.ok(during.generatedBytes < before.generatedBytes, JSON.stringify([before, during]));
+
+    // The generation then finishes with the KRvK it was promised.
+    await page.evaluate(() => window.release());
+    const long = await settled(page, 'long');
+    assert.ok(Number.isInteger(long.dtm), JSON.stringify(long));
+    const clean = await openTablebase(context, servers, { urls: [], idbBudget: 0 });
+    const fresh = await probe(clean, KRVKN);
+    assert.deepEqual([long.wdl, long.dtm], [fresh.wdl, fresh.dtm]);
+    console.log(`# generatedBudget 1 byte, during a held generation: ${before.generatedBytes} -> ${during.generatedBytes} bytes held, ${during.tablesLetGo - before.tablesLetGo} let go`);
     await context.close();
   });
 
