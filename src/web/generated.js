@@ -172,11 +172,18 @@ export class Generated {
    */
   load(name, plan, later, forCore) {
     const locks = typeof navigator !== 'undefined' && navigator.locks;
-    const run = () => this.loadUnlocked(name, plan, later, forCore);
+    let ran = false;
+    const run = () => {
+      ran = true;
+      return this.loadUnlocked(name, plan, later, forCore);
+    };
     if (!locks) return run();
     return locks.request(`syzygy-web ${this.url(name)}`, { signal: this.closer.signal }, run).catch((e) => {
       this.checkOpen();
-      throw e;
+      if (ran) throw typeof e?.code === 'string' ? e : fail(`generating ${name}: ${e.message || e}`, 'generate');
+      // No lock to be had (a sandboxed frame's opaque origin refuses Web
+      // Locks): made here as without them.
+      return run();
     });
   }
 

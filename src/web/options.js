@@ -38,7 +38,7 @@ export function checkOptions(options) {
   if (options.url != null && options.urls == null) throw fail('Tablebase option url is unknown: base URLs go in urls, an array', 'options');
   const unknown = Object.keys(options).filter((k) => !KNOWN.has(k));
   if (unknown.length && typeof console !== 'undefined') console.warn(`Tablebase: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} ignored`);
-  const generate = options.generate || 'auto';
+  const generate = options.generate ?? 'auto';
   if (!['auto', 'always', 'never'].includes(generate)) {
     throw fail("Tablebase option generate must be 'auto', 'always' or 'never'", 'options');
   }
@@ -46,7 +46,7 @@ export function checkOptions(options) {
   if (manifest !== null && (typeof manifest !== 'object' || Array.isArray(manifest) || !Object.values(manifest).every((v) => typeof v === 'string'))) {
     throw fail('Tablebase option manifest must map file names to base URLs (strings)', 'options');
   }
-  const urls = options.urls || [];
+  const urls = options.urls ?? [];
   if (!Array.isArray(urls) || !urls.every((u) => typeof u === 'string') || (urls.length === 0 && !manifest && generate === 'never')) {
     throw fail('Tablebase options need urls: an array of base URLs (or a manifest, or generate tables)', 'options');
   }
@@ -71,8 +71,11 @@ export function checkOptions(options) {
 /** [absolute URL, entry] of the `early` option's usable entries; code `options` for a bad URL. */
 function earlyRequests(options) {
   const out = [];
-  for (const e of Array.isArray(options.early) ? options.early : []) {
-    if (!e || typeof e.url !== 'string' || !e.response || !(e.end > 0)) continue;
+  if (options.early != null && !Array.isArray(options.early)) throw fail('Tablebase option early must be an array of {url, start, end, response}', 'options');
+  for (const e of options.early ?? []) {
+    if (!e || typeof e.url !== 'string' || !e.response || !(e.end > 0)) {
+      throw fail('Tablebase option early: each entry needs url (a string), end (a positive number) and response (a promise of the fetch)', 'options');
+    }
     try {
       out.push([new URL(e.url, typeof location !== 'undefined' ? location.href : undefined).href, e]);
     } catch (err) {

@@ -115,6 +115,47 @@ export class Runtime {
     this.closing = false;
     this.closed = null;
     this.wakers = new Set();
+    // Calls of the Tablebase under way, and whether its wrapper was freed
+    // (see release).
+    this.calls = 0;
+    this.released = false;
+  }
+
+  /**
+   * The Tablebase's wasm wrapper was freed (`free()`, `using`, or garbage
+   * collected): nothing can call this again, so it closes as soon as the
+   * calls under way end (a probe started on a Tablebase dropped at once,
+   * `new Tablebase(o).probe(fen)`, still answers).
+   */
+  release() {
+    this.released = true;
+    if (this.calls === 0) this.close();
+  }
+
+  /** Runs a call of the Tablebase, counted for `release`. */
+  async busy(call) {
+    this.calls++;
+    try {
+      return await call();
+    } finally {
+      if (--this.calls === 0 && this.released) this.close();
+    }
+  }
+
+  analyse(fen, options) {
+    return this.busy(() => this.analyseNow(fen, options));
+  }
+
+  mainline(fen, options) {
+    return this.busy(() => this.mainlineNow(fen, options));
+  }
+
+  clearCache() {
+    return this.busy(() => this.clearNow());
+  }
+
+  prefetch(names, onProgress) {
+    return this.busy(() => this.prefetchNow(names, onProgress));
   }
 
   /** Throws code `closed` once close() was called. */
@@ -257,7 +298,7 @@ export class Runtime {
    * arrive together and their write took 8-77 ms after the answer.
    * A stage whose successor came first is skipped.
    */
-  async analyse(fen, options) {
+  async analyseNow(fen, options) {
     if (options != null && (typeof options !== 'object' || (options.onUpdate != null && typeof options.onUpdate !== 'function'))) {
       throw fail('probe options must be an object whose onUpdate, if any, is a function', 'options');
     }
@@ -328,7 +369,10 @@ export class Runtime {
    * Each step is a run of its own, so MAX_ROUNDS bounds a step: a cursed
    * line can be hundreds of plies.
    */
-  async mainline(fen, options) {
+  async mainlineNow(fen, options) {
+    if (options != null && (typeof options !== 'object' || (options.toEnd != null && typeof options.toEnd !== 'boolean'))) {
+      throw fail('mainline options must be an object whose toEnd, if any, is a boolean', 'options');
+    }
     const toEnd = !!(options && options.toEnd);
     const trace = new Trace('mainline', fen);
     const ask = { trace, prio: { rank: RANK.moves } };
@@ -350,6 +394,8 @@ export class Runtime {
         r = await this.run('mainline-step', s.fen, ask);
         if (s.zeroing) phaseEnd = line.moves.length + budget(r);
       }
+      // Its time stops at the answer, as a probe's: not the writes after.
+      this.noteTrace(trace);
       await this.stored();
       return line;
     } finally {
@@ -624,7 +670,7 @@ export class Runtime {
    * numbers files from 0 again, so their answers, under the ids of before,
    * are dropped (`epoch`), and a probe in progress asks again.
    */
-  async clearCache() {
+  async clearNow() {
     this.checkOpen();
     this.http.clear();
     this.epoch++;
@@ -642,8 +688,9 @@ export class Runtime {
   }
 
   /** Whole files into IndexedDB, in 1 MiB requests, within the budget. */
-  async prefetch(names, onProgress) {
+  async prefetchNow(names, onProgress) {
     this.checkOpen();
+    if (onProgress != null && typeof onProgress !== 'function') throw fail('prefetch onProgress must be a function', 'options');
     return prefetchFiles(this, names, onProgress);
   }
 }

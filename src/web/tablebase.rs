@@ -31,8 +31,10 @@ extern "C" {
 extern "C" {
     type Runtime;
 
-    #[wasm_bindgen(constructor)]
-    fn new(core: Core, options: JsValue, format_version: u32) -> Runtime;
+    // (`catch`: its option errors come back as an Err, not by unwinding
+    // through the wasm frame.)
+    #[wasm_bindgen(constructor, catch)]
+    fn new(core: Core, options: JsValue, format_version: u32) -> Result<Runtime, JsValue>;
     #[wasm_bindgen(method)]
     fn analyse(this: &Runtime, fen: &str, options: JsValue) -> Promise;
     #[wasm_bindgen(method)]
@@ -45,6 +47,8 @@ extern "C" {
     fn close_runtime(this: &Runtime) -> Promise;
     #[wasm_bindgen(method)]
     fn prefetch(this: &Runtime, files: Vec<String>, on_progress: JsValue) -> Promise;
+    #[wasm_bindgen(method)]
+    fn release(this: &Runtime);
 }
 
 /// A JS `Error` with the error's message and its stable `code`.
@@ -99,6 +103,14 @@ pub struct Tablebase {
     runtime: Runtime,
 }
 
+/// `free()`, `using` or the garbage collector: the runtime closes once the
+/// calls under way end (its worker, IndexedDB connection and pages go).
+impl Drop for Tablebase {
+    fn drop(&mut self) {
+        self.runtime.release();
+    }
+}
+
 #[wasm_bindgen]
 impl Tablebase {
     /// `new Tablebase(options?)`: see `TablebaseOptions` (types.rs) for every option.
@@ -125,7 +137,7 @@ impl Tablebase {
             .max(1048576.0);
         let core = Core::new((page as u64).trailing_zeros(), memory);
         Ok(Tablebase {
-            runtime: Runtime::new(core, options, u32::from(values_file::VERSION)),
+            runtime: Runtime::new(core, options, u32::from(values_file::VERSION))?,
         })
     }
 

@@ -50,6 +50,10 @@ describe('wrong types at the JS API', { skip }, () => {
         ['manifest', 'KQvK.rtbw'], ['manifest', { 'KQvK.rtbw': 42 }], ['manifest', { 'KQvK.rtbw': 'http://[' }],
         ['early', [{ url: 'http://[', start: 0, end: 10, response: {} }]],
         ['onProgress', 'log'], ['onGenerate', 1], ['generate', 'sometimes'], ['urls', base], ['urls', ['http://[']],
+        // Until 2026-11-30 these falsy ones took the defaults: generating
+        // where `false` meant never, and no URL at all for an empty string.
+        ['generate', false], ['generate', true], ['generate', 0], ['urls', ''],
+        ['early', { url: base, end: 10 }], ['early', [{ url: base }]],
       ];
       const out = [];
       for (const [key, value] of cases) {
@@ -75,7 +79,7 @@ describe('wrong types at the JS API', { skip }, () => {
       assert.match(s, /^\w+: options: Tablebase option/, s);
       assert.ok(s.includes(key === 'options' ? 'Tablebase options must be an object' : key), s);
     }
-    assert.equal(seen.length, 26);
+    assert.equal(seen.length, 32);
   });
 
   it('probe options of the wrong type: code options', async () => {
@@ -92,6 +96,57 @@ describe('wrong types at the JS API', { skip }, () => {
       return out;
     }, FEN);
     assert.deepStrictEqual(seen, Array(4).fill('options: probe options must be an object whose onUpdate, if any, is a function'));
+  });
+
+  it("mainline's and prefetch's options of the wrong type: code options", async () => {
+    const seen = await env.page.evaluate(async (fen) => {
+      const codeOf = (p) => p.then(() => 'answered', (e) => `${e.code}: ${e.message}`);
+      const out = [];
+      for (const options of [42, 'x', { toEnd: 'false' }, { toEnd: 1 }]) out.push(await codeOf(window.tb.mainline(fen, options)));
+      for (const onProgress of [42, 'log', {}]) out.push(await codeOf(window.tb.prefetch(fen, onProgress)));
+      return out;
+    }, FEN);
+    assert.deepStrictEqual(seen, [
+      ...Array(4).fill('options: mainline options must be an object whose toEnd, if any, is a boolean'),
+      ...Array(3).fill('options: prefetch onProgress must be a function'),
+    ]);
+  });
+
+  it('free() (and `using`) closes the Tablebase once its calls under way end', async () => {
+    // Until 2026-11-30 it freed the wasm wrapper alone: the generation
+    // worker and the IndexedDB connection stayed.
+    const seen = await env.page.evaluate(async () => {
+      const Real = window.Worker;
+      let terminated = 0;
+      window.Worker = class extends Real {
+        terminate() {
+          terminated++;
+          super.terminate();
+        }
+      };
+      try {
+        const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+        const tb = new window.Tablebase({ urls: [], generate: 'always' });
+        const first = await tb.probe('8/8/8/4k3/8/8/8/R3K3 w - - 0 1');
+        // A probe under way when the wrapper goes still answers; then the worker stops.
+        const running = tb.probe('8/8/8/4k3/8/8/8/3QK3 w - - 0 1');
+        tb.free();
+        const atFree = terminated;
+        const second = await running;
+        await sleep(50);
+        let later;
+        try {
+          tb.stats();
+          later = 'answered';
+        } catch (e) {
+          later = 'threw';
+        }
+        return { first: first.wdl, second: second.wdl, atFree, after: terminated, later };
+      } finally {
+        window.Worker = Real;
+      }
+    });
+    assert.deepStrictEqual(seen, { first: 2, second: 2, atFree: 0, after: 1, later: 'threw' });
   });
 
   it('an unknown option is named on the console, and the Tablebase works', async () => {
