@@ -515,3 +515,45 @@ fn generate_finishes_with_standard_error_closed() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Header bytes a misread (or a corrupt file) can turn into another valid-
+/// looking index: each is refused as corrupt, never read as a table whose
+/// positions index elsewhere. (Until 2026-11-30 all three parsed.)
+#[test]
+fn headers_that_would_index_other_positions_are_corrupt() {
+    let read = |name: &str| std::fs::read(syzygy_path().join(name)).expect("official table");
+    let parse = |name: &str, bytes: &[u8], size: u64| {
+        let mat = Material::from_name(&name[..name.len() - 5]).expect("material");
+        header::parse(bytes, size, Kind::Wdl, &mat.shape).map(|_| ())
+    };
+    let corrupt = |name: &str, bytes: &[u8], size: u64, why: &str| match parse(name, bytes, size) {
+        Err(syzygy_web::format::FormatError::Corrupt(m)) => assert!(m.contains(why), "{name}: {m}"),
+        other => panic!("{name}: expected corrupt ({why}), got {other:?}"),
+    };
+
+    // KRvK: three pieces lead; a leading group at step 5 is never reached.
+    let mut krvk = read("KRvK.rtbw");
+    parse("KRvK.rtbw", &krvk, krvk.len() as u64).expect("the table as it is");
+    krvk[5] = (krvk[5] & 0xf0) | 5;
+    corrupt("KRvK.rtbw", &krvk, krvk.len() as u64, "piece order");
+
+    // KRRvK: the two kings lead; rooks listed first would be indexed as kings.
+    let mut krrvk = read("KRRvK.rtbw");
+    let lows: Vec<u8> = krrvk[6..10].iter().map(|b| b & 0x0f).collect();
+    let mut moved: Vec<u8> = lows.iter().copied().filter(|p| p & 7 != 6).collect();
+    moved.extend(lows.iter().copied().filter(|p| p & 7 == 6));
+    for (b, p) in krrvk[6..10].iter_mut().zip(moved) {
+        *b = (*b & 0xf0) | p;
+    }
+    corrupt(
+        "KRRvK.rtbw",
+        &krrvk,
+        krrvk.len() as u64,
+        "order the layout does not allow",
+    );
+
+    // KPvKP: both pawn groups at the same step.
+    let mut kpvkp = read("KPvKP.rtbw");
+    kpvkp[6] = (kpvkp[6] & 0xf0) | (kpvkp[5] & 0x0f);
+    corrupt("KPvKP.rtbw", &kpvkp, kpvkp.len() as u64, "piece order");
+}

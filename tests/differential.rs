@@ -179,3 +179,40 @@ fn four_piece_tables_exhaustive() {
     }
     println!("4-piece positions compared: {total}");
 }
+
+/// Positions whose only legal move is an en passant capture (stalemate
+/// without it, and mate without it), which random samples almost never
+/// reach: the table's value of the position is not its value, the
+/// capture's is. No table here holds these 5-piece positions and none is
+/// needed: the answer must be the reference's value of the position after
+/// the capture, reached by a zeroing move (1 or 101 plies).
+#[test]
+fn only_move_en_passant_takes_the_captures_value() {
+    let (mut us, them) = (ours(), theirs());
+    for f in [
+        // Stalemate without exd6: the queen takes g8, g7 and h7.
+        "7K/8/4k1q1/3pP3/8/8/8/8 w - d6 0 1",
+        // Mate without exd6: d7-d5 gave check, the king's squares are taken.
+        "8/8/8/3pP3/2k1K3/8/5q2/8 w - d6 0 1",
+    ] {
+        let p = parse(f);
+        let moves = p.legal_moves();
+        assert!(
+            moves.len() == 1 && moves[0].is_en_passant(),
+            "{f}: {moves:?}"
+        );
+        let mut child = p.clone();
+        child.play_unchecked(moves[0]);
+        let after = wdl_of(them.probe_wdl_after_zeroing(&child).expect("reference"));
+        let a = us.analyse(&p).unwrap_or_else(|e| panic!("{f}: {e}"));
+        let dtz = match -after {
+            2 => 1,
+            1 => 101,
+            0 => 0,
+            -1 => -101,
+            _ => -1,
+        };
+        assert_eq!((a.wdl, a.dtz), (-after, dtz), "{f}");
+        assert_eq!(a.moves.len(), 1, "{f}");
+    }
+}

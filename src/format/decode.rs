@@ -227,6 +227,9 @@ fn walk(
             }
         }
         let (sym, len, run) = symbol(h, code, min)?;
+        if at + len as usize > end {
+            return Err(FormatError::Corrupt("a code runs past its block"));
+        }
         if lit < run {
             break sym;
         }
@@ -285,7 +288,9 @@ fn symbol(h: &Huffman, code: u64, min: u32) -> Result<(usize, u32, u64), FormatE
     let (Some(&first), Some(&base)) = (h.first_symbol.get(i), h.base.get(i)) else {
         return Err(FormatError::Corrupt("Huffman code longer than any length"));
     };
-    let sym = (u64::from(first) + ((code - base.min(code)) >> (64 - len))) as usize;
+    // (In u64, then checked: wasm32's usize would drop the high bits.)
+    let sym = usize::try_from(u64::from(first) + ((code - base.min(code)) >> (64 - len)))
+        .unwrap_or(usize::MAX);
     let Some(&run) = h.run.get(sym) else {
         return Err(FormatError::Corrupt("Huffman code names a missing symbol"));
     };
@@ -348,6 +353,9 @@ pub fn each_block(
             }
             let (sym, len, _) = symbol(h, bits_at(block, at), min)?;
             at += len as usize;
+            if at > block.len() * 8 {
+                return Err(corrupt("a code runs past its block"));
+            }
             // Expand the symbol's pair grammar, left child first. The last
             // symbol may run past the block's count: expand only that far.
             stack.clear();

@@ -188,15 +188,26 @@ pub fn parse(
     } = geo;
 
     let mut encodings: Vec<Vec<Encoding>> = Vec::with_capacity(nfiles);
+    // Each side's first piece in file 0: the probe picks the leading
+    // colour (and so the file) from it, so every file must agree.
+    let mut leaders = [0u8; 2];
     for file in 0..nfiles {
         let order = c.u8()?;
         let order2 = if shape.both_pawns() { c.u8()? } else { 0xff };
         let codes = c.take(shape.pieces)?;
         let mut per_side = Vec::with_capacity(sides);
-        for side in 0..sides {
+        for (side, leader) in leaders.iter_mut().enumerate().take(sides) {
             let shift = 4 * side as u32;
             let pieces: Vec<u8> = codes.iter().map(|b| (b >> shift) & 0x0f).collect();
             check_pieces(&pieces, shape)?;
+            check_order(&pieces, geo)?;
+            if file == 0 {
+                *leader = pieces[0];
+            } else if pieces[0] != *leader {
+                return Err(FormatError::Corrupt(
+                    "the files of a pawn table lead with different pieces",
+                ));
+            }
             let o = (order >> shift) & 0x0f;
             let o2 = if order2 == 0xff {
                 0x0f
@@ -323,6 +334,42 @@ fn check_pieces(pieces: &[u8], shape: &Shape) -> Result<(), FormatError> {
     }
 }
 
+/// The leading pieces are the ones the material's layout expects (every
+/// pawn of the leading colour, then the other colour's pawns; the two
+/// kings; three pieces of their own) and identical pieces lie together:
+/// else the index would be computed for another position.
+fn check_order(pieces: &[u8], geo: Geometry) -> Result<(), FormatError> {
+    let n = pieces.len();
+    let lead = geo.lead();
+    let others = usize::from(geo.other_pawns);
+    let count = |c: u8| pieces.iter().filter(|&&p| p == c).count();
+    let fits = if lead + others > n || n == 0 {
+        false
+    } else if geo.pawnful {
+        let first = pieces[0];
+        first & 7 == 1
+            && count(first) == lead
+            && pieces[..lead].iter().all(|&p| p == first)
+            && count(first ^ 8) == others
+            && pieces[lead..lead + others].iter().all(|&p| p == first ^ 8)
+    } else if geo.kk {
+        pieces[0] & 7 == 6 && pieces[1] == pieces[0] ^ 8
+    } else {
+        pieces[..lead].iter().all(|&p| count(p) == 1)
+    };
+    // After the leading groups, a piece unlike the one before starts a
+    // group: it must not have come earlier.
+    let together = (lead + others..n)
+        .all(|i| i == 0 || pieces[i] == pieces[i - 1] || !pieces[..i].contains(&pieces[i]));
+    if fits && together {
+        Ok(())
+    } else {
+        Err(FormatError::Corrupt(
+            "header pieces in an order the layout does not allow",
+        ))
+    }
+}
+
 /// Derives group sizes and factors. `order`/`order2` say at which step of
 /// the mixed-radix number the leading group and the second pawn group come
 /// (0x0f: no second pawn group). The writer calls it too, for every piece
@@ -359,6 +406,12 @@ pub fn encoding(
         i = j;
     }
 
+    // Both pawn groups have a step, and only they do.
+    let second = pawnful && other_pawns > 0;
+    if (order2 != 0x0f) != second || order == order2 {
+        return Err(FormatError::Corrupt("piece order out of range"));
+    }
+    let (mut placed, mut placed2) = (false, !second);
     let mut free = 64 - k as u64;
     let mut f: u64 = 1;
     let mut step = 0u8;
@@ -367,12 +420,14 @@ pub fn encoding(
             return Err(FormatError::Corrupt("piece order out of range"));
         }
         if step == order {
+            placed = true;
             factor[0] = f;
             let size = geo.lead_size(file);
             f = f
                 .checked_mul(size)
                 .ok_or(FormatError::Corrupt("index space overflows"))?;
         } else if step == order2 {
+            placed2 = true;
             let at = usize::from(lead);
             factor[at] = f;
             let size = binomial(48 - u64::from(lead), u64::from(norm[at]));
@@ -389,6 +444,11 @@ pub fn encoding(
             k += usize::from(norm[k]);
         }
         step += 1;
+    }
+    // A step past the last group's would never be reached: the leading
+    // group (or the second pawns) would count for nothing in the index.
+    if !placed || !placed2 {
+        return Err(FormatError::Corrupt("piece order out of range"));
     }
     Ok(Encoding {
         pieces,

@@ -112,6 +112,15 @@ const CASES = [
     error: { code: 'network', message: /KRPvKR\.rtb.*compressed.*Content-Encoding/ },
   },
   {
+    // A server that ignores Range sends 1 KiB of the file, then nothing
+    // with the connection open: the stream ends after 20 s without a byte
+    // and the file is asked for again (until 2026-11-30 it waited for good).
+    name: 'a whole-file answer that stalls mid-body: asked again',
+    fen: KQKR_QUIET,
+    faults: { match: 'KQvKR.rtbw', mode: 'drip', whole: true, chunk: 1024, intervalMs: 600000, count: 1 },
+    retries: 1,
+  },
+  {
     name: 'no CORS headers: clear error about CORS',
     faults: { match: 'KRPvKR', mode: 'no-cors' },
     error: { code: 'network', message: /KRPvKR\.rtb.*CORS.*Access-Control-Allow-Origin/ },

@@ -5,6 +5,7 @@ export const FAULT_MODES = Object.freeze({
   'ignore-range': 'reply 200 with the whole file, as a server that ignores Range',
   'single-range': 'reply 200 with the whole file to a request for several ranges, as a server that takes one range only',
   'first-range': 'reply to a request for several ranges with a plain 206 for the first of them alone',
+  'drop-several': 'close the connection without an answer to a request for several ranges, as a proxy that cannot pass them; one range is served normally',
   'refuse-several': 'reply `status` [400] to a request for several ranges, as some proxies and CDNs do; one range is served normally',
   status: 'reply with `status` [500]; optional `body`',
   truncate: 'normal headers, send only `bytes` [half the body] then end the connection cleanly',
@@ -17,6 +18,8 @@ export const FAULT_MODES = Object.freeze({
   'etag-change': 'bump the file generation (new ETag and Last-Modified), then reply normally',
   'no-cors': 'reply normally but without any CORS header',
 });
+// Any mode that shapes a body (drip, truncate, reset) takes `whole: true`:
+// status 200 and the whole file, as from a server that ignores Range.
 
 function normalizeSpec(raw, i) {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {

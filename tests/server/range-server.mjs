@@ -472,7 +472,8 @@ export async function startServer(options = {}) {
       if (!ok) rangeHeader = undefined;
     }
 
-    let range = mode === 'ignore-range' ? null : parseRange(rangeHeader, size);
+    // (`whole`: a fault's body is the whole file's, as from a server that ignores Range.)
+    let range = mode === 'ignore-range' || fault?.whole ? null : parseRange(rangeHeader, size);
     if (range?.unsatisfiable) {
       return sendText(res, rec, 416, 'range not satisfiable\n', {
         ...headers,
@@ -483,6 +484,12 @@ export async function startServer(options = {}) {
     }
     if (range?.parts && mode === 'refuse-several') {
       return sendText(res, rec, Number(fault.status ?? 400), 'several ranges refused\n', { ...headers, 'Content-Type': 'text/plain; charset=utf-8', ...extra });
+    }
+    if (range?.parts && mode === 'drop-several') {
+      // No answer at all: the connection closes under the request.
+      rec.status(0);
+      res.socket?.destroy();
+      return;
     }
     if (range?.parts && mode === 'single-range') range = null;
     if (range?.parts && mode === 'first-range') range = range.parts[0];
