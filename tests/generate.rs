@@ -427,6 +427,21 @@ fn values_file_round_trips() {
     let cut = &bytes[..bytes.len() - 2];
     let mut r = std::io::Cursor::new(cut);
     assert!(generate::values_file::read_packed_sides(&mut r, [true, false]).is_err());
+    // A damaged code (UNKNOWN, never written; or a distance past the
+    // longest allowed) is refused, not answered (until 2026-11-30 read).
+    for bad in [i16::MIN, 16_001, -16_002] {
+        let mut damaged = bytes.clone();
+        let at = damaged.len() - 2;
+        damaged[at..].copy_from_slice(&bad.to_le_bytes());
+        assert!(
+            generate::values_file::read(&mut damaged.as_slice()).is_err(),
+            "{bad}"
+        );
+        assert!(
+            generate::values_file::read_packed(&mut damaged.as_slice()).is_err(),
+            "{bad}"
+        );
+    }
 }
 
 /// A pawnful material written a leading-pawn file at a time (as the CLI

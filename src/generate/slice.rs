@@ -125,6 +125,8 @@ fn zeroing_child(
     };
     let mut w = value::wdl(code);
     let mut mate = if dtm { mate } else { UNKNOWN };
+    // The best en passant reply, if one is legal: (WDL, mate code).
+    let mut by_ep: Option<(i8, i16)> = None;
     if m.double_push {
         let mut pieces = [(Color::White, Role::King, 0u8); MAX_PIECES];
         let n = after(b, m, &mut pieces);
@@ -153,13 +155,51 @@ fn zeroing_child(
                 continue;
             }
             let (g, gm) = t.probe(&ep[..k], turn).unwrap_or((UNKNOWN, UNKNOWN));
-            w = w.max(-value::wdl(g));
-            if dtm && value::rank(value::through(gm)) > value::rank(mate) {
-                mate = value::through(gm);
+            let here = (
+                -value::wdl(g),
+                if dtm { value::through(gm) } else { UNKNOWN },
+            );
+            by_ep = Some(match by_ep {
+                Some((bw, bm)) => (
+                    bw.max(here.0),
+                    if value::rank(here.1) > value::rank(bm) {
+                        here.1
+                    } else {
+                        bm
+                    },
+                ),
+                None => here,
+            });
+        }
+    }
+    if let Some((ew, em)) = by_ep {
+        if has_other_move(b, m, turn) {
+            // The reply is the better of the stored value's moves and en passant.
+            w = w.max(ew);
+            if value::rank(em) > value::rank(mate) {
+                mate = em;
             }
+        } else {
+            // En passant is the only move: the stored value (stalemate, or
+            // mate, without it) is not the position's.
+            (w, mate) = (ew, em);
         }
     }
     Some((w, mate))
+}
+
+/// Whether the side to move after `m` (a double push) has a legal move
+/// other than an en passant capture: stored positions know none.
+fn has_other_move(b: &Board, m: &Move, turn: Color) -> bool {
+    let mut sq = b.sq;
+    sq[m.slot] = m.to;
+    let child = Board {
+        layout: b.layout,
+        sq,
+    };
+    let mut zeroing = false;
+    let quiet = count_quiet_moves(&child, !turn, |_| zeroing = true);
+    quiet > 0 || zeroing
 }
 
 /// Whether `side`'s king is attacked in a position given as lookup pieces.

@@ -16,6 +16,7 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 
 use super::layout::{parse_material, Layout};
 use super::solved::{pack_into, packable, Codes, Solved};
+use super::value;
 
 pub const MAGIC: [u8; 4] = *b"SWGV";
 /// Bump whenever the layout or the value codes change.
@@ -158,6 +159,17 @@ fn read_codes(r: &mut impl Read, n: usize) -> io::Result<Vec<i16>> {
         r.read_exact(bytes)?;
         for (c, b) in part.iter_mut().zip(bytes.chunks_exact(2)) {
             *c = i16::from_le_bytes([b[0], b[1]]);
+        }
+        // A written table holds draws, decided codes within the longest
+        // distance and INVALID only: anything else is a damaged file,
+        // which would answer wrongly.
+        let sound = |c: i16| {
+            c == value::INVALID
+                || c == value::DRAW
+                || (value::is_decided(c) && value::distance(c) <= value::MAX_DISTANCE)
+        };
+        if !part.iter().all(|&c| sound(c)) {
+            return Err(bad("a value out of range"));
         }
     }
     Ok(out)

@@ -31,7 +31,7 @@ if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScop
     try {
       await ready;
       if (m.type === 'insert') {
-        if (!generator.has(m.name)) generator.insert(m.bytes);
+        if (!generator.has(m.name)) generator.insert(m.bytes, m.name);
         self.postMessage({ id: m.id, type: 'done' });
       } else if (m.type === 'generate') {
         let done = 0;

@@ -320,7 +320,7 @@ export class Generated {
    */
   insert(name, bytes) {
     try {
-      return this.core.insertGenerated(bytes) === name;
+      return this.core.insertGenerated(bytes, name) === name;
     } catch (e) {
       return false;
     }

@@ -61,9 +61,9 @@ impl Generator {
         }
     }
 
-    /// Adds a table (a values file) that later materials depend on.
-    pub fn insert(&mut self, bytes: &[u8]) -> Result<String, JsError> {
-        insert_into(&mut self.library, bytes, true)
+    /// Adds a table (a values file of material `name`) that later materials depend on.
+    pub fn insert(&mut self, bytes: &[u8], name: &str) -> Result<String, JsError> {
+        insert_into(&mut self.library, bytes, name, true)
     }
 
     /// Whether a material (e.g. "KQvK") is held.

@@ -279,10 +279,10 @@ impl Core {
         })
     }
 
-    /// Adds a generated table (a values file); its material's name.
+    /// Adds a generated table (a values file of material `name`); its material's name.
     #[wasm_bindgen(js_name = insertGenerated)]
-    pub fn insert_generated(&mut self, bytes: &[u8]) -> Result<String, JsError> {
-        values::insert_into(&mut self.generated, bytes, false)
+    pub fn insert_generated(&mut self, bytes: &[u8], name: &str) -> Result<String, JsError> {
+        values::insert_into(&mut self.generated, bytes, name, false)
     }
 
     /// The generated materials an answer for `fen` reads, comma-separated
@@ -299,7 +299,7 @@ impl Core {
     /// from IndexedDB, before a worker is given it).
     #[wasm_bindgen(js_name = isGeneratedTable)]
     pub fn is_generated_table(bytes: &[u8], name: &str) -> bool {
-        values_file::current(&mut &bytes[..], name, false, bytes.len() as u64)
+        values_file::current(&mut &bytes[..], name, true, bytes.len() as u64)
     }
 
     /// The generated materials a worker needs to generate `name`, comma-separated.

@@ -11,15 +11,27 @@ use crate::generate::values_file;
 /// seconds and tens of MB, 5-piece ones gigabytes.
 pub const MAX_PIECES: u8 = 4;
 
-/// Reads a values file into a library; the material's name on success.
-/// `sub` keeps it only as a sub-table of later materials (half the memory).
-pub(crate) fn insert_into(lib: &mut Library, bytes: &[u8], sub: bool) -> Result<String, JsError> {
+/// Reads a values file of material `name` into a library; the material's
+/// name on success. `sub` keeps it only as a sub-table of later materials
+/// (half the memory). A file of another material, size or version, or
+/// without mate distances, is refused before anything is inserted.
+pub(crate) fn insert_into(
+    lib: &mut Library,
+    bytes: &[u8],
+    name: &str,
+    sub: bool,
+) -> Result<String, JsError> {
     // The material is checked before its layout is built: a record naming
     // a 7-piece material would take gigabytes to lay out.
     let pieces = values_file::material(bytes).map_or(0, |m| m.len().saturating_sub(1));
     if pieces > usize::from(MAX_PIECES) {
         return Err(JsError::new(&format!(
             "a generated table of {pieces} pieces; a browser makes tables of up to {MAX_PIECES}"
+        )));
+    }
+    if !values_file::current(&mut &bytes[..], name, true, bytes.len() as u64) {
+        return Err(JsError::new(&format!(
+            "not a whole generated table of {name} with mate distances"
         )));
     }
     let read = if sub {
