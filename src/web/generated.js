@@ -173,14 +173,18 @@ export class Generated {
   load(name, plan, later, forCore) {
     const locks = typeof navigator !== 'undefined' && navigator.locks;
     let ran = false;
+    // An error without a code (a DOMException from IndexedDB, say) is the generation's.
+    const coded = (e) => {
+      throw typeof e?.code === 'string' ? e : fail(`generating ${name}: ${(e && e.message) || e}`, 'generate');
+    };
     const run = () => {
       ran = true;
-      return this.loadUnlocked(name, plan, later, forCore);
+      return this.loadUnlocked(name, plan, later, forCore).catch(coded);
     };
     if (!locks) return run();
     return locks.request(`syzygy-web ${this.url(name)}`, { signal: this.closer.signal }, run).catch((e) => {
       this.checkOpen();
-      if (ran) throw typeof e?.code === 'string' ? e : fail(`generating ${name}: ${e.message || e}`, 'generate');
+      if (ran) throw e;
       // No lock to be had (a sandboxed frame's opaque origin refuses Web
       // Locks): made here as without them.
       return run();

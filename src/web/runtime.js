@@ -129,7 +129,7 @@ export class Runtime {
    */
   release() {
     this.released = true;
-    if (this.calls === 0) this.close();
+    if (this.calls === 0) this.close().catch(() => {});
   }
 
   /** Runs a call of the Tablebase, counted for `release`. */
@@ -138,7 +138,7 @@ export class Runtime {
     try {
       return await call();
     } finally {
-      if (--this.calls === 0 && this.released) this.close();
+      if (--this.calls === 0 && this.released) this.close().catch(() => {});
     }
   }
 
@@ -343,10 +343,11 @@ export class Runtime {
         // multiplexed they go at once.
         const ask = (rank) => ({ trace, prio: { rank } });
         const release = this.http.gate.hold(RANK.verdict, !this.http.link.slow());
-        this.run('outcome', fen, ask(RANK.outcome)).then(outcome, () => {});
+        // (Counted as calls: a freed Tablebase closes after them too.)
+        this.busy(() => this.run('outcome', fen, ask(RANK.outcome))).then(outcome, () => {});
         // A verdict from a table being generated needs no network: its
         // hold ends where the generation starts, not with it.
-        this.run('verdict', fen, { ...ask(RANK.verdict), release })
+        this.busy(() => this.run('verdict', fen, { ...ask(RANK.verdict), release }))
           .then(verdict, () => {})
           .finally(release);
       }

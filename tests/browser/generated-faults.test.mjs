@@ -265,14 +265,15 @@ describe('generation in the browser, when things go wrong', { skip }, () => {
     const kpvk = await probe(page, '8/8/8/4k3/8/8/4P3/4K3 w - - 0 1');
     assert.ok(Number.isInteger(kpvk.dtm), JSON.stringify(kpvk));
 
-    // KRvKN's generation waits in the worker (its messages held); it needs
-    // KRvK, which the page loads and must keep for it.
+    // KRvKN's generation waits in the worker (its messages held); its
+    // answer reads KRvK, which the probe pins.
     await page.evaluate(() => (window.hold = true));
     await startProbe(page, 'long', KRVKN);
     await page.waitForFunction(() => window.workers.some((w) => w.held.some((m) => m.type === 'generate')));
     const before = await tbStats(page);
 
-    // Meanwhile KQvK's probe ends: KPvK, which no probe under way needs, is let go.
+    // Meanwhile KQvK's probe ends: KPvK, which no probe under way needs, is
+    // let go, and KRvK is not (unpinned, both would go: 2).
     await probe(page, KQVK);
     const during = await tbStats(page);
     assert.equal(during.tablesLetGo, before.tablesLetGo + 1, JSON.stringify([before, during]));
