@@ -252,6 +252,7 @@ export class Runtime {
       generatedBytes: [...this.generated.held.values()].reduce((n, h) => n + h.bytes, 0),
       generateMs: Math.round(this.generated.counters.generateMs),
       memoryBytes: this.core.memoryBytes(),
+      writesPending: this.writes.size,
       indexedDb: this.db.state,
       multiplexed: this.http.multiplexed,
       link: this.http.link.summary(),

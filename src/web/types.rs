@@ -83,6 +83,8 @@ export interface Stats {
   pagesFromMemory: number; pagesFromIndexedDb: number; pagesFromNetwork: number;
   cacheBytes: number; memoryBytes: number; indexedDb: 'ok' | 'memory-only' | 'opening' | 'closed';
   requestsInFlight: number; identityChanges: number;
+  /** IndexedDB writes (and the evictions they make) not yet done: 0 once what was read is stored. */
+  writesPending: number;
   /** Answers of a file's version before a change that were asked for before it, dropped and asked for again. */
   staleAnswers: number;
   /** Whether the tables' host was seen to answer many requests at once (HTTP/2 or 3: from Resource

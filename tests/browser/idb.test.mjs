@@ -71,18 +71,18 @@ function idbContents(page) {
 }
 
 /**
- * tb.stats() once no request is in flight and the cache's byte count has
- * stopped moving (its writes are done), or after 3 s.
+ * tb.stats() once no request is in flight and no IndexedDB write (with
+ * the eviction it makes) is pending, or after 20 s. (Until 2026-11-30 a
+ * byte count unchanged over 50 ms stood for the writes being done, which
+ * a loaded machine's idle-time writes could outlast.)
  */
 function settled(page) {
   return page.evaluate(async () => {
     const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-    const deadline = performance.now() + 3000;
-    let last = null;
+    const deadline = performance.now() + 20000;
     for (;;) {
       const s = window.tb.stats();
-      if ((s.requestsInFlight === 0 && last !== null && s.cacheBytes === last) || performance.now() > deadline) return s;
-      last = s.requestsInFlight === 0 ? s.cacheBytes : null;
+      if ((s.requestsInFlight === 0 && s.writesPending === 0) || performance.now() > deadline) return s;
       await sleep(50);
     }
   });
