@@ -151,7 +151,9 @@ describe('offline', () => {
       });
       // The best line reads DTZ pages of its own; they are stored by the time it shows.
       await page.locator('syzygy-board .sb-mainline .sb-ply').first().waitFor({ timeout: 20000 });
-      await page.waitForTimeout(500);
+      // The board notes a position stored once its probe's writes are done
+      // (until 2026-11-30 a fixed 500 ms stood for that).
+      await page.waitForFunction((entry) => (localStorage.getItem('syzygy-board:heads-kept') ?? '').includes(entry), `#${fen.split(' ').slice(0, 4).join(' ')}`);
       const cold = tableRequests();
       assert.ok(cold.some((e) => e.path.endsWith('/KRPvKR.rtbw') && /^bytes=0-/.test(e.range)), 'no early head on the first visit');
       await page.reload();
