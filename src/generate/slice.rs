@@ -383,3 +383,62 @@ pub fn solve(t: &Tables, slice: usize, dtm: bool, threads: usize, meter: &Meter,
         flags(&dtz[s], &mut best[s]);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::layout::parse_material;
+    use super::*;
+
+    /// `pieces` (colour, role, square as "e4") placed on `l`'s slots.
+    fn board<'a>(l: &'a Layout, pieces: &[(Color, Role, &str)]) -> Board<'a> {
+        let mut sq = [0u8; MAX_PIECES];
+        let mut used = [false; MAX_PIECES];
+        for &(c, r, s) in pieces {
+            let i = (0..l.pieces())
+                .find(|&i| !used[i] && l.slots[i] == (c, r))
+                .expect("a slot for the piece");
+            used[i] = true;
+            sq[i] = square(s);
+        }
+        Board { layout: l, sq }
+    }
+
+    fn square(s: &str) -> u8 {
+        let b = s.as_bytes();
+        (b[0] - b'a') + 8 * (b[1] - b'1')
+    }
+
+    /// The case a double push's value turns on: the opponent left with the
+    /// en passant capture alone (k7/2Q5/8/8/3p4/3K4/4P3/8 w, e2e4: the king
+    /// has no square and d4 is blocked), or with other moves as well.
+    #[test]
+    fn a_reply_of_en_passant_alone_is_told_from_one_among_others() {
+        use Color::{Black, White};
+        use Role::{King, Pawn, Queen};
+        let l = Layout::new(parse_material("KQPvKP").expect("material"));
+        for (queen, alone) in [("c7", true), ("c5", false)] {
+            let b = board(
+                &l,
+                &[
+                    (White, King, "d3"),
+                    (Black, King, "a8"),
+                    (White, Queen, queen),
+                    (White, Pawn, "e2"),
+                    (Black, Pawn, "d4"),
+                ],
+            );
+            let slot = (0..l.pieces())
+                .find(|&i| l.slots[i] == (White, Pawn))
+                .expect("the pawn");
+            let m = Move {
+                slot,
+                to: square("e4"),
+                capture: NONE,
+                promotion: None,
+                double_push: true,
+            };
+            assert!(en_passant_possible(&b, slot, m.to, White));
+            assert_eq!(has_other_move(&b, &m, White), !alone, "queen on {queen}");
+        }
+    }
+}
