@@ -159,33 +159,30 @@ fn zeroing_child(
                 -value::wdl(g),
                 if dtm { value::through(gm) } else { UNKNOWN },
             );
-            by_ep = Some(match by_ep {
-                Some((bw, bm)) => (
-                    bw.max(here.0),
-                    if value::rank(here.1) > value::rank(bm) {
-                        here.1
-                    } else {
-                        bm
-                    },
-                ),
-                None => here,
-            });
+            by_ep = Some(by_ep.map_or(here, |best| better(best, here)));
         }
     }
-    if let Some((ew, em)) = by_ep {
-        if has_other_move(b, m, turn) {
+    if let Some(ep) = by_ep {
+        (w, mate) = if has_other_move(b, m, turn) {
             // The reply is the better of the stored value's moves and en passant.
-            w = w.max(ew);
-            if value::rank(em) > value::rank(mate) {
-                mate = em;
-            }
+            better((w, mate), ep)
         } else {
             // En passant is the only move: the stored value (stalemate, or
             // mate, without it) is not the position's.
-            (w, mate) = (ew, em);
-        }
+            ep
+        };
     }
     Some((w, mate))
+}
+
+/// The better for the side to move of two (WDL, mate code) replies.
+fn better(a: (i8, i16), b: (i8, i16)) -> (i8, i16) {
+    let mate = if value::rank(b.1) > value::rank(a.1) {
+        b.1
+    } else {
+        a.1
+    };
+    (a.0.max(b.0), mate)
 }
 
 /// Whether the side to move after `m` (a double push) has a legal move
