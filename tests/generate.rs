@@ -1,7 +1,7 @@
 //! The generator against the official tables: WDL and DTZ50'' of every
 //! 3-piece position and sampled 4-piece positions, read by shakmaty-syzygy,
 //! and every index of every 3-4 piece file, the official ones and ours,
-//! decoded whole (generate/stored.rs); mate distances checked without an
+//! decoded whole (generate/stored.rs); mate distances (3-5 pieces) checked without an
 //! oracle. The answers the prober gives
 //! from these tables (`probe::generated`) are checked in generate/answers.rs,
 //! on the same generated tables.
@@ -245,13 +245,34 @@ fn official_dtz_said_exact_is_the_generated_one() {
     assert!(bad.is_empty(), "{bad:#?}");
 }
 
+/// Where the checks below read stored values: the 3-4 piece library, or a
+/// 5-piece table in front of it.
+trait Values {
+    /// (DTZ50'' code, mate code), or None where no table here holds the material.
+    fn lookup(&self, pieces: &[(Color, Role, u8)], turn: Color) -> Option<(i16, i16)>;
+}
+
+impl Values for Library {
+    fn lookup(&self, pieces: &[(Color, Role, u8)], turn: Color) -> Option<(i16, i16)> {
+        self.probe(pieces, turn)
+    }
+}
+
+impl Values for (&generate::solved::Solved, &Library) {
+    fn lookup(&self, pieces: &[(Color, Role, u8)], turn: Color) -> Option<(i16, i16)> {
+        self.0
+            .probe(pieces, turn)
+            .or_else(|| self.1.probe(pieces, turn))
+    }
+}
+
 /// The value of a position for its side to move, (DTZ50'' code, mate code):
 /// looked up, or through its moves when it has en passant rights (stored
 /// positions have none).
-fn value_of(lib: &Library, pos: &Chess) -> (i16, i16) {
+fn value_of(lib: &impl Values, pos: &Chess) -> (i16, i16) {
     if pos.ep_square(shakmaty::EnPassantMode::Legal).is_none() {
         return lib
-            .probe(&lookup_pieces(pos), pos.turn())
+            .lookup(&lookup_pieces(pos), pos.turn())
             .unwrap_or((value::UNKNOWN, value::UNKNOWN));
     }
     best_through_moves(lib, pos)
@@ -259,7 +280,7 @@ fn value_of(lib: &Library, pos: &Chess) -> (i16, i16) {
 
 /// The Bellman step: the best the side to move reaches through its moves
 /// (a zeroing move starts a new phase: only its WDL counts for DTZ50'').
-fn best_through_moves(lib: &Library, pos: &Chess) -> (i16, i16) {
+fn best_through_moves(lib: &impl Values, pos: &Chess) -> (i16, i16) {
     let moves = pos.legal_moves();
     if moves.is_empty() {
         return if pos.is_check() {
@@ -289,6 +310,30 @@ fn best_through_moves(lib: &Library, pos: &Chess) -> (i16, i16) {
     (dtz, dtm)
 }
 
+/// Whether every position one move from `pos` has its material in `lib`
+/// (a pawn's promotion may lead to a 5-piece table not loaded).
+fn children_held(lib: &impl Values, pos: &Chess) -> bool {
+    pos.legal_moves().iter().all(|m| {
+        let mut child = pos.clone();
+        child.play_unchecked(*m);
+        lib.lookup(&lookup_pieces(&child), child.turn()).is_some()
+    })
+}
+
+/// Checks `pos` as [`self_consistency`] does; Err describes the disagreement.
+fn consistent(lib: &impl Values, pos: &Chess) -> Result<(), String> {
+    let (dtz, dtm) = value_of(lib, pos);
+    let (want_dtz, want_dtm) = best_through_moves(lib, pos);
+    let agree = (i16::from(value::wdl(dtz).signum()), dtm.signum());
+    if (dtz, dtm) != (want_dtz, want_dtm) || agree.0 != agree.1 {
+        return Err(format!(
+            "{}: stored dtz {dtz} dtm {dtm}, through moves dtz {want_dtz} dtm {want_dtm}",
+            fen(pos)
+        ));
+    }
+    Ok(())
+}
+
 /// Every `stride`-th stored position of a generated table, as positions.
 fn stored_positions(t: &generate::solved::Solved, stride: usize, mut f: impl FnMut(Chess)) {
     for i in (0..t.layout.positions_per_side()).step_by(stride.max(1)) {
@@ -312,14 +357,10 @@ fn self_consistency(stride_of: impl Fn(&str) -> usize) -> (u64, Vec<String>) {
         let t = lib.get(&key).expect("generated");
         stored_positions(t, stride_of(&t.layout.name), |pos| {
             checked += 1;
-            let (dtz, dtm) = value_of(lib, &pos);
-            let (want_dtz, want_dtm) = best_through_moves(lib, &pos);
-            let agree = (i16::from(value::wdl(dtz).signum()), dtm.signum());
-            if ((dtz, dtm) != (want_dtz, want_dtm) || agree.0 != agree.1) && bad.len() < 20 {
-                bad.push(format!(
-                    "{}: stored dtz {dtz} dtm {dtm}, through moves dtz {want_dtz} dtm {want_dtm}",
-                    fen(&pos)
-                ));
+            if let Err(e) = consistent(lib, &pos) {
+                if bad.len() < 20 {
+                    bad.push(e);
+                }
             }
         });
     }
@@ -637,6 +678,7 @@ fn five_piece_samples() {
         .collect();
     let theirs = theirs();
     let mut tally = Tally::default();
+    let mut mates = Mates::default();
     let mut stored_all = stored::Compared::default();
     // All 22 take about 10 GB of values: with "1", the 5-piece files this
     // run generates go once no later table needs them (a list keeps its
@@ -647,14 +689,23 @@ fn five_piece_samples() {
             materials: vec![name.clone()],
             out: Some(dir.clone()),
             values_only: true,
+            dtm: true,
             ..Default::default()
         };
         let path = dir.join(format!("{name}.swv"));
-        if !path.is_file() {
+        let with_mates = |path: &std::path::Path| {
+            let Ok(file) = std::fs::File::open(path) else {
+                return false;
+            };
+            let len = file.metadata().map_or(0, |m| m.len());
+            generate::values_file::current(&mut std::io::BufReader::new(file), name, true, len)
+        };
+        if !with_mates(&path) {
             syzygy_web::generate_cli::run(&args).expect("generated");
         }
         let file = std::fs::File::open(&path).expect("values file");
         let t = generate::values_file::read(&mut std::io::BufReader::new(file)).expect("read");
+        mates.check(&t, sample(name, 20_000, 29));
         let mut lib = Library::default();
         if every_five() {
             every_index(&dir, &t, &mut lib, &mut stored_all);
@@ -679,11 +730,50 @@ fn five_piece_samples() {
             }
         }
     }
+    mates.finish();
     if every_five() {
         eprintln!("every index: {}", stored_all.line());
         assert!(stored_all.bad.is_empty(), "{}", stored_all.bad.join("\n"));
     } else {
         tally.finish();
+    }
+}
+
+/// Oracle-free checks of 5-piece mate distances (no official file holds
+/// them): sampled positions whose values, DTZ50'' and mate, are what their
+/// moves give, read from the 5-piece table and the 3-4 piece library.
+#[derive(Default)]
+struct Mates {
+    checked: u64,
+    /// Positions with a move into a 5-piece table not loaded (a promotion).
+    skipped: u64,
+    bad: Vec<String>,
+}
+
+impl Mates {
+    fn check(&mut self, t: &generate::solved::Solved, positions: Vec<Chess>) {
+        let both = (t, library());
+        for pos in positions {
+            if !children_held(&both, &pos) {
+                self.skipped += 1;
+                continue;
+            }
+            self.checked += 1;
+            if let Err(e) = consistent(&both, &pos) {
+                if self.bad.len() < 20 {
+                    self.bad.push(format!("{}: {e}", t.layout.name));
+                }
+            }
+        }
+    }
+
+    fn finish(self) {
+        eprintln!(
+            "mate distances self-consistent: {} positions ({} with a move into a table not loaded)",
+            self.checked, self.skipped
+        );
+        assert!(self.bad.is_empty(), "{}", self.bad.join("\n"));
+        assert!(self.checked > 0);
     }
 }
 
