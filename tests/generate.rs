@@ -1014,11 +1014,11 @@ fn a_run_with_dtm_regenerates_sub_tables_written_without() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A sub-table's values file cut short, or holding another material (a
-/// file copied over another), is generated again: the run neither stops at
+/// A sub-table's values file cut short, holding another material (a
+/// file copied over another) or a damaged value, is generated again: the run neither stops at
 /// it nor reads another table's values as the child's.
 #[test]
-fn a_run_regenerates_sub_tables_cut_short_or_of_another_material() {
+fn a_run_regenerates_sub_tables_cut_short_damaged_or_of_another_material() {
     use syzygy_web::generate_cli::{run, Args};
     let dir = std::env::temp_dir().join(format!("syzygy-web-bad-subs-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -1053,6 +1053,18 @@ fn a_run_regenerates_sub_tables_cut_short_or_of_another_material() {
     let again = read("KQvKR");
     assert_eq!(again.dtz, whole.dtz);
     assert_eq!(again.dtm, whole.dtm);
+
+    // Its head and length whole, a value damaged (the plan checks only
+    // those): found when read, removed and generated again in the same run.
+    // Before, every later run stopped at "no usable KQvK.swv".
+    let mut damaged = kqvk.clone();
+    let at = damaged.len() - 2;
+    damaged[at..].copy_from_slice(&i16::MAX.to_le_bytes());
+    std::fs::write(path("KQvK"), &damaged).expect("damaged");
+    std::fs::remove_file(path("KQvKR")).expect("target removed");
+    run(&args("KQvKR")).expect("a damaged sub-table is generated again");
+    assert_eq!(std::fs::read(path("KQvK")).expect("KQvK.swv"), kqvk);
+    assert_eq!(read("KQvKR").dtz, whole.dtz);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1243,5 +1255,22 @@ fn tables_this_generator_did_not_write_are_not_replaced() {
         }
     }
     run(&args).expect("its own tables, values files gone");
+    // A byte that is not UTF-8 in its list spoils that line only: before,
+    // the whole list read as empty, every table it wrote was taken for a
+    // foreign one, and the next line written dropped all the others.
+    let list = dir.join(".syzygy-web-written");
+    let mut text = std::fs::read(&list).expect("list");
+    text.extend_from_slice(b"K\xffvK\n");
+    std::fs::write(&list, &text).expect("list spoilt");
+    run(&args).expect("its own tables, a line of the list spoilt");
+    run(&Args {
+        materials: vec!["KRvKN".to_string()],
+        ..args.clone()
+    })
+    .expect("another material beside them");
+    let lines = String::from_utf8_lossy(&std::fs::read(&list).expect("list")).into_owned();
+    for name in ["KQvKN", "KQvK", "KRvKN"] {
+        assert!(lines.lines().any(|l| l == name), "{name} in {lines:?}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

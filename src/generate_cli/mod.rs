@@ -11,7 +11,8 @@ mod values_dir;
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::generate::layout::{name_of, parse_material, Layout};
@@ -25,6 +26,7 @@ use spill::ToValuesFile;
 use syzygy_files::{write_big, write_syzygy, written_as, written_here};
 use values_dir::{
     flags_path, load, load_all, load_exact, load_sub, only_read, save, sides_read, values_path,
+    Unusable,
 };
 
 /// Tables with more positions a side than this are freed as soon as the
@@ -55,7 +57,7 @@ impl Drop for Scratch<'_> {
         let Ok(entries) = fs::read_dir(self.0) else {
             return;
         };
-        let written = written_here(self.0);
+        let written = written_here(self.0).unwrap_or_default();
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
             // Only the generator's own: the folder may hold anyone's files
@@ -85,6 +87,38 @@ fn syzygy_files_in(dir: &Path, name: &str) -> bool {
 }
 
 pub fn run(a: &Args) -> Result<(), String> {
+    // A values file the plan took as finished but whose bytes turn out
+    // wrong when read (a value no table holds: only its head and length
+    // were checked) is removed and generated again, once per file: else
+    // every later run stopped at it.
+    let mut mended = HashSet::new();
+    loop {
+        let damaged = Mutex::new(None);
+        let Err(e) = run_once(a, &damaged) else {
+            return Ok(());
+        };
+        let found = damaged.into_inner().unwrap_or_else(|p| p.into_inner());
+        match found {
+            Some(path) if mended.insert(path.clone()) => {
+                fs::remove_file(&path).map_err(|r| format!("{e}; removing it: {r}"))?;
+                let _ = writeln!(io::stderr(), "{e}: removed, generating it again");
+            }
+            _ => return Err(e),
+        }
+    }
+}
+
+/// The error of a values file that could not be read, its path kept in
+/// `damaged` when generating it again mends it.
+fn noted(u: Unusable, damaged: &Mutex<Option<PathBuf>>) -> String {
+    if u.damaged {
+        *damaged.lock().unwrap_or_else(|p| p.into_inner()) = Some(u.path);
+    }
+    u.why
+}
+
+/// One go at [`run`]; a damaged values file it met is left in `damaged`.
+fn run_once(a: &Args, damaged: &Mutex<Option<PathBuf>>) -> Result<(), String> {
     let mut targets = Vec::new();
     for m in &a.materials {
         targets.push(parse_material(m).map_err(|e| e.0)?);
@@ -102,7 +136,11 @@ pub fn run(a: &Args) -> Result<(), String> {
     let _scratch = dir.as_deref().map(Scratch);
     // Files written with other DTZ options (`--exact-dtz`) are not done:
     // they are written again from the values.
-    let written = dir.as_deref().map(written_here).unwrap_or_default();
+    let written = dir
+        .as_deref()
+        .map(written_here)
+        .transpose()?
+        .unwrap_or_default();
     let how = written_as(a);
     // Files this generator did not write (official KBvK beside ours) are
     // done whatever the options: they are never replaced.
@@ -241,7 +279,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         missing.dedup();
         let loaded = load_all(dir.as_deref(), &missing, a.dtm, threads(a), &read_on);
         for t in loaded {
-            lib.insert(t?);
+            lib.insert(t.map_err(|u| noted(u, damaged))?);
         }
         let started = Instant::now();
         // A big pawnful table goes to its values file a slice at a time.
@@ -263,7 +301,9 @@ pub fn run(a: &Args) -> Result<(), String> {
                 let bar = Bar::new();
                 let release = |k: &[u8; 12]| done_after(k, i);
                 let sink = spill.as_mut().map(|s| s as &mut dyn generate::Spill);
-                let mut fetch = |k: &[u8; 12]| load_sub(dir.as_deref(), k, a.dtm, &read_on);
+                let mut fetch = |k: &[u8; 12]| {
+                    load_sub(dir.as_deref(), k, a.dtm, &read_on).map_err(|u| noted(u, damaged))
+                };
                 let t =
                     generate::generate_into(key, &mut lib, &release, &mut fetch, sink, opts, &bar);
                 bar.clear();
@@ -327,7 +367,7 @@ pub fn run(a: &Args) -> Result<(), String> {
             if t.is_none() || hundred.is_some() {
                 t = if needed_later {
                     let back = load(d, &name, a.dtm, sides_read(&key, &read_on));
-                    Some(back.ok_or_else(|| format!("{name}: reading back {name}.swv failed"))?)
+                    Some(back.map_err(|u| format!("reading back {}", u.why))?)
                 } else {
                     None
                 };

@@ -85,7 +85,7 @@ impl ToValuesFile {
         };
         written?;
         let path = values_path(dir, &l.name);
-        fs::rename(path.with_extension("swv.part"), &path)?;
+        super::values_dir::synced_rename(&path.with_extension("swv.part"), &path)?;
         let hundred = tally.hundred;
         Ok((tally.finish(l), hundred))
     }

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::args::{threads, Args};
 use super::progress::{fraction, Bar};
-use super::values_dir::{flags_path, read_flags, values_path};
+use super::values_dir::{flags_path, read_flags, synced_rename, values_path};
 use crate::generate::solved::{Codes, Library, Solved};
 use crate::generate::values_file;
 
@@ -155,7 +155,7 @@ pub(super) fn save_files(
         let path = dir.join(format!("{name}.{ext}"));
         let tmp = path.with_extension(format!("{ext}.part"));
         fs::write(&tmp, &bytes)
-            .and_then(|_| fs::rename(&tmp, &path))
+            .and_then(|_| synced_rename(&tmp, &path))
             .map_err(|e| {
                 let _ = fs::remove_file(&tmp);
                 format!("writing {}: {e}", path.display())
@@ -197,7 +197,9 @@ pub(super) fn written_as(a: &Args) -> String {
 
 fn record_written(dir: &Path, name: &str, how: &str) -> std::io::Result<()> {
     let path = dir.join(WRITTEN);
-    let old = fs::read_to_string(&path).unwrap_or_default();
+    // A list that cannot be read is not taken for an empty one: rewriting
+    // it would drop every other table's line.
+    let old = read_list(&path)?;
     let line = if how.is_empty() {
         name.to_string()
     } else {
@@ -216,21 +218,32 @@ fn record_written(dir: &Path, name: &str, how: &str) -> std::io::Result<()> {
     text.push_str(&line);
     text.push('\n');
     let tmp = dir.join(format!("{WRITTEN}.part"));
-    fs::write(&tmp, text).and_then(|_| fs::rename(&tmp, &path))
+    fs::write(&tmp, text).and_then(|_| synced_rename(&tmp, &path))
+}
+
+/// The list's text, empty when there is none yet; a byte that is not
+/// UTF-8 spoils its line, not the others.
+fn read_list(path: &Path) -> std::io::Result<String> {
+    match fs::read(path) {
+        Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(e),
+    }
 }
 
 /// The tables this generator wrote in `dir`, each with the options it was
 /// written with (see [`written_as`]).
-pub(super) fn written_here(dir: &Path) -> std::collections::HashMap<String, String> {
-    fs::read_to_string(dir.join(WRITTEN))
-        .map(|s| {
-            s.lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(|l| match l.split_once(' ') {
-                    Some((name, how)) => (name.to_string(), how.to_string()),
-                    None => (l.to_string(), String::new()),
-                })
-                .collect()
+pub(super) fn written_here(
+    dir: &Path,
+) -> Result<std::collections::HashMap<String, String>, String> {
+    let path = dir.join(WRITTEN);
+    let text = read_list(&path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    Ok(text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| match l.split_once(' ') {
+            Some((name, how)) => (name.to_string(), how.to_string()),
+            None => (l.to_string(), String::new()),
         })
-        .unwrap_or_default()
+        .collect())
 }

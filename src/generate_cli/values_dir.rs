@@ -39,12 +39,46 @@ pub(super) fn load_exact(dir: &Path, name: &str, dtm: bool) -> Option<Solved> {
     (t.layout.name == name && (!dtm || t.dtm.is_some())).then_some(t)
 }
 
-/// A finished table from the output directory, if one is there and fits,
-/// with the sides to move in `sides` (the others left empty).
-pub(super) fn load(dir: &Path, name: &str, dtm: bool, sides: [bool; 2]) -> Option<Solved> {
-    let f = fs::File::open(values_path(dir, name)).ok()?;
-    let t = values_file::read_packed_sides(&mut BufReader::new(f), sides).ok()?;
-    (t.layout.name == name && (!dtm || t.packed || t.dtm.is_some())).then_some(t)
+/// Why a values file the plan counted on cannot be read.
+#[derive(Debug)]
+pub(super) struct Unusable {
+    pub path: PathBuf,
+    /// Its bytes are wrong (a value no table holds, another material, cut
+    /// short): generating it again mends it. Otherwise the file could not
+    /// be opened or read.
+    pub damaged: bool,
+    pub why: String,
+}
+
+/// A finished table from the output directory, with the sides to move in
+/// `sides` (the others left empty), or why not.
+pub(super) fn load(
+    dir: &Path,
+    name: &str,
+    dtm: bool,
+    sides: [bool; 2],
+) -> Result<Solved, Unusable> {
+    let path = values_path(dir, name);
+    let unusable = |damaged: bool, what: &dyn std::fmt::Display| Unusable {
+        path: path.clone(),
+        damaged,
+        why: format!("{name}: {}: {what}", path.display()),
+    };
+    let f = fs::File::open(&path).map_err(|e| unusable(false, &e))?;
+    let t = values_file::read_packed_sides(&mut BufReader::new(f), sides).map_err(|e| {
+        let damaged = matches!(
+            e.kind(),
+            io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof
+        );
+        unusable(damaged, &e)
+    })?;
+    if t.layout.name != name {
+        return Err(unusable(true, &format_args!("holds {}", t.layout.name)));
+    }
+    if dtm && !t.packed && t.dtm.is_none() {
+        return Err(unusable(true, &"holds no distances to mate"));
+    }
+    Ok(t)
 }
 
 /// A sub-table from the output directory, on the sides planned
@@ -54,11 +88,16 @@ pub(super) fn load_sub(
     key: &[u8; 12],
     dtm: bool,
     read_on: &HashMap<[u8; 12], [bool; 2]>,
-) -> Result<Solved, String> {
+) -> Result<Solved, Unusable> {
     let name = name_of(key).0;
-    dir.and_then(|d| load(d, &name, dtm, sides_read(key, read_on)))
-        .map(|t| only_read(t, read_on))
-        .ok_or_else(|| format!("{name}: no usable {name}.swv in the output directory"))
+    let Some(d) = dir else {
+        return Err(Unusable {
+            path: PathBuf::from(format!("{name}.{}", values_file::EXTENSION)),
+            damaged: false,
+            why: format!("{name}: not generated, and no output directory to read it from"),
+        });
+    };
+    load(d, &name, dtm, sides_read(key, read_on)).map(|t| only_read(t, read_on))
 }
 
 /// The values files of `keys` from the output directory, `threads` read at
@@ -69,7 +108,7 @@ pub(super) fn load_all(
     dtm: bool,
     threads: usize,
     read_on: &HashMap<[u8; 12], [bool; 2]>,
-) -> Vec<Result<Solved, String>> {
+) -> Vec<Result<Solved, Unusable>> {
     let one = |c: &[u8; 12]| load_sub(dir, c, dtm, read_on);
     let mut out = Vec::with_capacity(keys.len());
     for batch in keys.chunks(threads.max(1)) {
@@ -123,9 +162,16 @@ pub(super) fn save(dir: &Path, t: &Solved) -> io::Result<()> {
     let tmp = path.with_extension("swv.part");
     let mut w = BufWriter::new(fs::File::create(&tmp)?);
     values_file::write(t, &mut w)?;
-    // No fsync: a file cut short by a crash fails the size check on
-    // reading and is generated again (syncing KRPvKR's 3.2 GB cost seconds).
     w.into_inner().map_err(|e| e.into_error())?;
+    synced_rename(&tmp, &path)
+}
+
+/// Renames a finished scratch file to its name once its bytes are on disk:
+/// after a power cut a file renamed unsynced can keep its length with its
+/// bytes zeroed, and zeros read as draws, a values file that passes every
+/// check (syncing KRPvKR's 3.2 GB costs seconds of its minutes).
+pub(super) fn synced_rename(tmp: &Path, path: &Path) -> io::Result<()> {
+    fs::File::open(tmp)?.sync_all()?;
     fs::rename(tmp, path)
 }
 
