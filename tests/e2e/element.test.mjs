@@ -178,4 +178,38 @@ describe('<syzygy-board> custom element', () => {
     assert.deepEqual(page.errors.map(String), []);
     await page.close();
   });
+
+  it('a tables address that is not one shows why beside a working board; a refused clipboard leaves the text to copy', async () => {
+    // Before: the URL's parse threw inside the element's setup and left a blank page.
+    fs.mkdirSync(path.join(dir, 'blog', 'bad'), { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'blog', 'bad', 'index.html'),
+      `<!doctype html>
+<html><head><meta charset="utf-8"><title>Bad address</title></head>
+<body><syzygy-board id="d" view="full" fen="${FEN_A}" tables="http://"></syzygy-board>
+<script src="/lib/syzygy-board.js"></script></body></html>`,
+    );
+    const page = await newPage(browser);
+    // A page without the clipboard (plain http elsewhere, or a refusal).
+    await page.addInitScript(() => {
+      Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new DOMException('refused', 'NotAllowedError')) } });
+    });
+    await page.goto(`${site.url}blog/bad/`);
+    await page.waitForFunction(() => /Table address not valid/.test(document.querySelector('#d .sb-verdict')?.textContent || ''), null, { timeout: 20000 });
+    assert.match(await page.textContent('#d .sb-verdict'), /"http:\/\/" is not a table address/);
+    assert.ok(await page.$('#d .cg-wrap'), 'the board is drawn');
+    // The address mended: the board answers.
+    await page.$eval('#d', (el) => el.setAttribute('tables', '/tables/'));
+    await page.waitForFunction(() => document.querySelector('#d .sb-verdict').dataset.tone === 'white', null, { timeout: 20000 });
+
+    await page.click('#d button:has-text("Copy FEN")');
+    const field = await page.waitForSelector('#d .sb-share-status input');
+    assert.equal(await field.inputValue(), FEN_A);
+    assert.equal(await page.evaluate(() => document.activeElement === document.querySelector('#d .sb-share-status input')), true);
+    // Still there once a copied link's note would have gone (4 s).
+    await page.waitForTimeout(4500);
+    assert.ok(await page.$('#d .sb-share-status input'), 'the text to copy stays');
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
 });

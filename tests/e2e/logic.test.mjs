@@ -2,7 +2,7 @@
 // (www/src/chess.js) and the words of the verdict (www/src/verdict.js).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseFen, normalizeFen, applyUci, inCheck, materialKey, withTurn, withHalfmove, repairLinkedFen, moveNumber, enPassantSquares } from '../../www/src/chess.js';
+import { parseFen, normalizeFen, applyUci, inCheck, materialKey, withTurn, withHalfmove, clockOf, repairLinkedFen, moveNumber, enPassantSquares } from '../../www/src/chess.js';
 import { ownFiles, earlyHeads, filesRead, keptAfter, noteKept } from '../../www/src/early.js';
 import { describe as describeResult, describeMove, groupMoves, describeError, flipCategory, beyond100, moveBeyond100 } from '../../www/src/verdict.js';
 
@@ -63,6 +63,11 @@ describe('chess.js', () => {
     assert.equal(withHalfmove('4k3/8/8/8/8/8/8/4K3 w - - 0 1', 57), '4k3/8/8/8/8/8/8/4K3 w - - 57 1');
     // A running clock drops the en passant square: the pawn's double step set it to 0.
     assert.equal(withHalfmove('4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1', 3), '4k3/8/8/3pP3/8/8/8/4K3 w - - 3 1');
+    // The clock as typed into the editor's field: never a FEN that fails.
+    for (const [typed, n] of [['-3', 0], ['2.7', 2], ['1e400', 9999], ['', 0], ['x', 0], [12, 12]]) {
+      assert.equal(clockOf(typed), n, `${typed}`);
+      assert.equal(normalizeFen(withHalfmove('4k3/8/8/8/8/8/8/4K3 w - - 0 1', typed)), `4k3/8/8/8/8/8/8/4K3 w - - ${n} 1`);
+    }
     // Links the older editor wrote with both: the square dropped, as the editor now does.
     assert.equal(repairLinkedFen('4k3/8/8/3pP3/8/8/8/4K3 w - d6 3 1'), '4k3/8/8/3pP3/8/8/8/4K3 w - - 3 1');
     for (const kept of ['4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1', '8/8/8/4k3/8/8/8/R3K3', 'not a fen']) assert.equal(repairLinkedFen(kept), kept);

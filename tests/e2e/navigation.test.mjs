@@ -138,6 +138,43 @@ describe('history and focus', () => {
     await page.close();
   });
 
+  it('opening the editor on a position the address already holds is an entry', async () => {
+    // Loaded from the FEN box (an entry whose line is that one position),
+    // then Edit: the editor's line matched it, so no entry was added and
+    // Back went to the position before, the edits kept only by Forward.
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, ROOK));
+    await waitVerdict(page, ROOK);
+    await page.fill('syzygy-board .sb-fen', QUEEN);
+    await page.press('syzygy-board .sb-fen', 'Enter');
+    await waitVerdict(page, QUEEN);
+    const entries = await page.evaluate(() => history.length);
+    await page.click('syzygy-board button[aria-label="Edit position"]');
+    await page.waitForSelector('syzygy-board .sb-root.sb-editing');
+    assert.equal(await page.evaluate(() => history.length), entries + 1);
+    await page.goBack();
+    await page.waitForSelector('syzygy-board .sb-root:not(.sb-editing)');
+    await expectFen(page, QUEEN);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+
+  it('a flipped board stays flipped through a move and a reload', async () => {
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, ROOK));
+    await waitVerdict(page, ROOK);
+    await page.keyboard.press('f');
+    await page.waitForSelector('syzygy-board .cg-wrap.orientation-black');
+    assert.match(await page.evaluate(() => location.hash), /&o=black$/);
+    const line = await playBest(page, ROOK, 1);
+    assert.match(await page.evaluate(() => location.hash), /&o=black$/);
+    await page.reload();
+    await waitVerdict(page, line[1]);
+    await page.waitForSelector('syzygy-board .cg-wrap.orientation-black');
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+
   it('the move list never offers the previous position\'s moves', async () => {
     const page = await newPage(ctx.browser);
     await page.goto(appUrl(ctx.site.url, ROOK));

@@ -341,12 +341,25 @@ function fixFor(ctx, e, fen) {
   return null;
 }
 
+/** Whether a result has no best line to show (drawn, over, or no result). */
+const lineless = (r) => !r || r.error || r.checkmate || r.stalemate || r.insufficientMaterial || r.wdl === 0;
+
+/**
+ * Whether the network may still bring something the board shows for `fen`:
+ * its result (errors that depend on the network are not kept), or on the
+ * full page the best line of a decided one.
+ */
+export function awaitsNetwork(ctx, fen) {
+  const r = ctx.s.results.get(fen);
+  return !r || (ctx.full && !lineless(r) && !ctx.s.mainlines.has(fen));
+}
+
 /** The best line of `fen` (full page only), once its verdict is known. */
 async function renderMainline(ctx, fen, token) {
   const { s, view, full } = ctx;
   if (!full) return;
   const r = s.results.get(fen);
-  if (!r || r.error || r.checkmate || r.stalemate || r.insufficientMaterial || r.wdl === 0) {
+  if (lineless(r)) {
     markStale(view.mainlineCard, false);
     view.mainline.message(r && r.wdl === 0 && !r.checkmate ? 'Drawn: no line to force.' : 'Game over.');
     return;

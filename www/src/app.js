@@ -3,8 +3,9 @@
 // into it; every change of the current position renders the board at once
 // (view.js) and then asks the tablebase (analysis.js; answers are cached per
 // FEN for instant back/forward).
+import { h, replace } from './dom.js';
 import { createView, renderControls, renderEditing, renderNotice, placeSpares } from './view.js';
-import { analyse, hostTables, legalFor, markLoading, refreshStats } from './analysis.js';
+import { analyse, awaitsNetwork, hostTables, legalFor, markLoading, refreshStats } from './analysis.js';
 import { clearCache, prefetch } from './cache-actions.js';
 import { keyHandler } from './keys.js';
 import { createState, currentFen, setLine, moveCursor, pushMove, pushLine, DEFAULT_FEN } from './state.js';
@@ -36,7 +37,12 @@ export function createApp(host, options) {
   // Before the board is drawn: the module and the heads of the first position's tables start loading.
   loadWasm().catch(() => {});
   const startFen = (options.urlSync && readUrlPosition()?.fen) || options.fen || DEFAULT_FEN;
-  let early = earlyHeads(parseTableUrls(options.tables), startFen);
+  let early = [];
+  try {
+    early = earlyHeads(parseTableUrls(options.tables), startFen);
+  } catch {
+    // A table address that is not one: connect() shows why.
+  }
   const s = createState();
   const act = {};
   const view = createView(host, { full, urlSync: !!options.urlSync }, act);
@@ -60,7 +66,16 @@ export function createApp(host, options) {
     s.legalFen = null;
     s.handleFailed = false;
     act.reconnect = () => connect(spec);
-    const promise = openTablebase(parseTableUrls(spec), early).then((handle) => {
+    let urls;
+    try {
+      urls = parseTableUrls(spec);
+    } catch (err) {
+      urls = err;
+    }
+    // An address that is not one fails as the tables failing to open do:
+    // the board stays, the card says why.
+    const opened = urls instanceof Error ? Promise.reject(urls) : openTablebase(urls, early);
+    const promise = opened.then((handle) => {
       // Destroyed, or connected elsewhere since (two quick setTables):
       // this handle's listeners would never be removed.
       if (s.destroyed || s.handlePromise !== promise) return handle;
@@ -110,7 +125,7 @@ export function createApp(host, options) {
     }
     renderControls(view, s, pos);
     // The entry keeps the played line: Back and Forward bring it back.
-    if (options.urlSync && !fromUrl) writeUrl(fen, { push, state: { line: s.line, ply: s.ply } });
+    if (options.urlSync && !fromUrl) writeUrl(fen, { push, state: entryState(), orientation: board.orientation });
     host.dispatchEvent(new CustomEvent('syzygy-position', { detail: { fen }, bubbles: true }));
     clearTimeout(s.editTimer);
     // A new token at once: answers for earlier positions still in flight are dropped.
@@ -119,6 +134,15 @@ export function createApp(host, options) {
       markLoading(ctx, fen);
       s.editTimer = setTimeout(() => analyse(ctx, fen, token), debounce);
     } else analyse(ctx, fen, token);
+  }
+
+  /**
+   * What a history entry keeps: the played line, and whether the editor
+   * was open (so opening it is an entry of its own even where the line it
+   * starts is the one shown: a position loaded, then Edit).
+   */
+  function entryState() {
+    return s.editing ? { line: s.line, ply: s.ply, editing: true } : { line: s.line, ply: s.ply };
   }
 
   // ---- actions ---------------------------------------------------------------------
@@ -189,6 +213,9 @@ export function createApp(host, options) {
     board.flip();
     if (s.editing) placeSpares(view, true);
     renderControls(view, s, parseFen(currentFen(s)));
+    // The address keeps the side the board is seen from (&o=black), as a
+    // copied link does: a reload, or the next move, no longer turns it back.
+    if (options.urlSync) writeUrl(currentFen(s), { state: entryState(), orientation: board.orientation });
   }
 
   /** The editor's panel, spare pieces and board mode (the position is the caller's). */
@@ -228,13 +255,24 @@ export function createApp(host, options) {
 
   async function share() {
     const text = options.urlSync ? shortUrl(currentFen(s), location.href, board.orientation) : currentFen(s);
+    clearTimeout(s.shareTimer);
     try {
       await navigator.clipboard.writeText(text);
       view.shareStatus.textContent = options.urlSync ? 'Link copied' : 'FEN copied';
+      s.shareTimer = setTimeout(() => (view.shareStatus.textContent = ''), 4000);
     } catch {
-      view.shareStatus.textContent = text;
+      // No clipboard (a page on plain http, a refusal): the text stays,
+      // selected in a field, for the reader to copy themselves.
+      const field = h('input.sb-share-text', {
+        readOnly: true,
+        value: text,
+        'aria-label': options.urlSync ? 'Link to copy' : 'FEN to copy',
+        onfocus: (e) => e.target.select(),
+      });
+      replace(view.shareStatus, field);
+      field.focus();
+      field.select();
     }
-    setTimeout(() => (view.shareStatus.textContent = ''), 4000);
   }
 
   Object.assign(act, {
@@ -264,7 +302,8 @@ export function createApp(host, options) {
       if (s.editing) editor.setState(parseFen(fen));
       show(true, { push: !s.editing });
     },
-    setTurn: (color) => loadEdited(withTurn(currentFen(s), color)),
+    // The side already to move changes nothing (withTurn drops the en passant square).
+    setTurn: (color) => parseFen(currentFen(s)).turn !== color && loadEdited(withTurn(currentFen(s), color)),
     setHalfmove: (n) => loadEdited(withHalfmove(currentFen(s), n)),
     // A pawn's double step just played sets the clock to 0.
     setEnPassant: (sq) => {
@@ -407,7 +446,10 @@ export function createApp(host, options) {
   // try again.
   const onOnline = () => {
     const fen = currentFen(s);
-    if (!s.editing && (!s.results.has(fen) || !s.mainlines.has(fen))) show(false);
+    // Not where nothing is missing (a draw has no line; the compact board
+    // asks for none): showing again fired a position event, rewrote the
+    // address and cancelled an open promotion choice.
+    if (!s.editing && awaitsNetwork(ctx, fen)) show(false);
   };
   window.addEventListener('online', onOnline);
 
@@ -447,6 +489,7 @@ export function createApp(host, options) {
             legalFor(ctx, currentFen(s)).map((m) => m.uci),
             parseFen(currentFen(s)).turn,
           ),
+        () => {},
       ),
     () => {},
   );

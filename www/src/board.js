@@ -33,6 +33,7 @@ export function createBoard(container, handlers) {
 
   let legal = []; // UCI moves of the current position
   let editing = false;
+  let shownTurn = 'white'; // the side to move of the position shown
   let pendingPromotion = null;
 
   const cg = Chessground(wrap, {
@@ -62,7 +63,9 @@ export function createBoard(container, handlers) {
         .map(([sq, p]) => `${p.role} on ${sq}`);
       return `${color === 'white' ? 'White' : 'Black'}: ${list.length ? list.join(', ') : 'no pieces'}.`;
     };
-    const turn = cg.state.turnColor === 'black' ? 'Black' : 'White';
+    // The position's side to move: chessground flips its own turnColor on
+    // every free move and drop in the editor.
+    const turn = shownTurn === 'black' ? 'Black' : 'White';
     wrap.setAttribute('aria-label', `Chess board${editing ? ' (editing)' : ''}. ${names('white')} ${names('black')} ${turn} to move.`);
   }
 
@@ -140,6 +143,7 @@ export function createBoard(container, handlers) {
     setPosition({ fen, turn, lastMove, check, moves }) {
       if (pendingPromotion) pendingPromotion(null);
       legal = moves || [];
+      shownTurn = turn;
       cg.set({
         fen,
         turnColor: turn,
@@ -157,6 +161,7 @@ export function createBoard(container, handlers) {
     setMoves(moves, turn) {
       legal = moves || [];
       if (editing) return;
+      shownTurn = turn;
       cg.set({ turnColor: turn, movable: { free: false, color: legal.length ? turn : undefined, dests: destsFromUci(legal) } });
     },
     /** Switches between free editing and legal play. */

@@ -113,9 +113,18 @@ export function withTurn(fen, turn) {
  * passant square (a pawn's double step sets the clock to 0: the tables'
  * prober refuses the two together).
  */
+/**
+ * A halfmove clock as typed: a whole number from 0 to 9999 (the field's
+ * "-3", "2.7" and "1e400" are 0, 2 and 9999, not a FEN that fails).
+ */
+export function clockOf(value) {
+  const n = Math.floor(Number(value));
+  return Number.isNaN(n) ? 0 : Math.min(9999, Math.max(0, n));
+}
+
 export function withHalfmove(fen, halfmove) {
   const pos = parseFen(fen);
-  const n = Math.max(0, Math.floor(halfmove) || 0);
+  const n = clockOf(halfmove);
   return makeFen({ ...pos, halfmove: n, ep: n > 0 ? '-' : pos.ep });
 }
 

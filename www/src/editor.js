@@ -3,7 +3,7 @@
 // the en passant square and the halfmove clock.
 import { h, icon, ICONS } from './dom.js';
 import { sideName } from './verdict.js';
-import { enPassantSquares } from './chess.js';
+import { clockOf, enPassantSquares } from './chess.js';
 
 const SPARE_ROLES = ['king', 'queen', 'rook', 'bishop', 'knight', 'pawn'];
 
@@ -115,7 +115,12 @@ export function createEditor(board, callbacks) {
     max: '150',
     inputmode: 'numeric',
     'aria-label': 'Halfmove clock',
-    onchange: (e) => callbacks.halfmove(Number(e.target.value)),
+    onchange: (e) => {
+      // The field shows the clock the position takes, also while focused.
+      const n = clockOf(e.target.value);
+      e.target.value = String(n);
+      callbacks.halfmove(n);
+    },
   });
 
   // Only squares where a capture en passant is possible: the others change nothing.

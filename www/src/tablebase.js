@@ -29,7 +29,13 @@ export function parseTableUrls(spec, base = document.baseURI) {
     .map((s) => s.trim())
     .filter(Boolean);
   return (list.length ? list : ['./tables/']).map((u) => {
-    const abs = new URL(u, base).href;
+    let abs;
+    try {
+      abs = new URL(u, base).href;
+    } catch {
+      // A typed error the board words (a link's ?tables=http:// left a blank page).
+      throw Object.assign(new Error(`"${u.slice(0, 80)}" is not a table address`), { code: 'options' });
+    }
     return abs.endsWith('/') ? abs : abs + '/';
   });
 }

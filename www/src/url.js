@@ -31,11 +31,14 @@ export function readUrlFen() {
   return p ? p.fen : null;
 }
 
-/** This page's URL showing `fen` (other query parameters such as ?tables= kept). */
-export function shareUrl(fen) {
+/**
+ * This page's URL showing `fen` (other query parameters such as ?tables=
+ * kept), seen from Black's side with `orientation` 'black'.
+ */
+export function shareUrl(fen, orientation = 'white') {
   const url = new URL(location.href);
   url.searchParams.delete('fen');
-  url.hash = `fen=${fen.replace(/ /g, '_')}`;
+  url.hash = `fen=${fen.replace(/ /g, '_')}` + (orientation === 'black' ? '&o=black' : '');
   return url.href;
 }
 
@@ -56,10 +59,11 @@ export function shortUrl(fen, base = location.href, orientation = 'white') {
  * step along the line, a loaded position or the editor opening (`push`), so
  * that Back returns to what was shown before; otherwise (an edit) the
  * current entry is replaced, as it is when the address already shows
- * `fen`. `state` (the played line) goes with the entry.
+ * `fen`. `state` (the played line) goes with the entry; `orientation`
+ * 'black' adds &o=black.
  */
-export function writeUrl(fen, { push = false, state = null } = {}) {
-  const url = shareUrl(fen);
+export function writeUrl(fen, { push = false, state = null, orientation = 'white' } = {}) {
+  const url = shareUrl(fen, orientation);
   // The entry already shown (a position loaded again, or a link to it
   // clicked): no second one for Back to step through. The editor opening
   // on the position shown is an entry (its line differs).

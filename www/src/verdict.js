@@ -302,6 +302,7 @@ export function describeError(err, context = {}) {
     'corrupt-table': 'Corrupt table',
     module: 'The board could not load',
     generate: 'Generating the table failed',
+    options: 'Table address not valid',
   };
   const hints = {
     'invalid-fen': 'Check the FEN: 8 ranks, side to move, castling, en passant, clocks.',
@@ -313,6 +314,7 @@ export function describeError(err, context = {}) {
     'corrupt-table': 'A table file did not decode as expected; it may be truncated or from another version.',
     module: 'Its decoder (a WebAssembly module) did not download: no moves or results until it does. It is tried again with the next position, when the device comes back online, or with Retry.',
     generate: 'This device could not make the table (it may be short of memory). Coming back to the position tries again.',
+    options: 'Each address in the tables setting (the tables attribute, or ?tables= in the link) must be a URL, such as ./tables/ or https://tables.example.org/syzygy/.',
   };
   let title = titles[code] || 'Something went wrong';
   let hint = hints[code] || '';
