@@ -43,6 +43,14 @@ SKIPPED
   exit 0
 fi
 export SYZYGY_PATH="${SYZYGY_PATH:-$official}"
+# From here every suite must run: a test that would skip for a missing
+# prerequisite (the official tables' checksum list, node, the wasm
+# package, the CLI, Chromium) fails instead (tests/common, helpers.mjs).
+if [[ ! -f "$SYZYGY_PATH/SHA256SUMS" ]]; then
+  echo "SYZYGY_PATH=$SYZYGY_PATH has no SHA256SUMS: the comparisons need the official tables with their checksum list" >&2
+  exit 1
+fi
+export SYZYGY_WEB_REQUIRE_ALL=1
 
 step "format and lints"
 cargo fmt --check

@@ -28,9 +28,11 @@ try {
       process.stdout.write(text.startsWith(shown) ? text.slice(shown.length) : `\n${text}`);
       shown = text;
     }
-    const result = /test result: (\w+)/.exec(text);
+    const result = /test result: (\w+)\. (\d+) passed; (\d+) failed/.exec(text);
     if (result) {
-      code = result[1] === 'ok' ? 0 : 1;
+      // "ok. 0 passed" checked nothing: a run that found no test fails too.
+      code = result[1] === 'ok' && Number(result[2]) > 0 && result[3] === '0' ? 0 : 1;
+      if (Number(result[2]) === 0) console.error('no test ran');
       process.stdout.write('\n');
       break;
     }

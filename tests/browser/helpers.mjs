@@ -28,6 +28,8 @@ export function skipReason() {
   else if (!fs.existsSync(path.join(TABLES, 'KQvK.rtbw'))) why = `no Syzygy tables at ${TABLES} (set SYZYGY_PATH)`;
   else if (!fs.existsSync('/usr/bin/chromium') && !process.env.CHROMIUM) why = 'no /usr/bin/chromium (apt-get install chromium)';
   if (why) console.log(`SKIPPED: ${why}`);
+  // The test command's full run needs every suite to run (scripts/test.sh).
+  if (why && process.env.SYZYGY_WEB_REQUIRE_ALL) throw new Error(`SYZYGY_WEB_REQUIRE_ALL is set: ${why}`);
   return why || false;
 }
 

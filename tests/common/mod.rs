@@ -25,8 +25,24 @@ pub fn syzygy_path() -> PathBuf {
 
 /// Whether SYZYGY_PATH holds the official tables (their checksum list), not
 /// a set our generator made: comparisons with the official values need them.
+/// Under the test command's full run (`SYZYGY_WEB_REQUIRE_ALL`, see
+/// [`required`]) their absence fails instead of skipping.
 pub fn official_tables() -> bool {
-    syzygy_path().join("SHA256SUMS").is_file()
+    let have = syzygy_path().join("SHA256SUMS").is_file();
+    if !have {
+        required("the official tables (SHA256SUMS) at SYZYGY_PATH");
+    }
+    have
+}
+
+/// Fails the test where `what` is missing and the run needs everything:
+/// scripts/test.sh sets SYZYGY_WEB_REQUIRE_ALL once it has found the
+/// official tables, so that a test skipping for a missing prerequisite
+/// (node, the tables' checksum list) cannot pass CI without checking.
+pub fn required(what: &str) {
+    if std::env::var_os("SYZYGY_WEB_REQUIRE_ALL").is_some() {
+        panic!("SYZYGY_WEB_REQUIRE_ALL is set, and {what} is missing");
+    }
 }
 
 pub fn ours() -> Tablebase<FsFetcher> {

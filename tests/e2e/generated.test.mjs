@@ -11,6 +11,8 @@ import { CLI, PKG_JS, ensureBuilt, startSite, launch, newPage, appUrl, waitVerdi
 
 const skip = !fs.existsSync(CLI) || !fs.existsSync(PKG_JS) ? 'SKIPPED: needs target/release/syzygy-web and pkg/' : false;
 if (skip) console.log(`# ${skip}`);
+// The test command's full run needs every suite to run (scripts/test.sh).
+if (skip && process.env.SYZYGY_WEB_REQUIRE_ALL) throw new Error(`SYZYGY_WEB_REQUIRE_ALL is set: ${skip}`);
 const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 300_000 }, fn);
 
 const FENS = [

@@ -38,6 +38,8 @@ export function missingPrerequisite({ needCli = false } = {}) {
 export function skipReason(opts) {
   const why = missingPrerequisite(opts);
   if (why) console.log(`# ${why}`);
+  // The test command's full run needs every suite to run (scripts/test.sh).
+  if (why && process.env.SYZYGY_WEB_REQUIRE_ALL) throw new Error(`SYZYGY_WEB_REQUIRE_ALL is set: ${why}`);
   return why || false;
 }
 
@@ -117,12 +119,14 @@ export function cliProbe(fens) {
   try {
     out = execFileSync(CLI, ['probe', '--json', '--path', TABLES, ...fens], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   } catch (err) {
-    out = err.stdout; // exit status 1: some FEN had an error
+    // 1: some FEN had an error; anything else (a crash part-way) fails the
+    // test rather than leaving it fewer answers to check.
+    if (err.status !== 1) throw err;
+    out = err.stdout;
   }
-  return out
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l));
+  const lines = out.split('\n').filter((l) => l.trim());
+  if (lines.length !== fens.length) throw new Error(`CLI printed ${lines.length} lines for ${fens.length} FENs`);
+  return lines.map((l) => JSON.parse(l));
 }
 
 /** The app URL for a FEN. */
