@@ -25,6 +25,36 @@ pub struct Options {
     pub generate: bool,
 }
 
+/// FEN arguments as given, with a FEN typed without quotes put back
+/// together: `probe 8/8/.. b - - 0 1` hands the shell's words to the
+/// program one by one, and the board alone read as White to move. A board
+/// takes the words after it while they read as the next FEN fields, the
+/// side to move first.
+pub fn joined_fens(args: Vec<String>) -> Vec<String> {
+    let field = |i: usize, w: &str| match i {
+        0 => w == "w" || w == "b",
+        1 => w == "-" || w.chars().all(|c| "KQkqABCDEFGHabcdefgh".contains(c)),
+        2 => w == "-" || (w.len() == 2 && matches!(w.as_bytes(), [b'a'..=b'h', b'1'..=b'8'])),
+        _ => !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()),
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut fields = None;
+    for a in args {
+        match (fields, out.last_mut()) {
+            (Some(i), Some(fen)) if i < 5 && field(i, &a) => {
+                fen.push(' ');
+                fen.push_str(&a);
+                fields = Some(i + 1);
+            }
+            _ => {
+                fields = (a.contains('/') && !a.contains(char::is_whitespace)).then_some(0);
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
 /// Local or remote tables behind one interface.
 pub enum Prober {
     Local(Tablebase<FsFetcher>),

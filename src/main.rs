@@ -192,6 +192,7 @@ mod native {
             }
             out.flush()
         };
+        let fens = cli::joined_fens(fens);
         let result = if fens.is_empty() {
             // Lines as bytes: one that is not UTF-8 gets its own answer (an
             // invalid FEN) and the lines after it are still read.

@@ -321,6 +321,35 @@ fn cli_bytes(args: &[&std::ffi::OsStr], input: &[u8]) -> (String, String, i32) {
     )
 }
 
+#[test]
+fn a_fen_typed_without_quotes_is_one_fen() {
+    // The shell splits it into words: the board alone was read as White to
+    // move (a wrong answer) and the other five words as invalid FENs.
+    use std::ffi::OsStr;
+    let path = syzygy_path();
+    let mut args = vec![
+        OsStr::new("probe"),
+        OsStr::new("--json"),
+        OsStr::new("--path"),
+        path.as_os_str(),
+    ];
+    let words = "8/8/8/4k3/8/8/8/R3K3 b - - 0 1 8/8/8/4k3/8/8/8/R3K3 w 1K1k4/1P6/8/8/8/8/r7/2R5";
+    args.extend(words.split(' ').map(OsStr::new));
+    let (out, err, code) = cli_bytes(&args, b"");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}{err}");
+    assert!(
+        lines[0].contains("\"fen\":\"8/8/8/4k3/8/8/8/R3K3 b - - 0 1\"")
+            && lines[0].contains("\"wdl\":-2"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].contains("\"wdl\":2"), "{}", lines[1]);
+    // A board alone is still a FEN of its own, White to move.
+    assert!(lines[2].contains("\"wdl\":2"), "{}", lines[2]);
+    assert_eq!(code, 0, "{err}");
+}
+
 /// A line of standard input that is not UTF-8 gets its own error line and
 /// the lines after it are answered; an argument that is not UTF-8 is a
 /// usage error (exit 2), as are a material of too many pieces (whose

@@ -7,6 +7,9 @@ use std::path::PathBuf;
 
 use super::run::{Fetcher, Request, Response};
 
+/// Files held open at most (a process may hold 1,024 by default).
+const MAX_OPEN: usize = 256;
+
 /// Reads tables from a list of folders, the first holding a file winning.
 pub struct FsFetcher {
     dirs: Vec<PathBuf>,
@@ -21,21 +24,37 @@ impl FsFetcher {
         }
     }
 
-    fn file(&mut self, name: &str) -> Option<&mut (File, u64, String)> {
+    /// The open file `name` of the first folder holding it, None where no
+    /// folder does; Err where one could not be opened (too many files open,
+    /// no permission), which is not remembered as missing.
+    fn file(&mut self, name: &str) -> Result<Option<&mut (File, u64, String)>, String> {
         if !self.open.contains_key(name) {
-            let found = self.dirs.iter().find_map(|d| {
-                let f = File::open(d.join(name)).ok()?;
-                let meta = f.metadata().ok()?;
+            // A long session over a 6-7 piece set meets more tables than a
+            // process may hold open: past this many, all are let go and
+            // opened again as asked.
+            if self.open.values().filter(|o| o.is_some()).count() >= MAX_OPEN {
+                self.open.retain(|_, o| o.is_none());
+            }
+            let mut found = None;
+            for d in &self.dirs {
+                let path = d.join(name);
+                let opened = File::open(&path).and_then(|f| Ok((f.metadata()?, f)));
+                let (meta, f) = match opened {
+                    Ok(m) => m,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                    Err(e) => return Err(format!("opening {}: {e}", path.display())),
+                };
                 let stamp = meta
                     .modified()
                     .ok()
                     .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
                 let validator = format!("{}-{}", meta.len(), stamp.map_or(0, |d| d.as_secs()));
-                Some((f, meta.len(), validator))
-            });
+                found = Some((f, meta.len(), validator));
+                break;
+            }
             self.open.insert(name.to_string(), found);
         }
-        self.open.get_mut(name).and_then(|o| o.as_mut())
+        Ok(self.open.get_mut(name).and_then(|o| o.as_mut()))
     }
 
     fn read(&mut self, req: &Request) -> Response {
@@ -48,8 +67,10 @@ impl FsFetcher {
         {
             return Response::Failed("bad table name".into());
         }
-        let Some((file, size, validator)) = self.file(&req.name) else {
-            return Response::Absent;
+        let (file, size, validator) = match self.file(&req.name) {
+            Ok(Some(f)) => f,
+            Ok(None) => return Response::Absent,
+            Err(why) => return Response::Failed(why),
         };
         let (size, validator) = (*size, validator.clone());
         let end = req.end.min(size);
@@ -74,5 +95,50 @@ impl FsFetcher {
 impl Fetcher for FsFetcher {
     fn fetch(&mut self, batch: &[Request]) -> Vec<Response> {
         batch.iter().map(|r| self.read(r)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(name: &str) -> Request {
+        Request {
+            name: name.to_string(),
+            start: 0,
+            end: 1,
+            open: true,
+            version: None,
+        }
+    }
+
+    #[test]
+    fn files_past_the_cap_are_let_go_and_opened_again() {
+        let dir = std::env::temp_dir().join(format!("syzygy-web-fs-cap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let names: Vec<String> = (0..MAX_OPEN + 40).map(|i| format!("t{i}.rtbw")).collect();
+        for n in &names {
+            std::fs::write(dir.join(n), b"x").unwrap();
+        }
+        let mut f = FsFetcher::new(vec![dir.clone()]);
+        for n in names.iter().chain(&names) {
+            assert!(matches!(f.read(&request(n)), Response::Bytes { .. }), "{n}");
+            assert!(f.open.values().filter(|o| o.is_some()).count() <= MAX_OPEN);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_opened_is_an_error_not_a_missing_table() {
+        // A folder that is a file: the open fails, and not for want of the table.
+        let file =
+            std::env::temp_dir().join(format!("syzygy-web-fs-notdir-{}", std::process::id()));
+        std::fs::write(&file, b"x").unwrap();
+        let mut f = FsFetcher::new(vec![file.clone()]);
+        match f.read(&request("KQvK.rtbw")) {
+            Response::Failed(why) => assert!(why.contains("opening"), "{why}"),
+            _ => panic!("not an error"),
+        }
+        std::fs::remove_file(&file).unwrap();
     }
 }

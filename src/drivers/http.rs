@@ -58,6 +58,10 @@ enum Try {
     Fatal(String),
 }
 
+/// Idle connections kept a host: one for each request the CLI runs at once
+/// (`drivers::run`'s 16).
+const MAX_IDLE: usize = 16;
+
 /// Longest Retry-After this driver waits before asking again.
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
 
@@ -73,7 +77,14 @@ impl HttpFetcher {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(Duration::from_secs(60)))
+            // A host that takes the connection and never answers fails in
+            // half a minute, not a whole one.
+            .timeout_connect(Some(Duration::from_secs(10)))
+            .timeout_recv_response(Some(Duration::from_secs(30)))
             .max_redirects(5)
+            // As many kept as run at once (ureq keeps 3 a host, 10 in all).
+            .max_idle_connections_per_host(MAX_IDLE)
+            .max_idle_connections(MAX_IDLE * bases.len())
             .build()
             .into();
         let cache = cache_dir
@@ -135,6 +146,14 @@ impl HttpFetcher {
         for i in order {
             let url = format!("{}{}", self.bases[i], req.name);
             let mut attempt = 0;
+            // A mirror still failing after its last request's retries is
+            // asked once: a server down no longer costs every later request
+            // (every line of a batch) its retries and their backoff.
+            let retries = if self.failing[i].load(Ordering::Relaxed) {
+                0
+            } else {
+                RETRIES
+            };
             loop {
                 match self.try_once(&url, req) {
                     Try::Got(r) => {
@@ -164,9 +183,13 @@ impl HttpFetcher {
                         refused.get_or_insert(why);
                         break;
                     }
-                    Try::Retry(why) | Try::RetryAfter(why, _) if attempt >= RETRIES => {
+                    Try::Retry(why) | Try::RetryAfter(why, _) if attempt >= retries => {
                         // The next mirror may have it.
-                        last = format!("{why} (after {RETRIES} retries)");
+                        last = if retries == 0 {
+                            format!("{why} (failing since an earlier request: asked once)")
+                        } else {
+                            format!("{why} (after {retries} retries)")
+                        };
                         self.failing[i].store(true, Ordering::Relaxed);
                         down.get_or_insert_with(|| last.clone());
                         break;
@@ -215,8 +238,15 @@ impl HttpFetcher {
             .call();
         let mut resp = match resp {
             Ok(r) => r,
-            // Asking again follows the same redirects.
-            Err(e @ ureq::Error::TooManyRedirects) => return Try::Fatal(format!("{e}")),
+            // Asking again follows the same redirects, finds the same
+            // certificate, and (within a run) the same name unknown.
+            Err(
+                e @ (ureq::Error::TooManyRedirects
+                | ureq::Error::HostNotFound
+                | ureq::Error::Tls(_)
+                | ureq::Error::Rustls(_)
+                | ureq::Error::TlsRequired),
+            ) => return Try::Fatal(format!("{e}")),
             Err(e) => return Try::Retry(format!("network error: {e}")),
         };
         let status = resp.status().as_u16();
@@ -261,13 +291,17 @@ impl HttpFetcher {
                 // read into memory.
                 let len = want_end - a;
                 let mut bytes = Vec::new();
-                let r = resp
-                    .body_mut()
-                    .as_reader()
-                    .take(len)
-                    .read_to_end(&mut bytes);
+                let mut body = resp.body_mut().as_reader();
+                let r = (&mut body).take(len).read_to_end(&mut bytes);
                 if let Err(e) = r {
                     return Try::Retry(format!("body: {e}"));
+                }
+                // The body's end is seen only by a read past its last byte,
+                // and only then does the connection go back to the pool
+                // (else every request opened one: a TLS handshake each). A
+                // body longer than asked is left, and its connection closed.
+                if b + 1 == want_end {
+                    let _ = body.read(&mut [0u8; 1]);
                 }
                 if (bytes.len() as u64) < len {
                     return Try::Retry(format!("truncated body: {} of {} bytes", bytes.len(), len));

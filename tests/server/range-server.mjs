@@ -142,7 +142,7 @@ export async function startServer(options = {}) {
 
   function resetCounters() {
     epoch++;
-    counters = { requests: 0, bytes: 0, byPath: Object.create(null), log: [] };
+    counters = { requests: 0, bytes: 0, connections: 0, byPath: Object.create(null), log: [] };
   }
   resetCounters();
 
@@ -675,6 +675,9 @@ export async function startServer(options = {}) {
     : options.http1
       ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, listener)
       : http2.createSecureServer({ key: options.tls.key, cert: options.tls.cert, allowHTTP1: true }, listener);
+  // Connections opened (TCP, or TLS where served so): a client that keeps
+  // its connections opens far fewer than it sends requests.
+  server.on(options.tls ? 'secureConnection' : 'connection', () => counters.connections++);
   server.on('clientError', (err, socket) => {
     if (socket.writable && err?.code !== 'ECONNRESET' && err?.code !== 'EPIPE') {
       socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
