@@ -1126,6 +1126,32 @@ fn stats_count_only_network_requests_with_a_cache_dir() {
 }
 
 #[test]
+fn a_cache_dir_answers_offline_what_it_holds() {
+    // Each run asks the server for a file's current version with its first
+    // request, so with the server down every FEN failed, the pages it
+    // needed on disk. Now that request takes the version kept.
+    let srv = server!("a_cache_dir_answers_offline_what_it_holds");
+    let cache = temp_dir("offline");
+    let fens: String = sample("KRPvKR", 4, 23)
+        .iter()
+        .map(|p| fen(p) + "\n")
+        .collect();
+    let url = srv.tables();
+    let args = ["probe", "--json", "--url", &url, "--cache-dir"];
+    let args: Vec<&str> = args.into_iter().chain([cache.to_str().unwrap()]).collect();
+    let (online, code) = cli(&args, &fens);
+    assert_eq!(code, 0, "{online}");
+    srv.faults(r#"{"match":"*","mode":"status","status":503}"#);
+    let (offline, code) = cli(&args, &fens);
+    assert_eq!((offline.as_str(), code), (online.as_str(), 0));
+    // A position whose pages were never fetched is still an error.
+    let (other, code) = cli(&args, "8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1\n");
+    assert_eq!(code, 1, "{other}");
+    assert!(other.contains("\"code\":\"network\""), "{other}");
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+#[test]
 fn cache_dir_is_purged_when_the_etag_changes_between_runs() {
     let srv = server!("cache_dir_is_purged_when_the_etag_changes_between_runs");
     let cache = temp_dir("etag");

@@ -213,16 +213,32 @@ impl HttpFetcher {
                 }
             }
         }
-        match refused {
-            Some(why) => Response::Failed(why),
+        let failed = match refused {
+            Some(why) => why,
             // The mirror that was down says why, not a later one's
             // passing failure before its 404.
             None => match down {
-                Some(why) => Response::Failed(why),
-                None if absent || last == "no base URL" => Response::Absent,
-                None => Response::Failed(last),
+                Some(why) => why,
+                None if absent || last == "no base URL" => return Response::Absent,
+                None => last,
             },
+        };
+        // No server answered (offline, or every mirror down): a file's first
+        // request of the run, which asks the server for its current version,
+        // takes the version kept on disk instead, as a browser's stored
+        // pages answer offline. A file the server said is gone is not.
+        if let (Some(cache), true) = (&self.cache, req.open) {
+            if let Some(r) = cache.get(&req.name, req.start, req.end, None) {
+                if let Response::Bytes { bytes, .. } = &r {
+                    self.local.0.fetch_add(1, Ordering::Relaxed);
+                    self.local
+                        .1
+                        .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                }
+                return r;
+            }
         }
+        Response::Failed(failed)
     }
 
     fn try_once(&self, url: &str, req: &Request) -> Try {
