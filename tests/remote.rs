@@ -561,6 +561,28 @@ fn status_403_is_a_missing_table_naming_the_refusal() {
     );
     // Not retried either.
     assert_eq!(srv.stats().log_of("KRvK.rtbz").len(), 1);
+
+    // A password in the URL is not printed with it (the answers' JSON may
+    // be logged or shared), in this error nor in a usage error.
+    let with_secret = srv.tables().replacen("://", "://reader:s3cret@", 1);
+    let (out, code) = cli(&["probe", "--json", "--url", &with_secret], &fen);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!("{url} answered 403 Forbidden")),
+        "{out}"
+    );
+    assert!(!out.contains("s3cret"), "{out}");
+    let args: Vec<&std::ffi::OsStr> = ["probe", "--url", "http://reader:s3cret@localhost/t?x=1"]
+        .iter()
+        .map(std::ffi::OsStr::new)
+        .collect();
+    let usage = common::cli::run_cli(&args, b"");
+    let err = String::from_utf8_lossy(&usage.stderr);
+    assert_eq!(usage.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("http://localhost/t?x=1") && !err.contains("s3cret"),
+        "{err}"
+    );
 }
 
 /// A KRvK position with White to move: a win whose DTZ needs KRvK.rtbz

@@ -413,12 +413,27 @@ fn retry_after(v: &str) -> Option<Duration> {
     v.trim().parse::<u64>().ok().map(Duration::from_secs)
 }
 
+/// A URL as messages show it: without a user name and password in it
+/// (`https://user:secret@host/`), which the answers' JSON would print.
+fn shown(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let end = rest.find('/').unwrap_or(rest.len());
+    match rest[..end].rfind('@') {
+        Some(at) => format!("{scheme}://{}", &rest[at + 1..]),
+        None => url.to_string(),
+    }
+}
+
 /// A base URL requests can be made under: http(s), a host, a valid port.
-fn check_base(b: &str) -> Result<(), String> {
-    if !(b.starts_with("http://") || b.starts_with("https://")) {
+fn check_base(url: &str) -> Result<(), String> {
+    // Checked as given, named in messages without its credentials.
+    let b = shown(url);
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
         return Err(format!("--url must start with http:// or https://: {b}"));
     }
-    let uri: ureq::http::Uri = b
+    let uri: ureq::http::Uri = url
         .parse()
         .map_err(|e| format!("--url is not a valid URL ({e}): {b}"))?;
     let Some(authority) = uri.authority().filter(|a| !a.host().is_empty()) else {
@@ -426,7 +441,7 @@ fn check_base(b: &str) -> Result<(), String> {
     };
     // Table names go after the base: under a query or fragment every file
     // would name the same resource.
-    if uri.query().is_some() || b.contains('#') {
+    if uri.query().is_some() || url.contains('#') {
         return Err(format!(
             "--url must be a folder, with no query (?) or fragment (#): {b}"
         ));
@@ -511,7 +526,12 @@ impl Fetcher for HttpFetcher {
         let urls: Vec<String> = self
             .forbidden
             .lock()
-            .map(|f| f.iter().filter(|u| u.ends_with(&suffix)).cloned().collect())
+            .map(|f| {
+                f.iter()
+                    .filter(|u| u.ends_with(&suffix))
+                    .map(|u| shown(u))
+                    .collect()
+            })
             .unwrap_or_default();
         if urls.is_empty() {
             return ProbeError::MissingTable(name);
