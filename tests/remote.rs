@@ -128,7 +128,7 @@ impl Drop for Server {
 }
 
 /// The server's counters as JSON text, read with a few string searches
-/// (the layout is JSON.stringify of {requests, bytes, byPath, log}).
+/// (the layout is JSON.stringify of {requests, bytes, connections, byPath, log}).
 struct Stats(String);
 
 /// One request in the server's log.
@@ -1012,8 +1012,9 @@ fn connections_are_kept_between_requests() {
     let (requests, connections) = (s.requests(), s.connections().saturating_sub(1));
     eprintln!("{connections} connections for {requests} requests");
     assert!(requests > 30, "{requests} requests");
+    // 16 at once; slack for a connection the server closed while idle.
     assert!(
-        connections <= 16,
+        connections * 2 <= requests,
         "{connections} connections for {requests} requests"
     );
 }
@@ -1163,7 +1164,13 @@ fn a_cache_dir_answers_offline_what_it_holds() {
     let args: Vec<&str> = args.into_iter().chain([cache.to_str().unwrap()]).collect();
     let (online, code) = cli(&args, &fens);
     assert_eq!(code, 0, "{online}");
+    // A server that answers, even with errors, is not overruled.
     srv.faults(r#"{"match":"*","mode":"status","status":503}"#);
+    let (failing, code) = cli(&args, &fens);
+    assert_eq!(code, 1, "{failing}");
+    assert!(failing.contains("\"code\":\"network\""), "{failing}");
+    // No server there at all (its port closed): the pages kept answer.
+    drop(srv);
     let (offline, code) = cli(&args, &fens);
     assert_eq!((offline.as_str(), code), (online.as_str(), 0));
     // A position whose pages were never fetched is still an error.

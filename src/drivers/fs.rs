@@ -36,13 +36,19 @@ impl FsFetcher {
                 self.open.retain(|_, o| o.is_none());
             }
             let mut found = None;
+            // A folder's copy that cannot be opened does not hide a later
+            // folder's; it is the error when none can be.
+            let mut failed = None;
             for d in &self.dirs {
                 let path = d.join(name);
                 let opened = File::open(&path).and_then(|f| Ok((f.metadata()?, f)));
                 let (meta, f) = match opened {
                     Ok(m) => m,
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                    Err(e) => return Err(format!("opening {}: {e}", path.display())),
+                    Err(e) => {
+                        failed.get_or_insert(format!("opening {}: {e}", path.display()));
+                        continue;
+                    }
                 };
                 let stamp = meta
                     .modified()
@@ -51,6 +57,9 @@ impl FsFetcher {
                 let validator = format!("{}-{}", meta.len(), stamp.map_or(0, |d| d.as_secs()));
                 found = Some((f, meta.len(), validator));
                 break;
+            }
+            if let (None, Some(why)) = (&found, failed) {
+                return Err(why);
             }
             self.open.insert(name.to_string(), found);
         }
@@ -139,6 +148,16 @@ mod tests {
             Response::Failed(why) => assert!(why.contains("opening"), "{why}"),
             _ => panic!("not an error"),
         }
+        // A later folder's copy is still read.
+        let dir = std::env::temp_dir().join(format!("syzygy-web-fs-later-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("KQvK.rtbw"), b"x").unwrap();
+        let mut f = FsFetcher::new(vec![file.clone(), dir.clone()]);
+        assert!(matches!(
+            f.read(&request("KQvK.rtbw")),
+            Response::Bytes { .. }
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
         std::fs::remove_file(&file).unwrap();
     }
 }

@@ -53,6 +53,9 @@ enum Try {
     Got(Response),
     NotHere,
     Retry(String),
+    /// No answer at all (the connection failed or timed out): retried as
+    /// `Retry`, and what lets the disk cache answer offline.
+    NoAnswer(String),
     /// A retry the server asked to wait for (429 or 503 with Retry-After).
     RetryAfter(String, Duration),
     Fatal(String),
@@ -143,19 +146,25 @@ impl HttpFetcher {
             .and_then(|m| m.get(&req.name).copied());
         let mut order: Vec<usize> = (0..self.bases.len()).collect();
         order.sort_by_key(|&i| (answered != Some(i), self.failing[i].load(Ordering::Relaxed)));
+        // Whether any server answered this request at all (a status, even
+        // an error): only where none did does the disk cache answer.
+        let mut reached = false;
         for i in order {
             let url = format!("{}{}", self.bases[i], req.name);
             let mut attempt = 0;
             // A mirror still failing after its last request's retries is
             // asked once: a server down no longer costs every later request
-            // (every line of a batch) its retries and their backoff.
+            // (every line of a batch) its retries and their backoff. A wait
+            // the server asks for (Retry-After) is still waited for.
             let retries = if self.failing[i].load(Ordering::Relaxed) {
                 0
             } else {
                 RETRIES
             };
             loop {
-                match self.try_once(&url, req) {
+                let got = self.try_once(&url, req);
+                reached |= !matches!(got, Try::NoAnswer(_));
+                match got {
                     Try::Got(r) => {
                         self.failing[i].store(false, Ordering::Relaxed);
                         if let Ok(mut m) = self.answered.lock() {
@@ -183,7 +192,7 @@ impl HttpFetcher {
                         refused.get_or_insert(why);
                         break;
                     }
-                    Try::Retry(why) | Try::RetryAfter(why, _) if attempt >= retries => {
+                    Try::Retry(why) | Try::NoAnswer(why) if attempt >= retries => {
                         // The next mirror may have it.
                         last = if retries == 0 {
                             format!("{why} (failing since an earlier request: asked once)")
@@ -194,7 +203,13 @@ impl HttpFetcher {
                         down.get_or_insert_with(|| last.clone());
                         break;
                     }
-                    Try::Retry(why) => {
+                    Try::RetryAfter(why, _) if attempt >= RETRIES => {
+                        last = format!("{why} (after {RETRIES} retries)");
+                        self.failing[i].store(true, Ordering::Relaxed);
+                        down.get_or_insert_with(|| last.clone());
+                        break;
+                    }
+                    Try::Retry(why) | Try::NoAnswer(why) => {
                         last = why;
                         attempt += 1;
                         thread::sleep(backoff(attempt));
@@ -223,11 +238,12 @@ impl HttpFetcher {
                 None => last,
             },
         };
-        // No server answered (offline, or every mirror down): a file's first
-        // request of the run, which asks the server for its current version,
-        // takes the version kept on disk instead, as a browser's stored
-        // pages answer offline. A file the server said is gone is not.
-        if let (Some(cache), true) = (&self.cache, req.open) {
+        // No server answered at all (offline, or every mirror unreachable):
+        // a file's first request of the run, which asks the server for its
+        // current version, takes the version kept on disk instead, as a
+        // browser's stored pages answer offline. A server that answered,
+        // even with an error, is not overruled.
+        if let (Some(cache), true, false) = (&self.cache, req.open, reached) {
             if let Some(r) = cache.get(&req.name, req.start, req.end, None) {
                 if let Response::Bytes { bytes, .. } = &r {
                     self.local.0.fetch_add(1, Ordering::Relaxed);
@@ -255,7 +271,7 @@ impl HttpFetcher {
         let mut resp = match resp {
             Ok(r) => r,
             // Asking again follows the same redirects, finds the same
-            // certificate, and (within a run) the same name unknown.
+            // certificate, and (within a run) no address for the name.
             Err(
                 e @ (ureq::Error::TooManyRedirects
                 | ureq::Error::HostNotFound
@@ -263,7 +279,12 @@ impl HttpFetcher {
                 | ureq::Error::Rustls(_)
                 | ureq::Error::TlsRequired),
             ) => return Try::Fatal(format!("{e}")),
-            Err(e) => return Try::Retry(format!("network error: {e}")),
+            // A TLS error (a certificate refused) comes as I/O's InvalidData:
+            // asking again meets the same certificate.
+            Err(ureq::Error::Io(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                return Try::Fatal(format!("network error: {e}"))
+            }
+            Err(e) => return Try::NoAnswer(format!("network error: {e}")),
         };
         let status = resp.status().as_u16();
         let header = |name: &str| {

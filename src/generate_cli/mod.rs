@@ -100,7 +100,6 @@ pub fn run(a: &Args) -> Result<(), String> {
         let found = damaged.into_inner().unwrap_or_else(|p| p.into_inner());
         match found {
             Some(path) if mended.insert(path.clone()) => {
-                fs::remove_file(&path).map_err(|r| format!("{e}; removing it: {r}"))?;
                 let _ = writeln!(io::stderr(), "{e}: removed, generating it again");
             }
             _ => return Err(e),
@@ -108,12 +107,17 @@ pub fn run(a: &Args) -> Result<(), String> {
     }
 }
 
-/// The error of a values file that could not be read, its path kept in
-/// `damaged` when generating it again mends it.
+/// The error of a values file that could not be read. One whose bytes are
+/// wrong is removed here, while the run holds the directory, and its path
+/// kept in `damaged`: generating it again mends it.
 fn noted(u: Unusable, damaged: &Mutex<Option<PathBuf>>) -> String {
-    if u.damaged {
-        *damaged.lock().unwrap_or_else(|p| p.into_inner()) = Some(u.path);
+    if !u.damaged {
+        return u.why;
     }
+    if let Err(e) = fs::remove_file(&u.path) {
+        return format!("{}; removing it: {e}", u.why);
+    }
+    *damaged.lock().unwrap_or_else(|p| p.into_inner()) = Some(u.path);
     u.why
 }
 

@@ -159,17 +159,50 @@ describe('history and focus', () => {
     await page.close();
   });
 
-  it('a flipped board stays flipped through a move and a reload', async () => {
+  it('a key held down is one history entry', async () => {
+    // Each repeat pushed an entry: past about a hundred in a few seconds
+    // browsers refuse more, and the address stopped following the board.
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, QUEEN));
+    await waitVerdict(page, QUEEN);
+    const line = await playBest(page, QUEEN, 3);
+    const entries = await page.evaluate(() => history.length);
+    const key = (repeat) => page.evaluate((repeat) => document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft', repeat, bubbles: true, cancelable: true })), repeat);
+    await key(false);
+    await key(true);
+    await key(true);
+    await expectFen(page, line[0]);
+    // The address follows once the key rests.
+    await page.waitForFunction((board) => location.hash.startsWith(`#fen=${board}`), line[0].split(' ')[0]);
+    assert.equal(await page.evaluate(() => history.length), entries + 1);
+    await page.goBack();
+    await expectFen(page, line[3]);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+
+  it('a flipped board stays flipped through a move, a reload and Back', async () => {
     const page = await newPage(ctx.browser);
     await page.goto(appUrl(ctx.site.url, ROOK));
     await waitVerdict(page, ROOK);
+    const line = await playBest(page, ROOK, 1);
     await page.keyboard.press('f');
     await page.waitForSelector('syzygy-board .cg-wrap.orientation-black');
     assert.match(await page.evaluate(() => location.hash), /&o=black$/);
-    const line = await playBest(page, ROOK, 1);
+    const more = await playBest(page, line[1], 1);
     assert.match(await page.evaluate(() => location.hash), /&o=black$/);
     await page.reload();
-    await waitVerdict(page, line[1]);
+    await waitVerdict(page, more[1]);
+    await page.waitForSelector('syzygy-board .cg-wrap.orientation-black');
+    // Back to an entry written before the flip: the board stays flipped,
+    // and so does that entry's address (a reload there keeps it).
+    await page.goBack();
+    await expectFen(page, line[1]);
+    await page.goBack();
+    await expectFen(page, ROOK);
+    await page.waitForFunction(() => location.hash.endsWith('&o=black'));
+    await page.reload();
+    await waitVerdict(page, ROOK);
     await page.waitForSelector('syzygy-board .cg-wrap.orientation-black');
     assert.deepEqual(page.errors.map(String), []);
     await page.close();

@@ -721,7 +721,7 @@ export async function startServer(options = {}) {
       });
       return closing;
     },
-    /** A copy of {requests, bytes, byPath, log}. */
+    /** A copy of {requests, bytes, connections, byPath, log}. */
     stats: snapshot,
     /** Zeroes counters, clears faults, generations and the latency override. */
     reset: resetAll,

@@ -110,7 +110,7 @@ export function createApp(host, options) {
 
   // ---- rendering -------------------------------------------------------------------
   /** Renders the current position; `redraw` also resets the board pieces. */
-  function show(redraw = true, { fromUrl = false, debounce = 0, push = false } = {}) {
+  function show(redraw = true, { fromUrl = false, debounce = 0, push = false, held = false } = {}) {
     const fen = currentFen(s);
     const pos = parseFen(fen);
     const entry = s.line[s.ply];
@@ -125,7 +125,17 @@ export function createApp(host, options) {
     }
     renderControls(view, s, pos);
     // The entry keeps the played line: Back and Forward bring it back.
-    if (options.urlSync && !fromUrl) writeUrl(fen, { push, state: entryState(), orientation: board.orientation });
+    if (options.urlSync && !fromUrl) {
+      clearTimeout(s.urlTimer);
+      const write = () => writeUrl(fen, { push, state: entryState(), orientation: board.orientation });
+      // A key held down writes the address once it rests: browsers refuse
+      // history changes (pushes and replacements alike) past about a
+      // hundred in a few seconds, and the address then stopped following.
+      if (held) s.urlTimer = setTimeout(write, 250);
+      else write();
+    }
+    // A link or FEN left to copy by hand (no clipboard) was of the last position.
+    if (view.shareStatus.firstChild && view.shareStatus.firstChild.nodeType === 1) replace(view.shareStatus);
     host.dispatchEvent(new CustomEvent('syzygy-position', { detail: { fen }, bubbles: true }));
     clearTimeout(s.editTimer);
     // A new token at once: answers for earlier positions still in flight are dropped.
@@ -178,13 +188,14 @@ export function createApp(host, options) {
   /**
    * Moves along the line: a history entry too, as for a played move, so
    * that Back retraces what was shown (replacing the entry instead had
-   * Back after stepping to the start land on a later move).
+   * Back after stepping to the start land on a later move). A key held
+   * down (`repeat`) moves the entry its first press made, once it rests.
    */
-  function jump(ply) {
+  function jump(ply, { repeat = false } = {}) {
     if (s.editing) return;
     if (moveCursor(s, ply)) {
       clearNotice();
-      show(true, { push: true });
+      show(true, { push: !repeat, held: repeat });
     }
   }
 
@@ -279,7 +290,7 @@ export function createApp(host, options) {
     load,
     loadEdited,
     jump,
-    step: (d) => jump(s.ply + d),
+    step: (d, how) => jump(s.ply + d, how),
     play,
     playMainline(index) {
       const line = s.mainlines.get(currentFen(s));
@@ -394,6 +405,11 @@ export function createApp(host, options) {
   function onHistory() {
     const p = readUrlPosition();
     if (!p) return;
+    // The board keeps the side it is seen from; an entry written before a
+    // flip says so too, so that a reload there keeps it.
+    if ((p.orientation || 'white') !== board.orientation) {
+      writeUrl(p.fen, { state: window.history.state, orientation: board.orientation });
+    }
     let fen = null;
     try {
       fen = normalizeFen(p.fen);
@@ -515,6 +531,7 @@ export function createApp(host, options) {
     },
     destroy() {
       s.destroyed = true;
+      clearTimeout(s.urlTimer);
       keyTarget.removeEventListener('keydown', onKey);
       if (options.urlSync) {
         window.removeEventListener('popstate', onHistory);

@@ -8,8 +8,8 @@ export function keyHandler(act) {
     const t = e.target;
     if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
     const keys = {
-      ArrowLeft: () => act.step(-1),
-      ArrowRight: () => act.step(1),
+      ArrowLeft: () => act.step(-1, { repeat: e.repeat }),
+      ArrowRight: () => act.step(1, { repeat: e.repeat }),
       Home: () => act.jump(0),
       End: () => act.jump(Infinity),
       f: () => act.flip(),
