@@ -94,6 +94,8 @@ describe('several ranges a request, page and tables from one origin', { skip, ti
     // head: it cannot show whether the server takes several ranges.
     const { stats, log } = await run([{ mode: 'first-range' }]);
     assert.equal(stats.multipartRequests, 0);
+    // The fault met at least one request for several ranges (the heads' probes).
+    assert.ok(log.some((e) => several(e) && e.fault === 'first-range'), 'no request met the fault');
     assert.ok(log.filter(several).every(headProbe), 'scattered ranges asked for');
     assert.equal(stats.retries, 0);
   });

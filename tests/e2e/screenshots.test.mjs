@@ -137,8 +137,11 @@ describe('screenshots', () => {
     await page.evaluate((f) => {
       location.hash = `fen=${f.replace(/ /g, '_')}`;
     }, next);
-    await page.waitForTimeout(150);
-    const during = await page.$eval('syzygy-board .sb-moves-card', (e) => e.getBoundingClientRect().top);
+    // Measured while the moves are marked loading (read in the same task:
+    // a fixed wait measured a settled page when the answer came first).
+    await page.waitForFunction(() => document.querySelector('syzygy-board .sb-moves-card').getAttribute('aria-busy') === 'true');
+    const [during, busy] = await page.$eval('syzygy-board .sb-moves-card', (e) => [e.getBoundingClientRect().top, e.getAttribute('aria-busy') === 'true']);
+    assert.ok(busy, 'the moves were no longer loading when measured');
     await waitVerdict(page, next);
     await site.setFaults({ faults: [], latencyMs: 0 });
     assert.ok(Math.abs(during - before) < 2, `moves moved from ${before} to ${during} while loading`);
