@@ -115,15 +115,9 @@ impl HttpFetcher {
     }
 
     fn one(&self, req: &Request) -> Response {
-        if let (Some(cache), false) = (&self.cache, req.open) {
+        if !req.open {
             let version = req.version.as_ref().map(|(s, v)| (*s, v.as_str()));
-            if let Some(r) = cache.get(&req.name, req.start, req.end, version) {
-                if let Response::Bytes { bytes, .. } = &r {
-                    self.local.0.fetch_add(1, Ordering::Relaxed);
-                    self.local
-                        .1
-                        .fetch_add(bytes.len() as u64, Ordering::Relaxed);
-                }
+            if let Some(r) = self.kept_on_disk(req, version) {
                 return r;
             }
         }
@@ -243,18 +237,28 @@ impl HttpFetcher {
         // current version, takes the version kept on disk instead, as a
         // browser's stored pages answer offline. A server that answered,
         // even with an error, is not overruled.
-        if let (Some(cache), true, false) = (&self.cache, req.open, reached) {
-            if let Some(r) = cache.get(&req.name, req.start, req.end, None) {
-                if let Response::Bytes { bytes, .. } = &r {
-                    self.local.0.fetch_add(1, Ordering::Relaxed);
-                    self.local
-                        .1
-                        .fetch_add(bytes.len() as u64, Ordering::Relaxed);
-                }
+        if req.open && !reached {
+            if let Some(r) = self.kept_on_disk(req, None) {
                 return r;
             }
         }
         Response::Failed(failed)
+    }
+
+    /// `req`'s bytes from the disk cache, as the version `version` when
+    /// given, counted as read locally.
+    fn kept_on_disk(&self, req: &Request, version: Option<(u64, &str)>) -> Option<Response> {
+        let r = self
+            .cache
+            .as_ref()?
+            .get(&req.name, req.start, req.end, version)?;
+        if let Response::Bytes { bytes, .. } = &r {
+            self.local.0.fetch_add(1, Ordering::Relaxed);
+            self.local
+                .1
+                .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        }
+        Some(r)
     }
 
     fn try_once(&self, url: &str, req: &Request) -> Try {
