@@ -158,6 +158,11 @@ impl HttpFetcher {
             loop {
                 let got = self.try_once(&url, req);
                 reached |= !matches!(got, Try::NoAnswer(_));
+                let limit = if matches!(got, Try::RetryAfter(..)) {
+                    RETRIES
+                } else {
+                    retries
+                };
                 match got {
                     Try::Got(r) => {
                         self.failing[i].store(false, Ordering::Relaxed);
@@ -186,19 +191,15 @@ impl HttpFetcher {
                         refused.get_or_insert(why);
                         break;
                     }
-                    Try::Retry(why) | Try::NoAnswer(why) if attempt >= retries => {
+                    Try::Retry(why) | Try::NoAnswer(why) | Try::RetryAfter(why, _)
+                        if attempt >= limit =>
+                    {
                         // The next mirror may have it.
-                        last = if retries == 0 {
+                        last = if limit == 0 {
                             format!("{why} (failing since an earlier request: asked once)")
                         } else {
-                            format!("{why} (after {retries} retries)")
+                            format!("{why} (after {limit} retries)")
                         };
-                        self.failing[i].store(true, Ordering::Relaxed);
-                        down.get_or_insert_with(|| last.clone());
-                        break;
-                    }
-                    Try::RetryAfter(why, _) if attempt >= RETRIES => {
-                        last = format!("{why} (after {RETRIES} retries)");
                         self.failing[i].store(true, Ordering::Relaxed);
                         down.get_or_insert_with(|| last.clone());
                         break;

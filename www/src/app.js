@@ -127,7 +127,7 @@ export function createApp(host, options) {
     // The entry keeps the played line: Back and Forward bring it back.
     if (options.urlSync && !fromUrl) {
       clearTimeout(s.urlTimer);
-      const write = () => writeUrl(fen, { push, state: entryState(), orientation: board.orientation });
+      const write = () => writeEntry(fen, push);
       // A key held down writes the address once it rests: browsers refuse
       // history changes (pushes and replacements alike) past about a
       // hundred in a few seconds, and the address then stopped following.
@@ -153,6 +153,11 @@ export function createApp(host, options) {
    */
   function entryState() {
     return s.editing ? { line: s.line, ply: s.ply, editing: true } : { line: s.line, ply: s.ply };
+  }
+
+  /** The address of `fen` with this entry's state, seen from the board's side (see writeUrl). */
+  function writeEntry(fen, push) {
+    writeUrl(fen, { push, state: entryState(), orientation: board.orientation });
   }
 
   // ---- actions ---------------------------------------------------------------------
@@ -226,7 +231,7 @@ export function createApp(host, options) {
     renderControls(view, s, parseFen(currentFen(s)));
     // The address keeps the side the board is seen from (&o=black), as a
     // copied link does: a reload, or the next move, no longer turns it back.
-    if (options.urlSync) writeUrl(currentFen(s), { state: entryState(), orientation: board.orientation });
+    if (options.urlSync) writeEntry(currentFen(s), false);
   }
 
   /** The editor's panel, spare pieces and board mode (the position is the caller's). */
