@@ -159,6 +159,41 @@ describe('history and focus', () => {
     await page.close();
   });
 
+  it('the editor closed unchanged takes its entry back and returns the played line', async () => {
+    // Its opening is an entry; closed with nothing changed, the entry
+    // stayed (the same position twice for Back) and the line was the
+    // editor's one position.
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, QUEEN));
+    await waitVerdict(page, QUEEN);
+    const line = await playBest(page, QUEEN, 2);
+    await page.keyboard.press('ArrowLeft');
+    await expectFen(page, line[1]);
+    for (const close of ['button[aria-label="Done editing"]', '.sb-editor button:text("Done")']) {
+      await page.click('syzygy-board button[aria-label="Edit position"]');
+      await page.waitForSelector('syzygy-board .sb-root.sb-editing');
+      assert.equal(await plies(page), 0);
+      await page.click(`syzygy-board ${close}`);
+      await page.waitForSelector('syzygy-board .sb-root:not(.sb-editing)');
+      await page.waitForFunction(() => !history.state?.editing);
+      await expectFen(page, line[1]);
+      assert.equal(await plies(page), 2);
+    }
+    await page.goBack();
+    await expectFen(page, line[2]);
+    // Changed in the editor: the edit stays, its entry too.
+    await page.click('syzygy-board button[aria-label="Edit position"]');
+    await page.waitForSelector('syzygy-board .sb-root.sb-editing');
+    await page.click('syzygy-board .sb-editor button[data-color="black"]');
+    await page.click('syzygy-board button[aria-label="Done editing"]');
+    await page.waitForSelector('syzygy-board .sb-root:not(.sb-editing)');
+    await expectFen(page, line[2].replace(' w ', ' b '));
+    await page.goBack();
+    await expectFen(page, line[2]);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+
   it('a key held down is one history entry', async () => {
     // Each repeat pushed an entry: past about a hundred in a few seconds
     // browsers refuse more, and the address stopped following the board.

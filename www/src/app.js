@@ -264,9 +264,24 @@ export function createApp(host, options) {
       setLine(s, makeFen(edited));
       editorUi(true);
       editor.setState(edited);
+      s.editOpenedOn = currentFen(s);
     } else editorUi(false);
     // Opening the editor is a history entry: Back returns to the played line.
     show(true, { push: on });
+  }
+
+  /**
+   * The editor's own close (its button, Done, the `e` key). Nothing
+   * changed in it: the entry its opening made is taken back, so that Back
+   * does not step through the same position twice; the played line returns.
+   */
+  function closeEditor() {
+    const entry = window.history.state;
+    const untouched = options.urlSync && currentFen(s) === s.editOpenedOn && entry?.editing === true;
+    if (!untouched) return setEditing(false);
+    editorUi(false);
+    // onHistory brings the entry before it back (its line and cursor).
+    window.history.back();
   }
 
   async function share() {
@@ -327,7 +342,8 @@ export function createApp(host, options) {
       loadEdited(makeFen({ ...pos, ep: sq, halfmove: sq === '-' ? pos.halfmove : 0 }));
     },
     setEditing,
-    toggleEditing: () => full && setEditing(!s.editing),
+    closeEditor,
+    toggleEditing: () => full && (s.editing ? closeEditor() : setEditing(true)),
     /** The pieces on the board changed in the editor. */
     editedOnBoard() {
       const pos = parseFen(currentFen(s));

@@ -109,11 +109,6 @@ export function withTurn(fen, turn) {
 }
 
 /**
- * The FEN with a different halfmove clock; a running clock drops the en
- * passant square (a pawn's double step sets the clock to 0: the tables'
- * prober refuses the two together).
- */
-/**
  * A halfmove clock as typed: a whole number from 0 to 9999 (the field's
  * "-3", "2.7" and "1e400" are 0, 2 and 9999, not a FEN that fails).
  */
@@ -122,6 +117,11 @@ export function clockOf(value) {
   return Number.isNaN(n) ? 0 : Math.min(9999, Math.max(0, n));
 }
 
+/**
+ * The FEN with a different halfmove clock; a running clock drops the en
+ * passant square (a pawn's double step sets the clock to 0: the tables'
+ * prober refuses the two together).
+ */
 export function withHalfmove(fen, halfmove) {
   const pos = parseFen(fen);
   const n = clockOf(halfmove);

@@ -11,6 +11,7 @@ export function createState(fen = DEFAULT_FEN) {
     line: [{ fen }], // [{fen, uci?, san?}], line[0] is the root
     ply: 0,
     editing: false,
+    editOpenedOn: null, // the position the editor opened on: closing it unchanged takes its entry back
     token: 0, // bumped by every new position: answers for older ones are dropped
     handle: null,
     handlePromise: null,

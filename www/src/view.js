@@ -103,7 +103,7 @@ export function createView(host, { full, urlSync = true }, act) {
     // The Done button goes with the editor's panel: the keyboard's focus
     // lands on the Edit button rather than the page's top.
     done: () => {
-      act.setEditing(false);
+      act.closeEditor();
       if (editBtn.isConnected) editBtn.focus();
     },
     transform: (kind) => act.transform(kind),
