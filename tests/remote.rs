@@ -637,15 +637,30 @@ fn ignored_range_reads_only_what_is_needed() {
     let log = srv.stats().log_of("KRPvKR.rtbw");
     assert!(log.iter().all(|l| l.status == 200), "{log:?}");
     println!(
-        "KRPvKR.rtbw ({size} B) with Range ignored: driver kept {ours_bytes} B; server sent {} B, per request {:?}",
+        "KRPvKR.rtbw ({size} B) with Range ignored: driver read {ours_bytes} B; server sent {} B, per request {:?}",
         srv.stats().file_bytes("KRPvKR.rtbw"),
         log.iter().map(|l| l.bytes).collect::<Vec<_>>()
     );
-    // The driver keeps only the bytes it asked for...
-    assert!(ours_bytes < 2 << 20, "{ours_bytes} bytes kept");
-    // ...asks such a server for no speculative page (each is a stream from
-    // byte 0: until 2026-11-30 the server sent 47.8 MB for these four,
-    // the whole file among them)...
+    // `--stats` counts what was read: each stream from byte 0 to the end
+    // of its range (until 2026-11-30 only the range itself).
+    // (The other tables' ranges are answered as asked.)
+    let read: u64 = srv
+        .stats()
+        .log()
+        .iter()
+        .map(|l| match l.status {
+            200 => {
+                let range = l.range.as_deref().expect("a Range header");
+                let end = range.rsplit('-').next().and_then(|e| e.parse::<u64>().ok());
+                end.map_or(size, |e| (e + 1).min(size))
+            }
+            _ => l.bytes,
+        })
+        .sum();
+    assert_eq!(ours_bytes, read, "{log:?}");
+    // The driver asks such a server for no speculative page (each is a
+    // stream from byte 0: until 2026-11-30 the server sent 47.8 MB for
+    // these four, the whole file among them)...
     let sent = srv.stats().file_bytes("KRPvKR.rtbw");
     assert!(sent < size, "{sent} bytes sent for a {size}-byte file");
     // ...and stops reading: the head request (the first bytes of the file)
@@ -712,6 +727,49 @@ fn ignored_range_past_the_streaming_cap_is_a_clear_error() {
     for p in &small {
         assert_eq!(t.probe_wdl(p), local.probe_wdl(p), "{}", fen(p));
     }
+}
+
+/// A server that ignores Range and sends no length (a chunked stream): the
+/// file's size is where the stream ends, read whole within the cap (until
+/// 2026-11-30 such an answer was refused), a clear error past it.
+#[test]
+fn ignored_range_without_a_length_is_read_within_the_cap() {
+    let srv = server!("ignored_range_without_a_length_is_read_within_the_cap");
+    let name = "KBNvK.rtbw";
+    let size = std::fs::metadata(syzygy_path().join(name))
+        .expect(name)
+        .len();
+    let pos = syzygy_web::probe::parse_fen("8/8/8/4k3/8/8/8/1BN1K3 w - - 0 1").expect("fen");
+    let want = ours().probe_wdl(&pos);
+    srv.faults(r#"{"match":"KBNvK.rtbw","mode":"ignore-range","chunked":true}"#);
+    let mut t = srv.driver();
+    assert_eq!(t.probe_wdl(&pos), want);
+    let log = srv.stats().log_of(name);
+    assert!(
+        !log.is_empty() && log.iter().all(|l| l.status == 200),
+        "{log:?}"
+    );
+    // Every stream read to its end, and counted.
+    assert_eq!(t.stats().bytes, size * log.len() as u64, "{log:?}");
+    println!(
+        "{name} ({size} B) chunked, Range ignored: {} requests",
+        log.len()
+    );
+
+    // Past the cap: an error that says why, asked once.
+    let mut t = Tablebase::new(
+        HttpFetcher::new(vec![srv.tables()], None)
+            .expect("fetcher")
+            .with_whole_body_limit(size / 2),
+        Config::default(),
+    );
+    let e = t.probe_wdl(&pos).expect_err("past the cap");
+    assert_eq!(e.code(), "network", "{e}");
+    let text = e.to_string();
+    assert!(
+        text.contains("length not sent") && text.contains(name),
+        "{text}"
+    );
 }
 
 #[test]

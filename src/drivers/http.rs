@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use std::thread;
 use std::time::Duration;
 
-use super::run::{Fetcher, Request, Response};
+use super::run::{Fetcher, Request, Response, Streamed};
 use crate::ProbeError;
 
 const RETRIES: u32 = 3;
@@ -45,7 +45,7 @@ pub struct HttpFetcher {
     forbidden: Mutex<Vec<String>>,
     /// Files answered 200 (Range ignored) since the last round (see
     /// [`Fetcher::take_streamed`]).
-    streamed: Mutex<Vec<String>>,
+    streamed: Mutex<Vec<Streamed>>,
 }
 
 /// Outcome of one try against one base URL.
@@ -112,6 +112,19 @@ impl HttpFetcher {
             whole_body_limit: bytes,
             ..self
         }
+    }
+
+    /// The error for a file streamed from byte 0 past the cap: `end`, the
+    /// bytes that stream would have to bring, where its length is known.
+    fn past_the_cap(&self, end: Option<u64>) -> String {
+        let cap = self.whole_body_limit;
+        let reach = match end {
+            Some(end) => format!("the bytes needed end at {end}, past the {cap} bytes"),
+            None => format!("the file (its length not sent) is longer than the {cap} bytes"),
+        };
+        format!(
+            "the server ignores Range requests (it answers 200 with the whole file), and {reach} this driver will stream from such a server; serve tables from a host with Range support"
+        )
     }
 
     fn one(&self, req: &Request) -> Response {
@@ -356,38 +369,48 @@ impl HttpFetcher {
             }
             200 => {
                 // Range ignored: read only up to what was asked, then drop
-                // the connection; past the cap, read nothing.
-                let Some(size) = header("content-length").and_then(|v| v.parse::<u64>().ok())
-                else {
-                    return Try::Fatal("server ignored Range and sent no Content-Length".into());
+                // the connection; past the cap, read nothing. A stream sent
+                // without its length (chunked) tells the file's size only
+                // at its end: it is read whole, within the cap.
+                let length = header("content-length").and_then(|v| v.parse::<u64>().ok());
+                let read_to = match length {
+                    Some(size) => req.end.min(size),
+                    None => self.whole_body_limit.saturating_add(1),
                 };
-                let want_end = req.end.min(size);
-                if want_end > self.whole_body_limit {
-                    return Try::Fatal(format!(
-                        "the server ignores Range requests (it answers 200 with the whole file), and the bytes needed end at {want_end}, past the {} bytes this driver will stream from such a server; serve tables from a host with Range support",
-                        self.whole_body_limit
-                    ));
+                if length.is_some() && read_to > self.whole_body_limit {
+                    return Try::Fatal(self.past_the_cap(Some(read_to)));
                 }
                 let mut bytes = Vec::new();
                 let r = resp
                     .body_mut()
                     .as_reader()
-                    .take(want_end)
+                    .take(read_to)
                     .read_to_end(&mut bytes);
                 // The reason, when there is one (the 60 s limit on a slow link).
                 if let Err(e) = r {
                     return Try::Retry(format!("body: {e}"));
                 }
-                if (bytes.len() as u64) < want_end {
-                    return Try::Retry(format!(
-                        "truncated body: {} of {want_end} bytes",
-                        bytes.len()
-                    ));
+                let got = bytes.len() as u64;
+                let size = match length {
+                    Some(size) => size,
+                    None if got > self.whole_body_limit => {
+                        return Try::Fatal(self.past_the_cap(None));
+                    }
+                    None => got,
+                };
+                let want_end = req.end.min(size);
+                if got < want_end {
+                    return Try::Retry(format!("truncated body: {got} of {want_end} bytes"));
                 }
+                let start = req.start.min(want_end);
                 if let Ok(mut s) = self.streamed.lock() {
-                    s.push(req.name.clone());
+                    s.push(Streamed {
+                        name: req.name.clone(),
+                        unasked: got - (want_end - start),
+                    });
                 }
-                let start = (req.start.min(want_end)) as usize;
+                bytes.truncate(want_end as usize);
+                let start = start as usize;
                 Try::Got(Response::Bytes {
                     size,
                     validator,
@@ -568,7 +591,7 @@ impl Fetcher for HttpFetcher {
         ))
     }
 
-    fn take_streamed(&mut self) -> Vec<String> {
+    fn take_streamed(&mut self) -> Vec<Streamed> {
         self.streamed
             .lock()
             .map(|mut s| std::mem::take(&mut *s))

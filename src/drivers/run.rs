@@ -48,14 +48,10 @@ pub trait Fetcher {
         u64::MAX
     }
 
-    /// Requests and bytes of the batches since the last call that a local
-    /// copy answered (a disk cache), not the network: `--stats` counts
-    /// only what crossed the network.
-    /// Names of files whose server answered a Range request with the whole
-    /// file (200) since the last call: then only the pages a probe needs
-    /// are asked of them, never speculative ones (each costs a stream
-    /// from byte 0).
-    fn take_streamed(&mut self) -> Vec<String> {
+    /// The answers since the last call whose server ignored Range and sent
+    /// the file from byte 0 (200): then only the pages a probe needs are
+    /// asked of that file, never speculative ones (each costs a stream).
+    fn take_streamed(&mut self) -> Vec<Streamed> {
         Vec::new()
     }
 
@@ -65,9 +61,22 @@ pub trait Fetcher {
         e
     }
 
+    /// Requests and bytes of the batches since the last call that a local
+    /// copy answered (a disk cache), not the network: `--stats` counts
+    /// only what crossed the network.
     fn take_local(&mut self) -> (u64, u64) {
         (0, 0)
     }
+}
+
+/// An answer that came as a stream of the whole file (Range ignored).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Streamed {
+    pub name: String,
+    /// Bytes read that the answer does not carry (those before the range,
+    /// and after it where the stream's length was unknown): `--stats`
+    /// counts them, as they crossed the network.
+    pub unasked: u64,
 }
 
 /// Round trips and volume, counted by the driver loop.
@@ -202,9 +211,11 @@ impl<F: Fetcher> Tablebase<F> {
             .collect();
         let responses = self.fetcher.fetch(&batch);
         let (local, local_bytes) = self.fetcher.take_local();
-        for name in self.fetcher.take_streamed() {
+        let mut unasked = 0;
+        for streamed in self.fetcher.take_streamed() {
+            unasked += streamed.unasked;
             for (f, req) in fetches.iter().zip(&batch) {
-                if req.name == name {
+                if req.name == streamed.name {
                     self.engine.set_streamed(f.file, true);
                 }
             }
@@ -225,7 +236,7 @@ impl<F: Fetcher> Tablebase<F> {
                 _ => 0,
             })
             .sum();
-        self.stats.bytes += bytes_in.saturating_sub(local_bytes);
+        self.stats.bytes += bytes_in.saturating_sub(local_bytes) + unasked;
         let mut changed = Vec::new();
         // Per file that changed version in this round: the version before.
         let mut replaced: HashMap<&str, (u64, String)> = HashMap::new();

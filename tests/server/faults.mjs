@@ -2,7 +2,7 @@
 
 /** Fault modes and their parameters (defaults in brackets). */
 export const FAULT_MODES = Object.freeze({
-  'ignore-range': 'reply 200 with the whole file, as a server that ignores Range',
+  'ignore-range': 'reply 200 with the whole file, as a server that ignores Range; `chunked` [false]: without Content-Length (a chunked stream over HTTP/1.1)',
   'single-range': 'reply 200 with the whole file to a request for several ranges, as a server that takes one range only',
   'first-range': 'reply to a request for several ranges with a plain 206 for the first of them alone',
   'drop-several': 'close the connection without an answer to a request for several ranges, as a proxy that cannot pass them; one range is served normally',

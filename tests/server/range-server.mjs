@@ -499,7 +499,8 @@ export async function startServer(options = {}) {
     const start = range ? range.start : 0;
     const len = range ? range.end - range.start + 1 : size;
     if (range) headers['Content-Range'] = `bytes ${start}-${start + len - 1}/${size}`;
-    headers['Content-Length'] = len;
+    // A stream whose length only its end tells (chunked over HTTP/1.1).
+    if (!(mode === 'ignore-range' && fault.chunked)) headers['Content-Length'] = len;
 
     let limit = len;
     let chunk = CHUNK;
