@@ -232,3 +232,40 @@ fn a_mainline_never_follows_a_lesser_move_past_a_missing_table() {
     assert!(text.contains("\"mainline\":null,\"mainlineError\":\"missing table: KQvK.rtbz\",\"mainlineCode\":\"missing-table\""), "{text}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Who wins, where the position's own table says its side wins: no
+/// capture can do better, so a capture into a missing table does not
+/// leave it undecided (until 2026-11-30 it was a `missing-table` error,
+/// and the board lost its early "who wins"). Without KRPvK, KRPvKR's
+/// captures of the black rook are unanswered; every won position's WDL is
+/// still given, and equals the full set's.
+#[test]
+fn a_win_in_the_table_needs_no_capture_answered() {
+    let mut part = prober(tables_without("KRPvK"));
+    let mut full = ours();
+    let (mut won, mut with_capture, mut errors) = (0, 0, 0);
+    for p in sample("KRPvKR", 1500, 21) {
+        let f = full.probe_wdl(&p).expect("full answer");
+        let a = part.probe_wdl(&p);
+        match &a {
+            Ok(v) => assert_eq!(*v, f, "{}", fen(&p)),
+            Err(ProbeError::MissingTable(n)) if n.starts_with("KRPvK") => errors += 1,
+            Err(e) => panic!("{}: {e}", fen(&p)),
+        }
+        let takes_rook = p.turn() == shakmaty::Color::White
+            && p.legal_moves()
+                .iter()
+                .any(|m| m.capture() == Some(shakmaty::Role::Rook));
+        if f == 2 && takes_rook {
+            with_capture += 1;
+            if a.is_ok() {
+                won += 1;
+            }
+        }
+    }
+    println!(
+        "without KRPvK: {with_capture} won positions that can take the rook, {won} answered; {errors} undecided in all"
+    );
+    assert!(with_capture > 20, "{with_capture}");
+    assert!(won > with_capture / 2, "{won} of {with_capture}");
+}

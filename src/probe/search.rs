@@ -139,6 +139,12 @@ fn search(
             read()
         })?
     };
+    // A win in the table is who wins whatever an unanswered capture holds
+    // (a position a capture decides stores at most that capture's value);
+    // only DTZ, which needs to know whether the best move zeroes, waits.
+    if !zeroing_moves && table == Some(2) {
+        return Ok((2, false));
+    }
     // An unanswered capture could beat the table's value, or (for DTZ)
     // make the best move a zeroing one: undecided.
     if pending.unresolved() {
