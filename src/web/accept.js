@@ -39,6 +39,14 @@ export function stale(rt, url, r) {
 export function accept(rt, id, url, start, r, prior = null) {
   if (stale(rt, url, r)) return;
   const known = rt.files.get(id);
+  // An answer from a base the file has moved from (see failOver), of
+  // another version than the new base's: in flight across the move, not
+  // a change (taken for one, it dropped the file's pages, and answers of
+  // the two bases by turns failed the probe as a file that keeps changing).
+  if (known && known.url !== url && (known.size !== r.size || known.validator !== r.validator)) {
+    rt.counters.staleAnswers++;
+    return;
+  }
   const before = prior || (known && { size: known.size, validator: known.validator });
   const changed = rt.core.identify(id, r.size, r.validator);
   if (known) Object.assign(known, { size: r.size, validator: r.validator });

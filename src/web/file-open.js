@@ -15,14 +15,30 @@ const FAILED_FOR_MS = 60_000;
 
 /**
  * Base URLs where table `name` may be: the manifest's, else every URL,
- * those that failed lately (a mirror down) after the others.
+ * those that failed lately (a mirror down) after the others, and those
+ * that left a request unanswered until they answer one (each retry of a
+ * silent host costs 20 s: see RangeClient.request).
  */
 export function candidates(rt, name) {
   if (rt.manifest && rt.manifest[name]) return [manifestBase(rt, rt.manifest[name])];
   if (rt.manifest) return [];
   const now = Date.now();
-  const down = (base) => now - (rt.failedBases.get(base) ?? -Infinity) < FAILED_FOR_MS;
+  const down = (base) => {
+    const failed = rt.failedBases.get(base);
+    return !!failed && (failed.silent || now - failed.at < FAILED_FOR_MS);
+  };
   return [...rt.urls.filter((b) => !down(b)), ...rt.urls.filter(down)];
+}
+
+/**
+ * Notes how the base of `url` fared: `error` (a request that failed for
+ * good there) puts it after the others (see candidates); an answer puts it
+ * back in its place.
+ */
+export function noteBase(rt, url, error = null) {
+  const base = url.slice(0, url.lastIndexOf('/') + 1);
+  if (error) rt.failedBases.set(base, { at: Date.now(), silent: !!error.silent });
+  else rt.failedBases.delete(base);
 }
 
 /**
@@ -83,11 +99,12 @@ export async function openFile(rt, f, job) {
       r = await rt.http.open(url, f.start, f.end, f.name, job);
     } catch (err) {
       if (epoch !== rt.epoch) return;
-      rt.failedBases.set(base, Date.now());
+      noteBase(rt, url, err);
       failure = failure || err;
       continue;
     }
     if (epoch !== rt.epoch) return;
+    noteBase(rt, url);
     if (r === null) continue; // not at this base
     // The version before a change seen meanwhile: the next attempt opens it again.
     if (stale(rt, url, r)) return;

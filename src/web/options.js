@@ -86,15 +86,28 @@ function earlyRequests(options) {
 }
 
 
-/** A base URL made absolute (against the page) and ending in a slash. */
+/**
+ * A base URL made absolute (against the page) and ending in a slash. One
+ * the browser would block from this page is refused here, by name: an
+ * http base on an https page (mixed content; loopback hosts excepted, as
+ * browsers except them) failed every request after its retries as
+ * "unreachable, CORS or compression".
+ */
 function absoluteBase(u) {
-  let abs;
+  let url;
   try {
-    abs = new URL(u, typeof location !== 'undefined' ? location.href : undefined).href;
+    url = new URL(u, typeof location !== 'undefined' ? location.href : undefined);
   } catch (e) {
     throw fail(`Tablebase option urls: ${JSON.stringify(u)} is not a URL`, 'options');
   }
-  return abs.endsWith('/') ? abs : abs + '/';
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw fail(`Tablebase option urls: ${JSON.stringify(u)} is not an http or https URL`, 'options');
+  }
+  const loopback = /^(localhost|127(\.\d+){3}|\[::1\])$/.test(url.hostname) || url.hostname.endsWith('.localhost');
+  if (url.protocol === 'http:' && !loopback && typeof location !== 'undefined' && location.protocol === 'https:') {
+    throw fail(`Tablebase option urls: ${url.href} is plain http on an https page, which the browser blocks (mixed content); serve the tables over https`, 'options');
+  }
+  return url.href.endsWith('/') ? url.href : url.href + '/';
 }
 
 /** A numeric option: null where absent, else a non-negative finite number. */

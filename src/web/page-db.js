@@ -129,63 +129,85 @@ export class PageDb {
       return;
     }
     try {
-      this.db = await new Promise((resolve, reject) => {
-        const req = indexedDB.open(DB_NAME, DB_VERSION);
-        let late = false;
-        const timer = setTimeout(() => {
-          late = true;
-          reject(new Error('IndexedDB did not open'));
-        }, OPEN_TIMEOUT_MS);
-        req.onupgradeneeded = () => {
-          const db = req.result;
-          db.createObjectStore('pages');
-          db.createObjectStore('lru').createIndex('at', 'at');
-          db.createObjectStore('files');
-        };
-        req.onsuccess = () => {
-          clearTimeout(timer);
-          // Opened after the page went on without it: not kept open, it
-          // would block other tabs' upgrades.
-          if (late) req.result.close();
-          else resolve(req.result);
-        };
-        req.onerror = () => {
-          clearTimeout(timer);
-          reject(req.error);
-        };
-        req.onblocked = () => {
-          clearTimeout(timer);
-          reject(new Error('IndexedDB blocked'));
-        };
-      });
-      // Another tab upgrading the schema: step aside rather than block it
-      // (closing this connection, which an error may have dropped already).
-      const db = this.db;
-      db.onversionchange = () => {
-        db.close();
-        if (this.db === db) this.db = null;
-        this.state = 'memory-only';
-        this.reopens = 0;
-        this.lostToQuota = false;
-      };
-      // Closed by the browser, not by us: opened again at the next use.
-      db.onclose = () => {
-        if (this.db !== db) return;
-        this.db = null;
-        this.state = 'memory-only';
-        this.lost = true;
-        this.lostToQuota = false;
-      };
-      const tx = this.db.transaction('files', 'readonly');
-      const [total, keys] = await Promise.all([promisify(tx.objectStore('files').get(TOTAL)), promisify(tx.objectStore('files').getAllKeys())]);
-      this.known = new Set(keys.filter((k) => k !== TOTAL));
-      // A database written before the total was kept: counted once.
-      this.bytes = typeof total === 'number' ? total : this.known.size ? await this.recount() : 0;
-      this.state = 'ok';
+      await this.setUp(
+        await new Promise((resolve, reject) => {
+          const req = indexedDB.open(DB_NAME, DB_VERSION);
+          let late = false;
+          const timer = setTimeout(() => {
+            late = true;
+            reject(new Error('IndexedDB did not open'));
+          }, OPEN_TIMEOUT_MS);
+          req.onupgradeneeded = () => {
+            const db = req.result;
+            db.createObjectStore('pages');
+            db.createObjectStore('lru').createIndex('at', 'at');
+            db.createObjectStore('files');
+          };
+          req.onsuccess = () => {
+            clearTimeout(timer);
+            if (late) this.openedLate(req.result);
+            else resolve(req.result);
+          };
+          req.onerror = () => {
+            clearTimeout(timer);
+            reject(req.error);
+          };
+          req.onblocked = () => {
+            clearTimeout(timer);
+            reject(new Error('IndexedDB blocked'));
+          };
+        }),
+      );
     } catch (e) {
       this.dropConnection();
       this.state = 'memory-only';
     }
+  }
+
+  /**
+   * A connection that came after the page went on without it (a phone's
+   * cold start, a slow disk): taken from then on, else the tables saved for
+   * offline use stayed out of reach for the whole visit. Not where the
+   * page has moved on (closed, or opening again).
+   */
+  openedLate(db) {
+    if (this.state !== 'memory-only' || this.db || this.reopens === 0) {
+      db.close();
+      return;
+    }
+    this.state = 'opening';
+    this.ready = this.setUp(db).catch(() => {
+      this.dropConnection();
+      this.state = 'memory-only';
+    });
+  }
+
+  /** Takes `db` as the connection: its handlers, and what it holds. */
+  async setUp(db) {
+    this.db = db;
+    // Another tab upgrading the schema: step aside rather than block it
+    // (closing this connection, which an error may have dropped already).
+    db.onversionchange = () => {
+      db.close();
+      if (this.db === db) this.db = null;
+      this.state = 'memory-only';
+      this.reopens = 0;
+      this.lostToQuota = false;
+    };
+    // Closed by the browser, not by us: opened again at the next use.
+    db.onclose = () => {
+      if (this.db !== db) return;
+      this.db = null;
+      this.state = 'memory-only';
+      this.lost = true;
+      this.lostToQuota = false;
+    };
+    const tx = db.transaction('files', 'readonly');
+    const [total, keys] = await Promise.all([promisify(tx.objectStore('files').get(TOTAL)), promisify(tx.objectStore('files').getAllKeys())]);
+    this.known = new Set(keys.filter((k) => k !== TOTAL));
+    // A database written before the total was kept: counted once.
+    this.bytes = typeof total === 'number' ? total : this.known.size ? await this.recount() : 0;
+    this.state = 'ok';
   }
 
   /** Closes the connection (so that it blocks no other tab's upgrade) and forgets it. */

@@ -6,7 +6,7 @@
 
 import { accept } from './accept.js';
 import { fail } from './errors.js';
-import { candidates } from './file-open.js';
+import { candidates, noteBase } from './file-open.js';
 
 // Ranges one request may carry (its Range header stays well under a server's line limits).
 const MAX_PARTS = 32;
@@ -145,6 +145,7 @@ function pageRequest(rt, id, file, a, b, job) {
     )
     .then(({ r, url }) => {
       if (epoch !== rt.epoch) return;
+      noteBase(rt, url);
       for (const p of r.parts) accept(rt, id, url, p.start, p);
     })
     .finally(() => run.gap.forEach((k) => forgetInflight(rt, k, run.promise)));
@@ -169,16 +170,17 @@ async function failOver(rt, file, from, parts, job, error) {
   const others = candidates(rt, name).filter((b) => b + name !== from);
   if (!others.length) throw error;
   // (A base that lost one file is not down.)
-  if (!gone) rt.failedBases.set(from.slice(0, from.length - name.length), Date.now());
+  if (!gone) noteBase(rt, from, error);
   for (const base of others) {
     const url = base + name;
     let got;
     try {
       got = await Promise.all(parts.map((p) => rt.http.request(url, p.start, p.end, url, { trace: job.trace, prio: job.prio })));
     } catch (e) {
-      rt.failedBases.set(base, Date.now());
+      noteBase(rt, url, e);
       continue;
     }
+    noteBase(rt, url);
     if (got.includes(null)) continue;
     // Later requests of this file go there (unless another failure moved it on).
     if (file.url === from) file.url = url;

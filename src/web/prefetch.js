@@ -1,7 +1,7 @@
 // Whole table files into the IndexedDB cache, for offline use.
 
 import { fail } from './errors.js';
-import { candidates } from './file-open.js';
+import { candidates, noteBase } from './file-open.js';
 
 /**
  * Stores whole files (names, looked up at the runtime's locations) in
@@ -51,9 +51,10 @@ export async function prefetchFiles(rt, names, onProgress) {
         // Another base may answer, as a probe's failed request goes to the next.
         if (!e || e.code !== 'network') throw e;
         failed = e;
-        rt.failedBases.set(base, Date.now());
+        noteBase(rt, url, e);
         continue;
       }
+      noteBase(rt, url);
       if (head === null) {
         absent = true;
         continue;

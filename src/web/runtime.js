@@ -103,7 +103,8 @@ export class Runtime {
       staleAnswers: 0,
     };
     this.http = new RangeClient(this.counters, checked.concurrency, checked.wholeBodyLimit, () => this.progress());
-    this.http.mirrors = this.urls.length > 1;
+    // (A manifest names one base a table: none to fail over to.)
+    this.http.mirrors = !this.manifest && this.urls.length > 1;
     for (const [url, e] of checked.early) {
       const controller = e.controller || new AbortController();
       this.http.early.set(url, { start: e.start > 0 ? e.start : 0, end: e.end, response: Promise.resolve(e.response), controller });

@@ -42,6 +42,10 @@ export class WholeBody {
     this.have = 0;
     // Whether the connection is still open and can be read further.
     this.live = !!this.reader;
+    // Reads asked of it and not yet answered: such a stream is not closed
+    // to make room for another (its read would come back empty, and the
+    // retry stream the file again from byte 0).
+    this.reading = 0;
     this.lastUse = Date.now();
     this.chain = Promise.resolve();
     this.timer = null;
@@ -67,7 +71,8 @@ export class WholeBody {
         ),
       );
     }
-    const p = this.chain.then(() => this.fill(want));
+    this.reading++;
+    const p = this.chain.then(() => this.fill(want)).finally(() => this.reading--);
     this.chain = p.catch(() => {});
     return p.then((ok) => (ok ? { size: this.size, validator: this.validator, bytes: this.buf.slice(start, want) } : null));
   }
@@ -147,14 +152,20 @@ export class WholeBody {
 /**
  * Keeps at most WHOLE_BODY_STREAMS whole-file downloads of `bodies` (url ->
  * WholeBody) open, closing the least recently used, and WHOLE_BODY_BYTES in
- * their buffers, forgetting the least recently used; `keep` is never touched.
+ * their buffers, forgetting the least recently used; `keep`, and streams
+ * with a read under way, are never touched.
  */
 export function trimBodies(bodies, keep) {
-  const lru = () => [...bodies.values()].filter((b) => b !== keep).sort((a, b) => a.lastUse - b.lastUse);
-  const live = lru().filter((b) => b.live);
-  for (let i = 0; i < live.length - (WHOLE_BODY_STREAMS - 1); i++) live[i].close();
+  const idle = () => [...bodies.values()].filter((b) => b !== keep && !b.reading).sort((a, b) => a.lastUse - b.lastUse);
+  let excess = [...bodies.values()].filter((b) => b !== keep && b.live).length - (WHOLE_BODY_STREAMS - 1);
+  for (const b of idle()) {
+    if (excess <= 0) break;
+    if (!b.live) continue;
+    b.close();
+    excess--;
+  }
   let bytes = [...bodies.values()].reduce((s, b) => s + b.buf.length, 0);
-  for (const b of lru()) {
+  for (const b of idle()) {
     if (bytes <= WHOLE_BODY_BYTES) break;
     bytes -= b.buf.length;
     b.evict();

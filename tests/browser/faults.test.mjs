@@ -261,6 +261,32 @@ describe('fault matrix', { skip }, () => {
     }
   });
 
+  // A host that takes requests and never answers (down behind a firewall:
+  // no reset, only silence) was asked 4 times, 20 s each, before the next
+  // base: 82 s a table, again every minute.
+  it('a first base that never answers: the next one is asked after one silent request', async () => {
+    const mirror = await startServers();
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { urls: [servers.base, mirror.base], generate: 'never' });
+      servers.tables.reset();
+      servers.tables.setFaults({ mode: 'slow', delayMs: 45000 });
+      assert.deepStrictEqual(await probe(page, KBN[0]), expected[KBN[0]]);
+      const silent = servers.tables.stats().requests;
+      assert.ok(silent > 0, 'the first base was not asked');
+      assert.equal((await tbStats(page)).retries, 0);
+      // It stays after the other until it answers: a table not opened yet goes to the mirror.
+      mirror.tables.reset();
+      assert.deepStrictEqual(await probe(page, KQKR), expected[KQKR]);
+      assert.equal(servers.tables.stats().requests, silent);
+      assert.ok(mirror.tables.stats().requests > 0);
+    } finally {
+      servers.tables.setFaults([]);
+      await context.close();
+      await mirror.close();
+    }
+  });
+
   // Before, a file stayed with the base it was opened at: its later pages
   // failed 'network' while the next base had them; and until 2026-11-30 a
   // base that lost the file (a mirror resyncing, a key refused) failed the

@@ -615,6 +615,28 @@ describe('IndexedDB page cache', { skip }, () => {
       const page = await openTablebase(context, servers);
       for (const fen of [FEN, MANY[0]]) assert.deepStrictEqual(await probe(page, fen), expected[fen], fen);
       assert.equal((await tbStats(page)).indexedDb, 'memory-only');
+      // Tab 1 lets go: the deletion ends, and tab 3's open comes late. Its
+      // connection is taken (until 2026-11-30 it was closed, and tables
+      // saved for offline stayed out of reach for the whole visit).
+      await holder.evaluate(() => window.held.close());
+      await page.waitForFunction(() => window.tb.stats().indexedDb === 'ok', null, { timeout: 10_000 });
+      assert.deepStrictEqual(await probe(page, MANY[1]), expected[MANY[1]]);
+      const records = await deleter.evaluate(
+        () =>
+          new Promise((resolve, reject) => {
+            const req = indexedDB.open('syzygy-web');
+            req.onsuccess = () => {
+              const db = req.result;
+              const get = db.transaction('files').objectStore('files').getAllKeys();
+              get.onsuccess = () => {
+                db.close();
+                resolve(get.result.length);
+              };
+            };
+            req.onerror = () => reject(req.error);
+          }),
+      );
+      assert.ok(records > 0, 'nothing was stored after the late open');
     } finally {
       await context.close();
       await servers.close();

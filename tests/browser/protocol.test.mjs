@@ -39,11 +39,12 @@ describe('an https host without Timing-Allow-Origin', { skip }, () => {
     hosts.h2 = await startServer(common);
     hosts.h1 = await startServer({ ...common, http1: true });
     hosts.plain = await startServer({ port: 0, tables: [TABLES], latencyMs: 150 });
+    hosts.site = await startServer({ port: 0, host: '127.0.0.1', tables: [], static: REPO, tls: tls(), http1: true });
     browser = await launch();
   });
   after(async () => {
     await browser?.close();
-    await Promise.all([site, hosts.h1, hosts.h2, hosts.plain].map((s) => s?.close()));
+    await Promise.all([site, hosts.h1, hosts.h2, hosts.plain, hosts.site].map((s) => s?.close()));
   });
 
   /** A cold analysis of FEN in a fresh context: its result, stats and the host's log. */
@@ -59,6 +60,31 @@ describe('an https host without Timing-Allow-Origin', { skip }, () => {
       await context.close();
     }
   }
+
+  // The browser blocks it (mixed content): every request failed after its
+  // retries, as "unreachable, CORS or compression".
+  it('an http base on an https page is an options error that says so; loopback hosts are allowed', async () => {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    try {
+      const servers = { pageUrl: `https://localhost:${hosts.site.port}/tests/browser/page.html`, base: `http://localhost:${hosts.plain.port}/tables/` };
+      const page = await openTablebase(context, servers);
+      assert.deepStrictEqual(await probe(page, WARM_UP), cliProbe([WARM_UP])[0]);
+      const seen = await page.evaluate(() =>
+        ['http://tables.example/syzygy/', 'ftp://tables.example/syzygy/'].map((u) => {
+          try {
+            new window.Tablebase({ urls: [u] });
+            return 'accepted';
+          } catch (e) {
+            return `${e.code}: ${e.message}`;
+          }
+        }),
+      );
+      assert.match(seen[0], /^options: .*http:\/\/tables\.example\/syzygy\/ is plain http on an https page.*mixed content/);
+      assert.match(seen[1], /^options: .*not an http or https URL/);
+    } finally {
+      await context.close();
+    }
+  });
 
   it('HTTP/2: its answers show it, and the first round goes out whole', async () => {
     const [want] = cliProbe([FEN]);
