@@ -10,14 +10,17 @@ export function manifestBase(rt, entry) {
   return abs.endsWith('/') ? abs : abs + '/';
 }
 
-/** How long a base whose request failed is asked after the others. */
+/**
+ * How long a base whose request failed is asked after the others; one
+ * that left a request unanswered, longer (or until it answers one: each
+ * silent request costs 20 s, see RangeClient.request).
+ */
 const FAILED_FOR_MS = 60_000;
+const SILENT_FOR_MS = 600_000;
 
 /**
  * Base URLs where table `name` may be: the manifest's, else every URL,
- * those that failed lately (a mirror down) after the others, and those
- * that left a request unanswered until they answer one (each retry of a
- * silent host costs 20 s: see RangeClient.request).
+ * those that failed lately (a mirror down) after the others.
  */
 export function candidates(rt, name) {
   if (rt.manifest && rt.manifest[name]) return [manifestBase(rt, rt.manifest[name])];
@@ -25,9 +28,40 @@ export function candidates(rt, name) {
   const now = Date.now();
   const down = (base) => {
     const failed = rt.failedBases.get(base);
-    return !!failed && (failed.silent || now - failed.at < FAILED_FOR_MS);
+    return !!failed && now - failed.at < (failed.silent ? SILENT_FOR_MS : FAILED_FOR_MS);
   };
   return [...rt.urls.filter((b) => !down(b)), ...rt.urls.filter(down)];
+}
+
+/**
+ * The bases a file is asked of, in turn. A request a base leaves
+ * unanswered moves on to the next at once where one is left (`moveOn`),
+ * and that base is asked again last, with its retries: the others may
+ * not have the file (`urls` need not be mirrors of each other).
+ */
+export class Turns {
+  constructor(bases) {
+    this.queue = [...bases];
+    this.again = new Set();
+  }
+
+  /** The next base to ask, or undefined. */
+  next() {
+    return this.queue.shift();
+  }
+
+  /** Whether a base is left after the one being asked. */
+  get moveOn() {
+    return this.queue.length > 0;
+  }
+
+  /** `base` failed with `error`: a silent one is asked once more, last. */
+  failed(base, error) {
+    if (error && error.silent && !this.again.has(base)) {
+      this.again.add(base);
+      this.queue.push(base);
+    }
+  }
 }
 
 /**
@@ -88,7 +122,8 @@ export async function openFile(rt, f, job) {
   // A base that fails (down, refusing, erring) does not hide the file at the
   // next; its error is the answer only when no base has the file.
   let failure = null;
-  for (const base of candidates(rt, f.name)) {
+  const turns = new Turns(candidates(rt, f.name));
+  for (let base = turns.next(); base !== undefined; base = turns.next()) {
     const url = base + f.name;
     const known = await rt.db.identity(url);
     if (epoch !== rt.epoch) return;
@@ -96,10 +131,11 @@ export async function openFile(rt, f, job) {
     if (epoch !== rt.epoch) return;
     let r;
     try {
-      r = await rt.http.open(url, f.start, f.end, f.name, job);
+      r = await rt.http.open(url, f.start, f.end, f.name, { ...job, moveOn: turns.moveOn });
     } catch (err) {
       if (epoch !== rt.epoch) return;
       noteBase(rt, url, err);
+      turns.failed(base, err);
       failure = failure || err;
       continue;
     }

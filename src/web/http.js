@@ -166,7 +166,8 @@ export class RangeClient {
    * prio}, optional) is the probe that needs it: its Trace counts the
    * request, `prio.rank` (gate.js RANK) orders it at the gate, and `span`
    * (optional, {start, end}) replaces start and end as they stand when the
-   * request leaves the gate.
+   * request leaves the gate; `moveOn`: the caller has another base to ask
+   * (a silent request there is not retried).
    */
   async request(url, start, end, label, ask = {}) {
     // A span ({parts: [{start, end}], started}) may still grow while the
@@ -244,8 +245,9 @@ export class RangeClient {
           serverWait = r.waitMs ?? null;
           // A base that leaves a request unanswered (a host down behind a
           // firewall: no reset, only silence) is not waited on three times
-          // more where another base can be asked (see failOver): 20 s, not 82.
-          if (r.silent && this.mirrors) {
+          // more where the caller has another base to ask (`ask.moveOn`,
+          // see Turns): 20 s, not 82.
+          if (r.silent && ask.moveOn) {
             silent = true;
             break;
           }
@@ -279,7 +281,7 @@ export class RangeClient {
         const want = Math.min(b, got.size);
         const p = got.parts.find((p) => p.start <= a && p.start + p.bytes.length >= want);
         if (p) return { start: a, bytes: p.bytes.subarray(a - p.start, want - p.start), size: got.size, validator: got.validator, asOf: got.asOf };
-        const v = await this.request(url, a, b, label, { trace: ask.trace, prio: ask.prio });
+        const v = await this.request(url, a, b, label, { trace: ask.trace, prio: ask.prio, moveOn: ask.moveOn });
         return v && { start: a, bytes: v.bytes, size: v.size, validator: v.validator, asOf: v.asOf };
       }),
     );

@@ -56,7 +56,8 @@ export function checkOptions(options) {
   if (wholeBodyLimit === 0) throw fail('Tablebase option wholeBodyLimit must be a positive number of bytes', 'options');
   return {
     generate,
-    urls: urls.map(absoluteBase),
+    // (The same base twice would be a mirror to fail over to.)
+    urls: [...new Set(urls.map(absoluteBase))],
     manifest,
     idbBudget: number(options, 'idbBudget') ?? IDB_BUDGET,
     generatedBudget: number(options, 'generatedBudget') ?? generatedBudget(),

@@ -154,6 +154,8 @@ export class PageDb {
           };
           req.onblocked = () => {
             clearTimeout(timer);
+            // A success after the block is a late one (see openedLate), not a connection left open.
+            late = true;
             reject(new Error('IndexedDB blocked'));
           };
         }),

@@ -6,7 +6,7 @@
 
 import { accept } from './accept.js';
 import { fail } from './errors.js';
-import { candidates, noteBase } from './file-open.js';
+import { Turns, candidates, noteBase } from './file-open.js';
 
 // Ranges one request may carry (its Range header stays well under a server's line limits).
 const MAX_PARTS = 32;
@@ -134,8 +134,11 @@ function pageRequest(rt, id, file, a, b, job) {
   };
   const { start, end } = span.parts[0];
   const epoch = rt.epoch;
+  // A silent base is left at once where another may have the file (see failOver).
+  const name = at.slice(at.lastIndexOf('/') + 1);
+  const moveOn = candidates(rt, name).some((b) => b + name !== at);
   run.promise = rt.http
-    .request(at, start, end, at, { trace: job.trace, prio: run.prio, span })
+    .request(at, start, end, at, { trace: job.trace, prio: run.prio, span, moveOn })
     .finally(leave)
     .then(
       // Gone from this base (a mirror resyncing, a key now refused): another may have it.
@@ -171,13 +174,17 @@ async function failOver(rt, file, from, parts, job, error) {
   if (!others.length) throw error;
   // (A base that lost one file is not down.)
   if (!gone) noteBase(rt, from, error);
-  for (const base of others) {
+  const turns = new Turns(others);
+  // Left at its first silent request: asked again, last, with its retries.
+  turns.failed(from.slice(0, from.length - name.length), error);
+  for (let base = turns.next(); base !== undefined; base = turns.next()) {
     const url = base + name;
     let got;
     try {
-      got = await Promise.all(parts.map((p) => rt.http.request(url, p.start, p.end, url, { trace: job.trace, prio: job.prio })));
+      got = await Promise.all(parts.map((p) => rt.http.request(url, p.start, p.end, url, { trace: job.trace, prio: job.prio, moveOn: turns.moveOn })));
     } catch (e) {
       noteBase(rt, url, e);
+      turns.failed(base, e);
       continue;
     }
     noteBase(rt, url);

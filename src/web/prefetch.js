@@ -1,7 +1,7 @@
 // Whole table files into the IndexedDB cache, for offline use.
 
 import { fail } from './errors.js';
-import { candidates, noteBase } from './file-open.js';
+import { Turns, candidates, noteBase } from './file-open.js';
 
 /**
  * Stores whole files (names, looked up at the runtime's locations) in
@@ -42,16 +42,18 @@ export async function prefetchFiles(rt, names, onProgress) {
     // A base's failure, and whether another said the file is not there.
     let failed = null;
     let absent = false;
-    for (const base of candidates(rt, name)) {
+    const turns = new Turns(candidates(rt, name));
+    for (let base = turns.next(); base !== undefined; base = turns.next()) {
       const url = base + name;
       let head;
       try {
-        head = await rt.http.request(url, 0, Math.min(chunk, 1 << 30), url);
+        head = await rt.http.request(url, 0, Math.min(chunk, 1 << 30), url, { moveOn: turns.moveOn });
       } catch (e) {
         // Another base may answer, as a probe's failed request goes to the next.
         if (!e || e.code !== 'network') throw e;
         failed = e;
         noteBase(rt, url, e);
+        turns.failed(base, e);
         continue;
       }
       noteBase(rt, url);

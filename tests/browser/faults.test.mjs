@@ -287,6 +287,28 @@ describe('fault matrix', { skip }, () => {
     }
   });
 
+  // `urls` need not be mirrors: a base left at its first silent request
+  // is asked again, with its retries, where no other base has the file.
+  it('a silent request at the one base that has the file: asked again there once the others lack it', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'syzygy-web-no-tables-'));
+    const other = await startServers({ tables: [empty] });
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { urls: [servers.base, other.base], generate: 'never' });
+      servers.tables.reset();
+      servers.tables.setFaults({ match: 'KBNvK.rtbw', mode: 'slow', delayMs: 45000, count: 1 });
+      assert.deepStrictEqual(await probe(page, KBN[0]), expected[KBN[0]]);
+      const asked = servers.tables.stats().log.filter((e) => e.path.endsWith('/KBNvK.rtbw'));
+      assert.ok(asked.length >= 2, `${asked.length} requests for KBNvK.rtbw at the base that has it`);
+      assert.ok(other.tables.stats().log.some((e) => e.path.endsWith('/KBNvK.rtbw')), 'the other base was not asked');
+    } finally {
+      servers.tables.setFaults([]);
+      await context.close();
+      await other.close();
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   // Before, a file stayed with the base it was opened at: its later pages
   // failed 'network' while the next base had them; and until 2026-11-30 a
   // base that lost the file (a mirror resyncing, a key refused) failed the

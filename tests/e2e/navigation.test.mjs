@@ -4,7 +4,7 @@
 // from the CLI on the same tables, computed here.
 import { describe, it as baseIt } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, newPage, appUrl, waitVerdict, cliProbe, siteAndBrowser } from './helpers.mjs';
+import { skipReason, newPage, appUrl, waitVerdict, cliProbe, siteAndBrowser, dragMove } from './helpers.mjs';
 import { applyUci } from '../../www/src/chess.js';
 
 const skip = skipReason({ needCli: true });
@@ -190,6 +190,44 @@ describe('history and focus', () => {
     await expectFen(page, line[2].replace(' w ', ' b '));
     await page.goBack();
     await expectFen(page, line[2]);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+
+  it('the editor opened and closed on a page opened from a link leaves a board to play on', async () => {
+    // No move played: the entry before the editor's holds the same one
+    // position, and Back from the close must still redraw the board for
+    // play (the pieces could not be moved).
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, QUEEN));
+    await waitVerdict(page, QUEEN);
+    const entries = await page.evaluate(() => history.length);
+    await page.keyboard.press('e');
+    await page.waitForSelector('syzygy-board .sb-root.sb-editing');
+    await page.keyboard.press('e');
+    await page.waitForSelector('syzygy-board .sb-root:not(.sb-editing)');
+    await page.waitForFunction(() => !history.state?.editing);
+    const [cli] = cliProbe([QUEEN]);
+    const uci = cli.moves[0].uci;
+    await dragMove(page, uci.slice(0, 2), uci.slice(2, 4));
+    await expectFen(page, applyUci(QUEEN, uci));
+    // A FEN typed in the editor is an entry: edited back to the opening's
+    // position and closed, the editor's entries stay.
+    await page.keyboard.press('e');
+    await page.waitForSelector('syzygy-board .sb-root.sb-editing');
+    const opened = await page.evaluate(() => document.querySelector('syzygy-board').fen);
+    await page.fill('syzygy-board .sb-fen', ROOK);
+    await page.press('syzygy-board .sb-fen', 'Enter');
+    await expectFen(page, ROOK);
+    await page.fill('syzygy-board .sb-fen', opened);
+    await page.press('syzygy-board .sb-fen', 'Enter');
+    await expectFen(page, opened);
+    const before = await page.evaluate(() => history.length);
+    await page.click('syzygy-board button[aria-label="Done editing"]');
+    await page.waitForSelector('syzygy-board .sb-root:not(.sb-editing)');
+    await expectFen(page, opened);
+    assert.equal(await page.evaluate(() => history.length), before);
+    assert.ok(before > entries);
     assert.deepEqual(page.errors.map(String), []);
     await page.close();
   });

@@ -152,11 +152,13 @@ export function createApp(host, options) {
    * starts is the one shown: a position loaded, then Edit).
    */
   function entryState() {
-    return s.editing ? { line: s.line, ply: s.ply, editing: true } : { line: s.line, ply: s.ply };
+    return s.editing ? { line: s.line, ply: s.ply, editing: s.editId } : { line: s.line, ply: s.ply };
   }
 
   /** The address of `fen` with this entry's state, seen from the board's side (see writeUrl). */
   function writeEntry(fen, push) {
+    // An entry of its own in the editor (a FEN typed there): the opening's is no longer the one shown.
+    if (push && s.editing) s.editOpened = null;
     writeUrl(fen, { push, state: entryState(), orientation: board.orientation });
   }
 
@@ -262,25 +264,29 @@ export function createApp(host, options) {
       const keep = pos.halfmove === 0 && enPassantSquares(pos).includes(pos.ep);
       const edited = { ...pos, castling: '-', ep: keep ? pos.ep : '-' };
       setLine(s, makeFen(edited));
+      // This opening's own entry (a reload keeps an older one's state).
+      s.editId = Math.random().toString(36).slice(2);
       editorUi(true);
       editor.setState(edited);
-      s.editOpenedOn = currentFen(s);
     } else editorUi(false);
     // Opening the editor is a history entry: Back returns to the played line.
     show(true, { push: on });
+    s.editOpened = on ? { fen: currentFen(s), id: s.editId } : null;
   }
 
   /**
    * The editor's own close (its button, Done, the `e` key). Nothing
-   * changed in it: the entry its opening made is taken back, so that Back
-   * does not step through the same position twice; the played line returns.
+   * changed in it and its opening's entry still the current one: that
+   * entry is taken back, so that Back does not step through the same
+   * position twice, and the played line returns.
    */
   function closeEditor() {
-    const entry = window.history.state;
-    const untouched = options.urlSync && currentFen(s) === s.editOpenedOn && entry?.editing === true;
+    const opened = s.editOpened;
+    s.editOpened = null;
+    const untouched = options.urlSync && opened && currentFen(s) === opened.fen && window.history.state?.editing === opened.id;
     if (!untouched) return setEditing(false);
-    editorUi(false);
-    // onHistory brings the entry before it back (its line and cursor).
+    // onHistory leaves the editor and brings the entry before back (its
+    // line and cursor), redrawing the board for play.
     window.history.back();
   }
 

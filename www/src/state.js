@@ -11,7 +11,8 @@ export function createState(fen = DEFAULT_FEN) {
     line: [{ fen }], // [{fen, uci?, san?}], line[0] is the root
     ply: 0,
     editing: false,
-    editOpenedOn: null, // the position the editor opened on: closing it unchanged takes its entry back
+    editId: null, // the editor's opening, named in its history entries
+    editOpened: null, // {fen, id} of the editor's opening while its entry is the one shown: closing it unchanged takes that entry back
     token: 0, // bumped by every new position: answers for older ones are dropped
     handle: null,
     handlePromise: null,
