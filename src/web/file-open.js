@@ -43,16 +43,22 @@ export class Turns {
   constructor(bases) {
     this.queue = [...bases];
     this.again = new Set();
+    this.current = undefined;
   }
 
   /** The next base to ask, or undefined. */
   next() {
-    return this.queue.shift();
+    this.current = this.queue.shift();
+    return this.current;
   }
 
-  /** Whether a base is left after the one being asked. */
+  /**
+   * Whether a silent request may move on: a base is left after the one
+   * being asked, and this is not that one's second turn (which waits,
+   * retries and all, even where another silent base comes after it).
+   */
   get moveOn() {
-    return this.queue.length > 0;
+    return this.queue.length > 0 && !this.again.has(this.current);
   }
 
   /** `base` failed with `error`: a silent one is asked once more, last. */

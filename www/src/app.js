@@ -157,9 +157,9 @@ export function createApp(host, options) {
 
   /** The address of `fen` with this entry's state, seen from the board's side (see writeUrl). */
   function writeEntry(fen, push) {
+    const pushed = writeUrl(fen, { push, state: entryState(), orientation: board.orientation });
     // An entry of its own in the editor (a FEN typed there): the opening's is no longer the one shown.
-    if (push && s.editing) s.editOpened = null;
-    writeUrl(fen, { push, state: entryState(), orientation: board.orientation });
+    if (pushed && s.editing) s.editOpened = null;
   }
 
   // ---- actions ---------------------------------------------------------------------

@@ -60,7 +60,7 @@ export function shortUrl(fen, base = location.href, orientation = 'white') {
  * that Back returns to what was shown before; otherwise (an edit) the
  * current entry is replaced, as it is when the address already shows
  * `fen`. `state` (the played line) goes with the entry; `orientation`
- * 'black' adds &o=black.
+ * 'black' adds &o=black. Returns whether it pushed an entry.
  */
 export function writeUrl(fen, { push = false, state = null, orientation = 'white' } = {}) {
   const url = shareUrl(fen, orientation);
@@ -80,6 +80,7 @@ export function writeUrl(fen, { push = false, state = null, orientation = 'white
       /* sandboxed frames may refuse */
     }
   }
+  return add;
 }
 
 /** Whether two history states hold the same line (plain data). */
