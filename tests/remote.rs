@@ -111,6 +111,16 @@ impl Server {
         self.driver_with(None)
     }
 
+    /// A driver that streams a server ignoring Range at most `limit` bytes into a file.
+    fn driver_streaming(&self, limit: u64) -> Tablebase<HttpFetcher> {
+        Tablebase::new(
+            HttpFetcher::new(vec![self.tables()], None)
+                .expect("fetcher")
+                .with_whole_body_limit(limit),
+            Config::default(),
+        )
+    }
+
     fn driver_with(&self, cache: Option<PathBuf>) -> Tablebase<HttpFetcher> {
         Tablebase::new(
             HttpFetcher::new(vec![self.tables()], cache).expect("fetcher"),
@@ -693,12 +703,7 @@ fn ignored_range_past_the_streaming_cap_is_a_clear_error() {
     // (as the browser's fault test does with wholeBodyLimit).
     let pos = syzygy_web::probe::parse_fen("1q6/3P4/8/4k3/8/8/8/1Q2K3 w - - 0 1").expect("fen");
     srv.faults(r#"{"match":"KQPvKQ.rtbw","mode":"ignore-range"}"#);
-    let mut t = Tablebase::new(
-        HttpFetcher::new(vec![srv.tables()], None)
-            .expect("fetcher")
-            .with_whole_body_limit(1 << 20),
-        Config::default(),
-    );
+    let mut t = srv.driver_streaming(1 << 20);
     let e = t.analyse(&pos).expect_err("past the cap");
     assert_eq!(e.code(), "network", "{e}");
     let text = e.to_string();
@@ -757,12 +762,7 @@ fn ignored_range_without_a_length_is_read_within_the_cap() {
     );
 
     // Past the cap: an error that says why, asked once.
-    let mut t = Tablebase::new(
-        HttpFetcher::new(vec![srv.tables()], None)
-            .expect("fetcher")
-            .with_whole_body_limit(size / 2),
-        Config::default(),
-    );
+    let mut t = srv.driver_streaming(size / 2);
     let e = t.probe_wdl(&pos).expect_err("past the cap");
     assert_eq!(e.code(), "network", "{e}");
     let text = e.to_string();

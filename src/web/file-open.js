@@ -70,13 +70,18 @@ export class Turns {
   }
 }
 
+/** The base URL of a table file's URL (all but its name). */
+export function baseOf(url) {
+  return url.slice(0, url.lastIndexOf('/') + 1);
+}
+
 /**
  * Notes how the base of `url` fared: `error` (a request that failed for
  * good there) puts it after the others (see candidates); an answer puts it
  * back in its place.
  */
 export function noteBase(rt, url, error = null) {
-  const base = url.slice(0, url.lastIndexOf('/') + 1);
+  const base = baseOf(url);
   if (error) rt.failedBases.set(base, { at: Date.now(), silent: !!error.silent });
   else rt.failedBases.delete(base);
 }

@@ -6,7 +6,7 @@
 
 import { accept } from './accept.js';
 import { fail } from './errors.js';
-import { Turns, candidates, noteBase } from './file-open.js';
+import { Turns, baseOf, candidates, noteBase } from './file-open.js';
 
 // Ranges one request may carry (its Range header stays well under a server's line limits).
 const MAX_PARTS = 32;
@@ -134,11 +134,10 @@ function pageRequest(rt, id, file, a, b, job) {
   };
   const { start, end } = span.parts[0];
   const epoch = rt.epoch;
-  // A silent base is left at once where another may have the file (see failOver).
-  const name = at.slice(at.lastIndexOf('/') + 1);
-  const moveOn = candidates(rt, name).some((b) => b + name !== at);
   run.promise = rt.http
-    .request(at, start, end, at, { trace: job.trace, prio: run.prio, span, moveOn })
+    // A silent base is left at once where another may have the file (see
+    // failOver): with several `urls` (no manifest), each is one of them.
+    .request(at, start, end, at, { trace: job.trace, prio: run.prio, span, moveOn: rt.http.mirrors })
     .finally(leave)
     .then(
       // Gone from this base (a mirror resyncing, a key now refused): another may have it.
@@ -176,7 +175,7 @@ async function failOver(rt, file, from, parts, job, error) {
   if (!gone) noteBase(rt, from, error);
   const turns = new Turns(others);
   // Left at its first silent request: asked again, last, with its retries.
-  turns.failed(from.slice(0, from.length - name.length), error);
+  turns.failed(baseOf(from), error);
   for (let base = turns.next(); base !== undefined; base = turns.next()) {
     const url = base + name;
     let got;
