@@ -23,6 +23,9 @@ pub enum ProbeError {
     CorruptTable(String, String),
     /// A table could not be fetched (its file name and what went wrong).
     Network(String, String),
+    /// A table on local disk could not be read (its file name and the
+    /// system's reason): a permission or a failing disk, not the network.
+    Unreadable(String, String),
 }
 
 impl ProbeError {
@@ -37,6 +40,7 @@ impl ProbeError {
             ProbeError::MissingTable(_) => "missing-table",
             ProbeError::CorruptTable(..) => "corrupt-table",
             ProbeError::Network(..) => "network",
+            ProbeError::Unreadable(..) => "unreadable",
         }
     }
 }
@@ -60,6 +64,7 @@ impl fmt::Display for ProbeError {
             ProbeError::MissingTable(name) => write!(f, "missing table: {name}"),
             ProbeError::CorruptTable(name, what) => write!(f, "corrupt table {name}: {what}"),
             ProbeError::Network(name, what) => write!(f, "could not fetch {name}: {what}"),
+            ProbeError::Unreadable(name, what) => write!(f, "could not read {name}: {what}"),
         }
     }
 }

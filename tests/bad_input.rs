@@ -498,6 +498,27 @@ fn hostile_bytes_on_the_command_line_get_clear_errors() {
     );
 }
 
+/// A table on disk that cannot be read (here a folder in its place, which
+/// opens but fails to read, even for root) is code `unreadable`: a local
+/// read, not the network, and not a table that is absent.
+#[test]
+fn a_table_that_cannot_be_read_is_unreadable_not_network() {
+    use std::ffi::OsStr;
+    let dir = scratch("unreadable");
+    std::fs::create_dir_all(dir.join("KPvK.rtbw")).expect("folder in a table's place");
+    let args = [
+        OsStr::new("probe"),
+        OsStr::new("--json"),
+        OsStr::new("--path"),
+        dir.as_os_str(),
+        OsStr::new("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"),
+    ];
+    let (out, err, _) = cli_bytes(&args, b"");
+    assert!(out.contains("\"code\":\"unreadable\""), "{out}{err}");
+    assert!(out.contains("could not read KPvK.rtbw"), "{out}{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `--stats` writes its figures to standard error: one that cannot be
 /// written to loses them, not the answers or the exit status.
 #[test]

@@ -6,6 +6,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
 
 use super::run::{Fetcher, Request, Response};
+use crate::error::ProbeError;
 
 /// Files held open at most (a process may hold 1,024 by default).
 const MAX_OPEN: usize = 256;
@@ -104,6 +105,10 @@ impl FsFetcher {
 impl Fetcher for FsFetcher {
     fn fetch(&mut self, batch: &[Request]) -> Vec<Response> {
         batch.iter().map(|r| self.read(r)).collect()
+    }
+
+    fn failure(&self, name: String, why: String) -> ProbeError {
+        ProbeError::Unreadable(name, why)
     }
 }
 

@@ -61,6 +61,12 @@ pub trait Fetcher {
         e
     }
 
+    /// The error of a request that failed for good: a network's unless
+    /// the fetcher reads local files.
+    fn failure(&self, name: String, why: String) -> ProbeError {
+        ProbeError::Network(name, why)
+    }
+
     /// Requests and bytes of the batches since the last call that a local
     /// copy answered (a disk cache), not the network: `--stats` counts
     /// only what crossed the network.
@@ -274,7 +280,7 @@ impl<F: Fetcher> Tablebase<F> {
                 Response::Absent => {
                     self.engine.supply(fetch, Supply::Absent);
                 }
-                Response::Failed(why) => return Err(ProbeError::Network(req.name.clone(), why)),
+                Response::Failed(why) => return Err(self.fetcher.failure(req.name.clone(), why)),
             }
         }
         Ok(changed)
