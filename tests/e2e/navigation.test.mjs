@@ -194,6 +194,32 @@ describe('history and focus', () => {
     await page.close();
   });
 
+  it("a second press of e before the unchanged close's Back lands waits for it", async () => {
+    // The second press closed the editor again at once and rewrote the
+    // editor's entry as a plain one (left as Forward), before that Back
+    // came: the editor's entry must stay as it was.
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, QUEEN));
+    await waitVerdict(page, QUEEN);
+    const line = await playBest(page, QUEEN, 1);
+    await page.keyboard.press('e');
+    await page.waitForSelector('syzygy-board .sb-root.sb-editing');
+    const id = await page.evaluate(() => history.state?.editing);
+    assert.ok(id);
+    // Both presses in one task: the Back of the first cannot land between them.
+    await page.evaluate(() => {
+      for (let i = 0; i < 2; i++) document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'e', bubbles: true }));
+    });
+    await page.waitForSelector('syzygy-board .sb-root:not(.sb-editing)');
+    await page.waitForFunction(() => !history.state?.editing);
+    await expectFen(page, line[1]);
+    assert.equal(await plies(page), 1);
+    await page.goForward();
+    await page.waitForFunction((want) => history.state?.editing === want, id);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+
   it('the editor opened and closed on a page opened from a link leaves a board to play on', async () => {
     // No move played: the entry before the editor's holds the same one
     // position, and Back from the close must still redraw the board for

@@ -281,12 +281,15 @@ export function createApp(host, options) {
    * position twice, and the played line returns.
    */
   function closeEditor() {
+    if (s.leavingEditor) return;
     const opened = s.editOpened;
     s.editOpened = null;
     const untouched = options.urlSync && opened && currentFen(s) === opened.fen && window.history.state?.editing === opened.id;
     if (!untouched) return setEditing(false);
     // onHistory leaves the editor and brings the entry before back (its
-    // line and cursor), redrawing the board for play.
+    // line and cursor), redrawing the board for play. Until it lands the
+    // editor's toggle waits: a second press would be undone by that Back.
+    s.leavingEditor = setTimeout(() => (s.leavingEditor = 0), 1000);
     window.history.back();
   }
 
@@ -349,7 +352,7 @@ export function createApp(host, options) {
     },
     setEditing,
     closeEditor,
-    toggleEditing: () => full && (s.editing ? closeEditor() : setEditing(true)),
+    toggleEditing: () => full && !s.leavingEditor && (s.editing ? closeEditor() : setEditing(true)),
     /** The pieces on the board changed in the editor. */
     editedOnBoard() {
       const pos = parseFen(currentFen(s));
@@ -430,6 +433,8 @@ export function createApp(host, options) {
    * cursor there, and another one loads.
    */
   function onHistory() {
+    clearTimeout(s.leavingEditor);
+    s.leavingEditor = 0;
     const p = readUrlPosition();
     if (!p) return;
     // The board keeps the side it is seen from; an entry written before a

@@ -13,6 +13,7 @@ export function createState(fen = DEFAULT_FEN) {
     editing: false,
     editId: null, // the editor's opening, named in its history entries
     editOpened: null, // {fen, id} of the editor's opening while its entry is the one shown: closing it unchanged takes that entry back
+    leavingEditor: 0, // timer while the editor's unchanged close goes Back: its toggle waits for it
     token: 0, // bumped by every new position: answers for older ones are dropped
     handle: null,
     handlePromise: null,
