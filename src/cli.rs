@@ -8,7 +8,7 @@ use crate::drivers::{FsFetcher, Tablebase};
 use shakmaty::Position;
 
 use crate::generate::{self, solved::Library};
-use crate::probe::{self, generated, Analysis, Mainline};
+use crate::probe::{self, generated, Analysis, Category, Mainline};
 use crate::{report, Config, ProbeError};
 
 #[derive(Debug, Default, Clone)]
@@ -234,20 +234,32 @@ impl Prober {
 
 /// "mate in N" / "mated in N" for plies to mate signed like DTZ (moves as
 /// players count them: the mating side's moves), or None for a draw.
-fn mate_in(dtm: i32) -> Option<String> {
+/// Unless the mate `holds` under the 50-move rule (see
+/// `Category::mate_holds`), the distance is one without that rule, and
+/// says so.
+fn mate_in(dtm: i32, holds: bool) -> Option<String> {
     let moves = dtm.unsigned_abs().div_ceil(2);
+    let rule = if holds {
+        ""
+    } else {
+        " without the 50-move rule"
+    };
     match dtm.signum() {
-        1 => Some(format!("mate in {moves}")),
-        -1 => Some(format!("mated in {moves}")),
+        1 => Some(format!("mate in {moves}{rule}")),
+        -1 => Some(format!("mated in {moves}{rule}")),
         _ => None,
     }
 }
 
 /// What a move leads to in mate distance, for the side that plays it:
-/// plies to mate after the move are the opponent's, one ply later.
-fn move_mate_in(m: &crate::probe::MoveInfo) -> Option<String> {
+/// plies to mate after the move are the opponent's, one ply later, at the
+/// clock after the move.
+fn move_mate_in(m: &crate::probe::MoveInfo, halfmoves: u32) -> Option<String> {
+    let clock = if m.zeroing { 0 } else { halfmoves + 1 };
     match m.dtm {
-        Some(d) if !m.facts.checkmate && d != 0 => mate_in(-(d + d.signum())),
+        Some(d) if !m.facts.checkmate && d != 0 => {
+            mate_in(-(d + d.signum()), m.category.mate_holds(d, clock))
+        }
         _ => None,
     }
 }
@@ -255,12 +267,14 @@ fn move_mate_in(m: &crate::probe::MoveInfo) -> Option<String> {
 fn verdict(a: &Analysis) -> String {
     let mate = a
         .dtm
-        .and_then(mate_in)
+        .and_then(|d| mate_in(d, a.category.mate_holds(d, a.halfmoves)))
         .map(|m| format!(", {m}"))
         .unwrap_or_default();
     format!("{}{mate}", outcome(a))
 }
 
+/// Who wins, by the category: the halfmove clock can turn a table's win
+/// into a cursed one, which the WDL alone does not say.
 fn outcome(a: &Analysis) -> String {
     let side = if a.turn == shakmaty::Color::White {
         ("White", "Black")
@@ -281,18 +295,27 @@ fn outcome(a: &Analysis) -> String {
     } else {
         " (may be off by one)"
     };
-    match a.wdl {
-        2 => format!("{} wins, DTZ {}{}", side.0, a.dtz, approx),
-        1 => format!(
-            "{} has a cursed win (drawn by the 50-move rule), DTZ {}{}",
-            side.0, a.dtz, approx
+    let dtz = a.dtz;
+    match a.category {
+        Category::Win => format!("{} wins, DTZ {dtz}{approx}", side.0),
+        Category::MaybeWin => format!(
+            "{} wins unless the 50-move rule comes first (too close to tell), DTZ {dtz}{approx}",
+            side.0
         ),
-        0 => "Draw".into(),
-        -1 => format!(
-            "{} wins but the 50-move rule saves {} (blessed loss), DTZ {}{}",
-            side.1, side.0, a.dtz, approx
+        Category::CursedWin => format!(
+            "{} has a cursed win (drawn by the 50-move rule), DTZ {dtz}{approx}",
+            side.0
         ),
-        _ => format!("{} wins, DTZ {}{}", side.1, a.dtz, approx),
+        Category::Draw => "Draw".into(),
+        Category::BlessedLoss => format!(
+            "{} wins but the 50-move rule saves {} (blessed loss), DTZ {dtz}{approx}",
+            side.1, side.0
+        ),
+        Category::MaybeLoss => format!(
+            "{} wins unless the 50-move rule saves {} (too close to tell), DTZ {dtz}{approx}",
+            side.1, side.0
+        ),
+        Category::Loss => format!("{} wins, DTZ {dtz}{approx}", side.1),
     }
 }
 
@@ -319,7 +342,7 @@ fn text(fen: &str, a: &Analysis) -> String {
             ""
         };
         let approx = if m.precise { "" } else { "~" };
-        let mate = move_mate_in(m)
+        let mate = move_mate_in(m, a.halfmoves)
             .map(|t| format!(" {t:<13}"))
             .unwrap_or_default();
         let line = format!(

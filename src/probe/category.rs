@@ -52,6 +52,16 @@ impl Category {
         }
     }
 
+    /// Whether `dtm` plies to mate (which ignore the 50-move rule) are a
+    /// mate in that many under it, from a position of this category at
+    /// this clock: a win or loss whose mate lands by the 100th ply (by the
+    /// rule `new` applies to DTZ; a mate on this very ply always stands).
+    pub fn mate_holds(self, dtm: i32, halfmoves: u32) -> bool {
+        let plies = dtm.unsigned_abs();
+        matches!(self, Category::Win | Category::Loss)
+            && (plies == 1 || u64::from(plies) + u64::from(halfmoves) <= 100)
+    }
+
     /// Category from the WDL alone, before the DTZ is known: decided unless
     /// the halfmove clock is running on a decisive result (then the DTZ
     /// says whether the 50-move rule comes first).
@@ -82,6 +92,25 @@ impl fmt::Display for Category {
 #[cfg(test)]
 mod tests {
     use super::Category;
+
+    /// A mate holds by the clock's 100th ply, or on this very ply; a
+    /// result the rule spoils (or may) has none under it, either side.
+    #[test]
+    fn mates_that_hold_under_the_clock() {
+        assert!(Category::Win.mate_holds(27, 73));
+        assert!(!Category::Win.mate_holds(27, 74));
+        assert!(Category::Loss.mate_holds(-26, 74));
+        assert!(!Category::Loss.mate_holds(-26, 75));
+        assert!(Category::Win.mate_holds(1, 149));
+        for c in [
+            Category::CursedWin,
+            Category::MaybeWin,
+            Category::BlessedLoss,
+            Category::MaybeLoss,
+        ] {
+            assert!(!c.mate_holds(3, 0));
+        }
+    }
 
     /// Where the WDL alone decides, every DTZ the tables could give agrees.
     #[test]

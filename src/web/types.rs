@@ -55,7 +55,7 @@ export interface Progress { requestsInFlight: number; requests: number; bytes: n
 export type Category = 'win' | 'maybe-win' | 'cursed-win' | 'draw' | 'blessed-loss' | 'maybe-loss' | 'loss';
 export interface MoveResult {
   uci: string; san: string; wdl: number; dtz: number; precise: boolean; category: Category;
-  /** Plies to mate with best play after the move, signed like dtz; null where unknown (Syzygy tables). */
+  /** Plies to mate with best play after the move without the 50-move rule, signed like dtz; null where unknown (Syzygy tables). */
   dtm: number | null;
   zeroing: boolean; checkmate: boolean; stalemate: boolean; insufficientMaterial: boolean;
 }
@@ -66,7 +66,7 @@ export interface MoveError {
 }
 export interface ProbeResult {
   fen: string; wdl: number; dtz: number; precise: boolean; category: Category;
-  /** Plies to mate with best play, signed like dtz (0 for a draw); null where unknown. */
+  /** Plies to mate with best play without the 50-move rule, signed like dtz (0 for a draw and for a checkmated side: see checkmate); null where unknown. */
   dtm: number | null;
   checkmate: boolean; stalemate: boolean; insufficientMaterial: boolean;
   halfmoveClock: number; turn: 'white' | 'black'; moves: (MoveResult | MoveError)[];

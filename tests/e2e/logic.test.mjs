@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFen, normalizeFen, applyUci, inCheck, materialKey, withTurn, withHalfmove, clockOf, repairLinkedFen, moveNumber, enPassantSquares } from '../../www/src/chess.js';
 import { ownFiles, earlyHeads, filesRead, keptAfter, noteKept } from '../../www/src/early.js';
-import { describe as describeResult, describeMove, groupMoves, describeError, flipCategory, beyond100, moveBeyond100 } from '../../www/src/verdict.js';
+import { describe as describeResult, describeMove, groupMoves, describeError, flipCategory, beyond100, moveBeyond100, mateHolds } from '../../www/src/verdict.js';
+import { mateLabel } from '../../www/src/verdict-view.js';
 
 describe('chess.js', () => {
   it('parses and normalises FENs, filling missing fields', () => {
@@ -411,6 +412,28 @@ describe('distance to mate, when a result carries one (optional dtm field)', () 
     assert.ok(losing.moves[0].badges.some((b) => b.kind === 'dtm' && b.text === 'Mated in 3'));
     const [plain] = groupMoves([{ uci: 'a1a8', san: 'Ra8', wdl: -2, dtz: -8, category: 'loss', zeroing: false }]);
     assert.equal(plain.moves[0].dtm, null);
+  });
+
+  it('is "Mate in N" only where the mate lands before the 50-move rule can be claimed', () => {
+    // DTM counts plies without the rule: 27 plies at clock 73 end on the 100th.
+    const win = { turn: 'white', wdl: 2, dtz: 27, precise: true, category: 'win', dtm: 27 };
+    assert.equal(describeResult({ ...win, halfmoveClock: 73 }).mateHolds, true);
+    assert.equal(describeResult({ ...win, halfmoveClock: 74, category: 'cursed-win' }).mateHolds, false);
+    // A win the clock may make longer, and a loss: the same edge.
+    assert.equal(describeResult({ ...win, dtz: 5, halfmoveClock: 80 }).mateHolds, false);
+    assert.equal(describeResult({ turn: 'black', wdl: -2, dtz: -26, precise: true, category: 'loss', dtm: -26, halfmoveClock: 74 }).mateHolds, true);
+    // Mate on this very ply stands at any clock below 150.
+    assert.equal(mateHolds('win', 1, 120), true);
+    // A move: the clock after it decides, and a spoiled one shows its plies as DTM.
+    const move = { uci: 'a1a5', san: 'Ra5+', wdl: -2, dtz: -26, category: 'loss', zeroing: false, dtm: -26 };
+    const badge = (m) => describeMove(m).badges.find((b) => b.kind === 'dtm').text;
+    assert.equal(badge({ ...move, clockAfter: 74 }), 'Mate in 14');
+    assert.equal(badge({ ...move, clockAfter: 75 }), 'DTM 27');
+    assert.equal(badge({ ...move, category: 'blessed-loss', wdl: -1, clockAfter: 81 }), 'DTM 27');
+    // Mated: the loser's view, odd and even plies.
+    assert.equal(mateLabel(-26), 'Mated in 13');
+    assert.equal(mateLabel(-27), 'Mated in 14');
+    assert.equal(mateLabel(27), 'Mate in 14');
   });
 });
 

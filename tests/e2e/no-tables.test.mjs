@@ -69,6 +69,13 @@ describe('<syzygy-board> without tables', () => {
       // The best line reaches mate.
       await page.waitForFunction(() => /#/.test((document.querySelector('syzygy-board .sb-mainline-card') || {}).textContent || ''), null, { timeout: 60_000 }).catch(() => {});
       await page.screenshot({ path: path.join(RESULTS, `generated-mate-${label}.png`), fullPage: true });
+      // At a clock the 50-move rule spoils, the mate is not one under the
+      // rule: its plies show as DTM, said to be without that rule.
+      await page.evaluate((fen) => (document.querySelector('syzygy-board').fen = fen), FEN.replace(' 0 1', ' 80 1'));
+      await page.waitForFunction(() => /^DTM \d+/.test(document.querySelector('syzygy-board .sb-dtm')?.textContent || ''), null, { timeout: 60_000 });
+      const spoiled = await page.evaluate(() => document.querySelector('syzygy-board .sb-verdict').textContent);
+      assert.match(spoiled, /Cursed win/i);
+      assert.match(spoiled, /if the 50-move rule did not apply/);
       assert.deepEqual(page.errors, []);
       await page.context().close();
     });

@@ -462,6 +462,61 @@ fn cli_prints_mate_distances() {
     );
 }
 
+/// DTM counts plies to mate without the 50-move rule: the text says "mate
+/// in N" only where the mate lands by the clock's 100th ply, and words the
+/// verdict by the category (a table's win the clock spoils is a cursed
+/// win, not "White wins").
+#[test]
+fn cli_mate_distances_under_the_clock() {
+    let mut p = Prober::new(&Options {
+        generate: true,
+        ..Options::default()
+    })
+    .expect("prober");
+    let board = "8/8/8/4k3/8/8/8/R3K3 w - -";
+    let (json, _) = p.answer(&format!("{board} 0 1"), true, false);
+    let dtm = number_after(&json, "\"dtm\":");
+    let n = (dtm + 1) / 2;
+    let verdict = |p: &mut Prober, clock: i32| {
+        let (text, ok) = p.answer(&format!("{board} {clock} 1"), false, false);
+        assert!(ok, "{text}");
+        text.lines().nth(1).expect("verdict").to_string()
+    };
+    let last = verdict(&mut p, 100 - dtm);
+    assert!(
+        last.contains(&format!("mate in {n} ["))
+            && last.contains("White wins")
+            && last.contains("[win;"),
+        "{last}"
+    );
+    let over = verdict(&mut p, 101 - dtm);
+    assert!(
+        over.contains(&format!("mate in {n} without the 50-move rule")),
+        "{over}"
+    );
+    let spoiled = verdict(&mut p, 80);
+    assert!(
+        spoiled.contains("cursed win") && !spoiled.contains("White wins"),
+        "{spoiled}"
+    );
+    assert!(spoiled.contains("without the 50-move rule"), "{spoiled}");
+    // The moves: the clock after a quiet move is one more.
+    let (text, _) = p.answer(&format!("{board} {} 1", 100 - dtm), false, false);
+    let a = p
+        .analyse(&format!("{board} {} 1", 100 - dtm))
+        .expect("analysis");
+    let best = &a.moves[0];
+    assert!(!best.zeroing);
+    let line = text
+        .lines()
+        .find(|l| l.split_whitespace().nth(1) == Some(best.uci.as_str()))
+        .expect("best move's line");
+    assert!(
+        line.contains(&format!("mate in {n}")) && !line.contains("without"),
+        "{line}"
+    );
+}
+
 fn number_after(json: &str, key: &str) -> i32 {
     let at = json.find(key).expect("key") + key.len();
     let digits: String = json[at..]

@@ -210,13 +210,13 @@ function zeroingPlies(line) {
   return i < 0 ? undefined : i + 1;
 }
 
-/** Moves with the best line's length after them, where it has been worked out, and the halfmove clock there. */
+/** Moves with the halfmove clock after them, and the best line's length after them where it has been worked out. */
 function withZeroing(s, fen, r) {
   const clock = r.halfmoveClock ?? 0;
   return (r.moves || []).map((m) => {
-    if (!(Math.abs(m.wdl) === 1 && Math.abs(m.dtz) > 100)) return m;
-    const n = zeroingPlies(knownLine(s, childFen(fen, m.uci)));
     const clockAfter = m.zeroing ? 0 : clock + 1;
+    if (!(Math.abs(m.wdl) === 1 && Math.abs(m.dtz) > 100)) return { ...m, clockAfter };
+    const n = zeroingPlies(knownLine(s, childFen(fen, m.uci)));
     return n === undefined ? { ...m, clockAfter } : { ...m, zeroingPlies: n, clockAfter };
   });
 }

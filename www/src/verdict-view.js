@@ -52,7 +52,7 @@ export function createVerdictCard() {
         h('div.sb-verdict-head', badge, h('h2.sb-headline', v.headline), v.tag ? h('span.sb-tag', v.tag) : null),
         h('p.sb-summary', v.summary),
         v.dtz ? h('p.sb-dtz', h('span.sb-dtz-badge', v.dtz.label), ' ', v.dtz.pending ? h('span.sb-pending', v.dtz.text) : v.dtz.text) : null,
-        v.dtm ? h('p.sb-dtm', h('span.sb-dtz-badge', mateLabel(v.dtm)), ` ${plies(Math.abs(v.dtm))} to checkmate with best play.`) : null,
+        v.dtm ? mateLine(v) : null,
         v.notes.length ? h('ul.sb-notes', v.notes.map((n) => h('li', n))) : null,
       );
     },
@@ -95,6 +95,18 @@ export function createVerdictCard() {
       );
     },
   };
+}
+
+/**
+ * The verdict's distance to mate: "Mate in N" where it holds under the
+ * 50-move rule, else the plies without that rule, said so (a cursed win's
+ * mate, or one the running clock may make longer).
+ */
+function mateLine(v) {
+  const n = plies(Math.abs(v.dtm));
+  if (v.mateHolds) return h('p.sb-dtm', h('span.sb-dtz-badge', mateLabel(v.dtm)), ` ${n} to checkmate with best play.`);
+  const spoiled = v.category === 'win' || v.category === 'loss' ? 'the halfmove clock can make the mate longer' : 'the 50-move rule draws the game first';
+  return h('p.sb-dtm', h('span.sb-dtz-badge', `DTM ${Math.abs(v.dtm)}`), ` ${n} to checkmate if the 50-move rule did not apply; ${spoiled}.`);
 }
 
 /** "Mate in N" (moves, as players count them) for plies to mate signed like DTZ. */

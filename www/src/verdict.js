@@ -58,7 +58,7 @@ export function describe(r, context = {}) {
   const n = Math.abs(r.dtz || 0);
   const h = r.halfmoveClock || 0;
   const dtm = Number.isInteger(r.dtm) ? r.dtm : null;
-  const v = { category, outcome, tone: outcome, headline: '', tag: null, summary: '', dtz: null, dtm, notes: [] };
+  const v = { category, outcome, tone: outcome, headline: '', tag: null, summary: '', dtz: null, dtm, mateHolds: dtm !== null && mateHolds(category, dtm, h), notes: [] };
 
   if (r.checkmate) {
     return { ...v, headline: `${opp} wins`, tag: 'Checkmate', summary: `${stm} is checkmated.` };
@@ -195,6 +195,17 @@ export function zeroPhase(n, zeroing) {
   return zeroing <= 100 && Math.abs(zeroing - (n - 100)) <= 1 ? 'later' : 'this';
 }
 
+/**
+ * Whether `dtm` plies to mate (counted without the 50-move rule) are a
+ * mate in that many under it, for a position of `category` at `clock`: a
+ * win or loss whose mate lands by the clock's 100th ply, or on this very
+ * ply (the rule the prober's categories apply to DTZ).
+ */
+export function mateHolds(category, dtm, clock) {
+  const n = Math.abs(dtm);
+  return (category === 'win' || category === 'loss') && (n === 1 || n + (clock || 0) <= 100);
+}
+
 /** Move groups in display order: key, label, categories (mover's view). */
 export const GROUPS = [
   { key: 'win', label: 'Winning', categories: ['win', 'maybe-win'] },
@@ -225,10 +236,16 @@ export function describeMove(m) {
     badges.push({ text: '50-move?', kind: 'cursed', title: 'Too close to the 50-move limit to tell' });
   // The position after this move needs a table the server does not have.
   if (m.error) badges.push({ text: 'No table', kind: 'info', title: m.error });
-  // Plies to mate after the move: the mover mates (dtm < 0 there) or is mated, in moves as players count them.
+  // Plies to mate after the move: the mover mates (dtm < 0 there) or is
+  // mated, in moves as players count them; where the 50-move rule comes
+  // first (or may, at the clock after the move), the plies without it.
   if (!m.checkmate && Number.isInteger(m.dtm) && m.dtm !== 0) {
     const n = Math.abs(m.dtm) + 1;
-    badges.push({ text: `${m.dtm < 0 ? 'Mate' : 'Mated'} in ${Math.ceil(n / 2)}`, kind: 'dtm', title: `Distance to mate after this move: ${plies(Math.abs(m.dtm))} (DTM ${Math.abs(m.dtm)})` });
+    if (mateHolds(category, m.dtm, m.clockAfter)) {
+      badges.push({ text: `${m.dtm < 0 ? 'Mate' : 'Mated'} in ${Math.ceil(n / 2)}`, kind: 'dtm', title: `Distance to mate after this move: ${plies(Math.abs(m.dtm))} (DTM ${Math.abs(m.dtm)})` });
+    } else {
+      badges.push({ text: `DTM ${n}`, kind: 'dtm', title: `${plies(n)} to ${m.dtm < 0 ? 'mate' : 'be mated'} with this move if the 50-move rule did not apply; under it the game ${category === 'win' || category === 'loss' ? 'may take longer' : 'is drawn first'}` });
+    }
   }
   if (!m.checkmate && Number.isInteger(m.dtz) && m.dtz !== 0) {
     const approx = m.precise === false ? '~' : '';
