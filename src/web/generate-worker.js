@@ -4,7 +4,8 @@
 // made or was given (sub-tables of later materials). Messages in:
 // {id, type: 'insert', bytes} and {id, type: 'generate', name}; out:
 // {id, type: 'progress', name, done, total}, {id, type: 'done', bytes?} and
-// {id, type: 'error', message}. Imported outside a worker it does nothing
+// {id, type: 'error', message, unreadable} (unreadable: a table given
+// that does not read, the module intact). Imported outside a worker it does nothing
 // (and imports nothing).
 
 
@@ -34,6 +35,8 @@ if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScop
         if (!generator.has(m.name)) generator.insert(m.bytes, m.name);
         self.postMessage({ id: m.id, type: 'done' });
       } else if (m.type === 'generate') {
+        // Its start, after the jobs queued before it: the page times it from here.
+        self.postMessage({ id: m.id, type: 'progress', name: m.name, done: 0, total: 0 });
         let done = 0;
         let last = 0;
         const bytes = generator.generate(m.name, (material, units, total) => {
@@ -46,7 +49,10 @@ if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScop
         self.postMessage({ id: m.id, type: 'done', bytes }, [bytes.buffer]);
       }
     } catch (err) {
-      self.postMessage({ id: m.id, type: 'error', message: String((err && err.message) || err) });
+      // A table given that does not read (an error the module returned,
+      // not a trap) leaves the module as it was.
+      const unreadable = m.type === 'insert' && !(err instanceof WebAssembly.RuntimeError);
+      self.postMessage({ id: m.id, type: 'error', message: String((err && err.message) || err), unreadable });
     }
   }
 }

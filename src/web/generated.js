@@ -200,14 +200,15 @@ export class Generated {
     this.checkOpen();
     let bytes = await this.fromDb(name);
     this.checkOpen();
-    const reads = (b) => (forCore ? this.insert(name, b) : this.core.constructor.isGeneratedTable(b, name));
-    if (bytes && !reads(bytes)) {
+    // A stored table for the worker is read there: one it refuses (a
+    // value out of range, which the header check cannot see) is made again.
+    const reads = async (b) => (forCore ? this.insert(name, b) : this.core.constructor.isGeneratedTable(b, name) && (await this.giveStored(name, b)));
+    if (bytes && !(await reads(bytes))) {
       await this.db.purge(this.url(name));
       bytes = null;
     }
     if (bytes) {
       this.counters.fromIndexedDb++;
-      if (!forCore) this.give(name, bytes);
     } else {
       const epoch = this.epoch;
       bytes = await this.generate(name, plan, later);
@@ -260,6 +261,19 @@ export class Generated {
     this.startWorker();
     this.post({ type: 'insert', name, bytes }).catch(() => {});
     this.inWorker.add(name);
+  }
+
+  /** Hands the worker a stored table and waits: false if its bytes do not read there. */
+  async giveStored(name, bytes) {
+    this.startWorker();
+    try {
+      await this.post({ type: 'insert', name, bytes });
+    } catch (e) {
+      if (e && e.unreadable) return false;
+      throw e;
+    }
+    this.inWorker.add(name);
+    return true;
   }
 
   /** The core holds `name`. */
@@ -326,6 +340,11 @@ export class Generated {
     try {
       return this.core.insertGenerated(bytes, name) === name;
     } catch (e) {
+      // A trap (memory exhausted) is the page's failure, not the table's:
+      // a stored table is kept for a page that has the memory.
+      if (typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError) {
+        throw fail(`loading the generated table ${name} failed in the page's module (${e.message}): reload the page`, 'generate');
+      }
       return false;
     }
   }
@@ -381,11 +400,15 @@ export class Generated {
       if (!job) return;
       if (m.type === 'progress') job.progress(m.done, m.total);
       else if (m.type === 'error') {
-        // The module may be left broken (a trap, memory exhausted): start afresh.
         this.jobs.delete(m.id);
-        job.reject(fail(m.message, 'generate'));
+        const err = fail(m.message, 'generate');
+        // A table given that does not read leaves the module as it was.
+        if (m.unreadable) return job.reject(Object.assign(err, { unreadable: true }));
+        // The module may be left broken (a trap, memory exhausted): start afresh.
+        job.reject(err);
         this.lost(worker, `generation worker failed: ${m.message}`);
       } else {
+        if (m.type === 'done') this.lastJob = performance.now();
         this.jobs.delete(m.id);
         job.resolve(m.bytes);
       }
@@ -422,15 +445,17 @@ export class Generated {
   /**
    * Stops the worker once it has had no job for WORKER_IDLE_MS and no
    * probe is under way: a probe between two of its jobs (waiting for a
-   * lock, reading IndexedDB) counts on the tables the worker holds.
+   * lock, reading IndexedDB) counts on the tables the worker holds. Probes
+   * the page's own tables answer do not keep it (and what it holds) alive.
    */
   idle() {
     clearTimeout(this.idleTimer);
     if (this.jobs.size || !this.worker) return;
     const worker = this.worker;
+    const wait = Math.max(0, (this.lastJob ?? performance.now()) + WORKER_IDLE_MS - performance.now());
     this.idleTimer = setTimeout(() => {
       if (this.worker === worker && !this.jobs.size && this.active === 0 && this.pending.size === 0) this.stop();
-    }, WORKER_IDLE_MS);
+    }, wait);
   }
 
   post(msg, progress = () => {}) {

@@ -219,11 +219,12 @@ export class Runtime {
     } finally {
       g.active--;
       g.unpin(mine);
-      // What it read is kept; tables beyond the budget are let go; a
-      // clear asked for meanwhile is done, a failed probe's too.
-      if (answer) g.read(this.core.constructor.generatedReads(fen).split(','));
+      // What it read is kept; tables beyond the budget are let go (also
+      // after a failure: a plan's tables made before it failed); a clear
+      // asked for meanwhile is done, a failed probe's too.
+      g.read(answer ? this.core.constructor.generatedReads(fen).split(',') : []);
       g.dropIfIdle();
-      // The worker's idle time counts from the last probe, not its last job.
+      // Stops the worker once idle (a probe between its jobs held it).
       g.idle();
     }
     return answer;
@@ -428,7 +429,11 @@ export class Runtime {
       // Offline (or the host down): tables generated on an earlier visit,
       // kept in IndexedDB, still answer; nothing is generated for it.
       if (within && e && e.code === 'network') {
-        const r = await generated(true).catch(() => null);
+        // (Closed meanwhile: `closed`, as for every probe under way.)
+        const r = await generated(true).catch((g) => {
+          if (g && g.code === 'closed') throw g;
+          return null;
+        });
         if (r) return r;
       }
       if (e && e.code === 'missing-table') {

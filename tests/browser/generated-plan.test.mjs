@@ -1,0 +1,148 @@
+// The generated tables' plan when a table does not read (plain JS, no
+// browser): a stand-in core, worker and IndexedDB, whose tables are
+// names, drive the real generated.js and runtime.js. A stored table that
+// only the worker reads and that it refuses is made again; a trap in the
+// page's module is not taken for a bad record; a probe that fails still
+// lets tables go down to the budget.
+import { describe, it, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { Generated } from '../../src/web/generated.js';
+import { Runtime } from '../../src/web/runtime.js';
+
+// What each material is made from.
+const CHILDREN = { KQvKQ: 'KQvK', KQvK: '', A: '', B: '' };
+
+/** Tables are {name, bad?}; a bad one is refused where it is read. */
+class Core {
+  constructor() {
+    this.lib = new Map();
+    this.trap = false;
+  }
+  static generatedChildren(n) {
+    return CHILDREN[n] ?? '';
+  }
+  // The header's check only: a bad record passes it.
+  static isGeneratedTable(b, n) {
+    return b.name === n;
+  }
+  static pieceCount() {
+    return 3;
+  }
+  static generatedReads(fen) {
+    return fen === 'P' ? 'A,B' : fen;
+  }
+  insertGenerated(b, n) {
+    if (this.trap) throw new WebAssembly.RuntimeError('unreachable');
+    if (b.bad) throw new Error('a value out of range');
+    this.lib.set(n, b);
+    return n;
+  }
+  generatedBytes() {
+    return 100;
+  }
+  dropGenerated(n) {
+    this.lib.delete(n);
+  }
+  generatedTable(n) {
+    return this.lib.get(n);
+  }
+  // A probe of P reads A and B; of a material, itself.
+  attemptGenerated(kind, fen) {
+    const reads = Core.generatedReads(fen).split(',');
+    const missing = reads.filter((n) => !this.lib.has(n));
+    return JSON.stringify(missing.length ? { generate: missing, reads } : { done: { fen } });
+  }
+  pageSize() {
+    return 4096;
+  }
+  bridgeBytes() {
+    return 0;
+  }
+  memoryBytes() {
+    return 0;
+  }
+  clear() {}
+}
+
+/** IndexedDB holding `records` (url -> table). */
+function fakeDb(records) {
+  const held = new Map(records);
+  const purged = [];
+  return {
+    held,
+    purged,
+    identity: async (u) => (held.has(u) ? { size: 1 } : null),
+    get: async (u) => new Map([[0, Object.assign({ length: 1 }, held.get(u))]]),
+    purge: async (u) => {
+      purged.push(u);
+      held.delete(u);
+    },
+    store: async (u, id, m) => {
+      held.set(u, m.get(0));
+      return true;
+    },
+  };
+}
+
+// Workers started, and every job each was sent ("insert KQvK").
+let workers;
+/** Generates any material; `failing` names one whose generation fails as memory running out does. */
+function fakeWorkers(failing = null) {
+  workers = [];
+  globalThis.Worker = class {
+    constructor() {
+      this.jobs = [];
+      workers.push(this);
+    }
+    postMessage(m) {
+      this.jobs.push(`${m.type} ${m.name}`);
+      setTimeout(() => {
+        let data = { id: m.id, type: 'done', bytes: { name: m.name } };
+        if (m.type === 'insert') {
+          data = m.bytes.bad ? { id: m.id, type: 'error', message: 'a value out of range', unreadable: true } : { id: m.id, type: 'done' };
+        } else if (m.name === failing) data = { id: m.id, type: 'error', message: 'out of memory' };
+        this.onmessage({ data });
+      }, 1);
+    }
+    terminate() {}
+  };
+}
+
+describe('generated tables that do not read', () => {
+  beforeEach(() => fakeWorkers());
+
+  it('a stored table only the worker reads, which it refuses, is made again and stored anew', async () => {
+    const url = 'generated:v3/KQvK.swv';
+    const db = fakeDb([[url, { name: 'KQvK', bad: true }]]);
+    const g = new Generated(new Core(), db, new Set(), 1e9, 3, null);
+    // KQvKQ is read (the core), KQvK only made from (the worker).
+    await g.ensure(['KQvK', 'KQvKQ'], ['KQvKQ']);
+    assert.deepEqual(db.purged, [url]);
+    assert.equal(workers.length, 1, 'a refused table leaves the worker as it was');
+    assert.deepEqual(workers[0].jobs, ['insert KQvK', 'generate KQvK', 'generate KQvKQ']);
+    assert.equal(db.held.get(url).bad, undefined, 'the record made again replaces it');
+    g.close();
+  });
+
+  it("a trap in the page's module is a generate error, and the stored table stays", async () => {
+    const url = 'generated:v3/KQvK.swv';
+    const db = fakeDb([[url, { name: 'KQvK' }]]);
+    const core = new Core();
+    core.trap = true;
+    const g = new Generated(core, db, new Set(), 1e9, 3, null);
+    await assert.rejects(g.ensure(['KQvK'], ['KQvK']), (e) => e.code === 'generate' && /reload the page/.test(e.message));
+    assert.deepEqual(db.purged, []);
+    g.close();
+  });
+
+  it('a probe whose plan fails still lets tables go down to the budget', async () => {
+    fakeWorkers('B');
+    const rt = new Runtime(new Core(), { urls: [], generatedBudget: 100, idbBudget: 0 }, 3);
+    await rt.run('analyse', 'KQvK', {});
+    // P's plan makes A (read: into the core), then B fails.
+    await assert.rejects(rt.run('analyse', 'P', {}), (e) => e.code === 'generate');
+    const held = [...rt.generated.held.values()].reduce((n, h) => n + h.bytes, 0);
+    assert.ok(held <= 100, `${held} bytes held for a budget of 100`);
+    await rt.close();
+  });
+});
