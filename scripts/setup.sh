@@ -5,12 +5,12 @@
 #   scripts/setup.sh [--no-browser] [--no-npm]
 #
 # Steps:
-#   1. rustup target wasm32-unknown-unknown
+#   1. rustup target wasm32-unknown-unknown, components rustfmt and clippy
 #   2. wasm-bindgen CLI at exactly the version of the wasm-bindgen crate
 #      (Cargo.lock, else the `=x.y.z` pin in Cargo.toml)
 #   3. Chromium from apt (skipped by --no-browser)
-#   4. npm dependencies: `npm ci` (or `npm install` without a lockfile) when
-#      node_modules is missing or older than the lockfile (skipped by --no-npm).
+#   4. npm dependencies: `npm ci` (or `npm install` without a lockfile) unless
+#      a finished install newer than the lockfile is on record (skipped by --no-npm).
 #      Browsers are never downloaded by npm tooling: tests use /usr/bin/chromium.
 set -euo pipefail
 
@@ -63,6 +63,15 @@ else
   say "wasm target" "installing $TARGET"
   rustup target add "$TARGET"
 fi
+# The test command checks formatting and lints: a minimal profile has neither.
+for component in rustfmt clippy; do
+  if rustup component list --installed | grep -q "^$component"; then
+    say "$component" "already installed"
+  else
+    say "$component" "installing the rustup component"
+    rustup component add "$component"
+  fi
+done
 
 # --- 2. wasm-bindgen CLI -----------------------------------------------------
 # Prints the version of the wasm-bindgen crate, or nothing.
@@ -122,26 +131,32 @@ elif [[ ! -f package.json ]]; then
   say "npm" "skipped: no package.json"
 else
   command -v npm >/dev/null 2>&1 || die "npm" "npm not found; install Node.js 20 and npm"
-  node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' ||
-    die "node" "Node.js $(node --version) is too old: the tests need Node.js 20 or later"
+  # node --test's --test-concurrency and --test-timeout came in 20.10 and 20.11.
+  node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 11) ? 0 : 1)' ||
+    die "node" "Node.js $(node --version) is too old: the tests need Node.js 20.11 or later"
+  # Written once an install has finished: an interrupted one leaves a
+  # node_modules as new as any, but no record.
+  done_mark=node_modules/.syzygy-web-installed
   reason=""
   if [[ ! -d node_modules ]]; then
     reason="node_modules missing"
-  elif [[ -f package-lock.json && package-lock.json -nt node_modules ]]; then
-    reason="package-lock.json newer than node_modules"
-  elif [[ ! -f package-lock.json && package.json -nt node_modules ]]; then
-    reason="package.json newer than node_modules"
+  elif [[ ! -f "$done_mark" ]]; then
+    reason="no finished install on record"
+  elif [[ -f package-lock.json && package-lock.json -nt "$done_mark" ]]; then
+    reason="package-lock.json newer than the last install"
+  elif [[ ! -f package-lock.json && package.json -nt "$done_mark" ]]; then
+    reason="package.json newer than the last install"
   fi
   if [[ -z "$reason" ]]; then
     say "npm" "node_modules up to date"
   elif [[ -f package-lock.json ]]; then
     say "npm" "running npm ci ($reason)"
     twice npm ci --no-audit --no-fund
-    if [[ -d node_modules ]]; then touch node_modules; fi
+    touch "$done_mark"
   else
     say "npm" "running npm install ($reason)"
     twice npm install --no-audit --no-fund
-    if [[ -d node_modules ]]; then touch node_modules; fi
+    touch "$done_mark"
   fi
 fi
 
