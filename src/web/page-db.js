@@ -392,12 +392,13 @@ export class PageDb {
    * pages go alone). Resolves whether the write landed (see `write`).
    * `saving`: pages saved for offline, whose write the browser's quota
    * refuses without eviction; an object ({quota: false}) whose `quota`
-   * turns true if that is why this write failed.
+   * turns true if that is why this write failed. `alone`: a large record
+   * (a generated table, tens of MB) also goes in a transaction of its own.
    */
-  store(url, identity, pages, saving = null) {
+  store(url, identity, pages, saving = null, alone = false) {
     // A save's chunk is large and may meet the quota: in a transaction of
     // its own, so that its refusal is not another save's or a probe's.
-    if (saving) return this.write([{ url, identity, pages, saving }]);
+    if (saving || alone) return this.write([{ url, identity, pages, saving }]);
     if (!this.queue) {
       this.queue = [];
       this.flushed = new Promise(later).then(() => {

@@ -77,8 +77,10 @@ function fakeDb(records) {
       purged.push(u);
       held.delete(u);
     },
-    store: async (u, id, m) => {
+    alone: [],
+    store: async function (u, id, m, saving, alone) {
       held.set(u, m.get(0));
+      this.alone.push(alone);
       return true;
     },
   };
@@ -121,6 +123,9 @@ describe('generated tables that do not read', () => {
     assert.equal(workers.length, 1, 'a refused table leaves the worker as it was');
     assert.deepEqual(workers[0].jobs, ['insert KQvK', 'generate KQvK', 'generate KQvKQ']);
     assert.equal(db.held.get(url).bad, undefined, 'the record made again replaces it');
+    // Each table in a transaction of its own: a quota refusing one loses
+    // no probe's pages queued beside it.
+    assert.deepEqual(db.alone, [true, true]);
     g.close();
   });
 
