@@ -13,6 +13,12 @@ use super::{FastMap, FileId};
 /// long DTZ blocks past the inline ones).
 const MAX_BLOCKS: usize = 1 << 16;
 
+/// Marks held past the inline ones, in all blocks, at most; past it the set
+/// starts over. Real tables' long DTZ blocks spill a few each; a hostile
+/// header (1-bit codes: up to 1,024 marks a block) would otherwise hold
+/// 4 KiB a block, 256 MiB over MAX_BLOCKS.
+const MAX_SPILLED: usize = 1 << 22;
+
 /// Marks held in the map's own slot, without a separate allocation: a WDL
 /// block of 64 bytes has about 50 codes, 6 marks. (A vector per block cost
 /// a cache miss more per lookup: warm WDL 1.02x the memory-mapped
@@ -70,6 +76,8 @@ impl Held {
 #[derive(Default)]
 pub struct Marks {
     blocks: FastMap<(FileId, u64), Held>,
+    /// Marks in the blocks' `more` vectors (see MAX_SPILLED).
+    spilled: usize,
 }
 
 impl Marks {
@@ -97,32 +105,58 @@ impl Marks {
     /// Appends marks numbered from `first` (1 for a block's first mark);
     /// marks that do not follow on from those held are ignored.
     pub fn add(&mut self, file: FileId, block: u64, first: u32, marks: &[Mark]) {
-        if !self.blocks.contains_key(&(file, block)) && self.blocks.len() >= MAX_BLOCKS {
-            self.blocks.clear();
+        if (!self.blocks.contains_key(&(file, block)) && self.blocks.len() >= MAX_BLOCKS)
+            || self.spilled + marks.len() > MAX_SPILLED
+        {
+            self.clear();
         }
         let held = self.blocks.entry((file, block)).or_default();
         if u64::from(held.len) + 1 == u64::from(first) {
+            let before = held.more.len();
             for &m in marks {
                 if !held.push(m) {
                     break;
                 }
             }
+            self.spilled += held.more.len() - before;
         }
     }
 
     /// Forgets a file's marks (its bytes changed).
     pub fn drop_file(&mut self, file: FileId) {
         self.blocks.retain(|(f, _), _| *f != file);
+        self.spilled = self.blocks.values().map(|h| h.more.len()).sum();
     }
 
     pub fn clear(&mut self) {
         self.blocks.clear();
+        self.spilled = 0;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Spilled marks past MAX_SPILLED start the set over, as blocks do.
+    #[test]
+    fn spilled_marks_are_bounded() {
+        let mut m = Marks::default();
+        let marks: Vec<Mark> = (1..=1024)
+            .map(|k| Mark {
+                bit: 8 * k,
+                values: k,
+            })
+            .collect();
+        let per_block = marks.len() - INLINE;
+        for block in 0..(MAX_SPILLED / per_block + 2) as u64 {
+            m.add(0, block * 1024, 1, &marks);
+            assert!(m.spilled <= MAX_SPILLED);
+        }
+        assert!(m.blocks.len() < MAX_SPILLED / per_block);
+        m.drop_file(0);
+        assert_eq!((m.blocks.len(), m.spilled), (0, 0));
+    }
 
     #[test]
     fn marks_past_the_inline_ones_resume_in_order() {

@@ -81,10 +81,24 @@ fn number_option(options: &JsValue, key: &str) -> Result<Option<f64>, JsValue> {
     }
 }
 
+/// Longest string taken as a FEN argument (a FEN has at most 256 bytes;
+/// the parser says what is wrong with one under this).
+const MAX_FEN_ARG: u32 = 4096;
+
 /// The FEN a method was given, or the typed error a bad FEN gets where it
 /// is not a string at all: wasm-bindgen's glue would copy any other value
 /// into the module's memory as if it were one, and trap there.
 fn fen_arg(fen: &JsValue) -> Result<String, JsValue> {
+    // A string far longer than any FEN is refused before it is copied into
+    // the module's memory, where a huge one fails to allocate and traps.
+    if let Some(s) = fen.dyn_ref::<js_sys::JsString>() {
+        if s.length() > MAX_FEN_ARG {
+            return Err(coded_error(&ProbeError::InvalidFen(format!(
+                "{} characters, longer than any FEN",
+                s.length()
+            ))));
+        }
+    }
     fen.as_string().ok_or_else(|| {
         let what = if fen.is_null() {
             "null".to_string()

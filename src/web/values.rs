@@ -21,15 +21,13 @@ pub(crate) fn insert_into(
     name: &str,
     sub: bool,
 ) -> Result<String, JsError> {
-    // The material is checked before its layout is built: a record naming
-    // a 7-piece material would take gigabytes to lay out.
-    let pieces = values_file::material(bytes).map_or(0, |m| m.len().saturating_sub(1));
+    let pieces = pieces_of(bytes);
     if pieces > usize::from(MAX_PIECES) {
         return Err(JsError::new(&format!(
             "a generated table of {pieces} pieces; a browser makes tables of up to {MAX_PIECES}"
         )));
     }
-    if !values_file::current(&mut &bytes[..], name, true, bytes.len() as u64) {
+    if !is_whole(bytes, name) {
         return Err(JsError::new(&format!(
             "not a whole generated table of {name} with mate distances"
         )));
@@ -43,4 +41,18 @@ pub(crate) fn insert_into(
     let name = t.layout.name.clone();
     lib.insert(t);
     Ok(name)
+}
+
+/// Pieces of the material a values file names (0 when it names none).
+fn pieces_of(bytes: &[u8]) -> usize {
+    values_file::material(bytes).map_or(0, |m| m.len().saturating_sub(1))
+}
+
+/// Whether `bytes` are a whole values file of material `name`, with mate
+/// distances, of at most MAX_PIECES. The material is checked before its
+/// layout is built: a record naming a 7-piece one would take gigabytes to
+/// lay out (more than wasm32 can count).
+pub(crate) fn is_whole(bytes: &[u8], name: &str) -> bool {
+    pieces_of(bytes) <= usize::from(MAX_PIECES)
+        && values_file::current(&mut &bytes[..], name, true, bytes.len() as u64)
 }

@@ -40,6 +40,25 @@ describe('wrong types at the JS API', { skip }, () => {
     assert.deepStrictEqual(web, cli);
   });
 
+  it('a string far longer than any FEN is refused before the module copies it', async () => {
+    // A huge one would be copied into wasm memory first, where an
+    // allocation that fails traps the module.
+    const seen = await env.page.evaluate(async () => {
+      const long = 'K'.repeat(10_000_000);
+      const out = [];
+      for (const f of [() => window.tb.probe(long), () => window.tb.mainline(long), () => window.tb.legalMoves(long)]) {
+        try {
+          await f();
+          out.push('answered');
+        } catch (e) {
+          out.push(`${e && e.code}: ${e && e.message}`);
+        }
+      }
+      return out;
+    });
+    for (const s of seen) assert.equal(s, 'invalid-fen: invalid FEN: 10000000 characters, longer than any FEN');
+  });
+
   it('options of the wrong type: the constructor throws code options, naming the option', async () => {
     const seen = await env.page.evaluate((base) => {
       const cases = [
