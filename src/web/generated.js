@@ -243,7 +243,11 @@ export class Generated {
     const err = fail('this Tablebase was closed', 'closed');
     for (const job of this.jobs.values()) job.reject(err);
     this.jobs.clear();
-    for (const name of this.held.keys()) this.core.dropGenerated(name);
+    try {
+      for (const name of this.held.keys()) this.core.dropGenerated(name);
+    } catch {
+      /* a core a trap left mid-call (Runtime.brokenBy): nothing to let go */
+    }
     this.held.clear();
   }
 

@@ -114,6 +114,8 @@ export class Runtime {
     // their entry in `wakers` (one a probe, gone with it: a reaction a wait
     // on one promise for the Tablebase's life would be kept for good).
     this.closing = false;
+    // The `closed` error of a core a trap left unusable (see brokenBy).
+    this.broken = null;
     this.closed = null;
     this.wakers = new Set();
     // Calls of the Tablebase under way, and whether its wrapper was freed
@@ -137,10 +139,30 @@ export class Runtime {
   async busy(call) {
     this.calls++;
     try {
+      if (this.broken) throw this.broken;
       return await call();
+    } catch (e) {
+      throw this.brokenBy(e) || e;
     } finally {
       if (--this.calls === 0 && this.released) this.close().catch(() => {});
     }
+  }
+
+  /**
+   * A trap in the module (its memory exhausted, say) leaves the core in
+   * the middle of a call: every later call of it throws wasm-bindgen's
+   * "recursive use" error, which has no code. The Tablebase closes, and
+   * this call and every later one reject `closed`, saying why: a new
+   * Tablebase (a new core) works again.
+   */
+  brokenBy(e) {
+    if (this.broken) return this.broken;
+    const trap = typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError;
+    const poisoned = e instanceof Error && /recursive use of an object|attempted to take ownership of Rust value while it was borrowed/.test(e.message);
+    if (!trap && !poisoned) return null;
+    this.broken = fail(`this Tablebase stopped: its WebAssembly module failed (${e.message}); create a new Tablebase`, 'closed');
+    this.close().catch(() => {});
+    return this.broken;
   }
 
   analyse(fen, options) {
@@ -183,7 +205,8 @@ export class Runtime {
         this.inflight.clear();
         this.waiting.clear();
         this.files.clear();
-        this.core.clear();
+        // (A core a trap left mid-call throws on every call: see brokenBy.)
+        if (!this.broken) this.core.clear();
         await this.db.close();
       })();
     }

@@ -140,6 +140,22 @@ describe('generated tables that do not read', () => {
     g.close();
   });
 
+  it('a trap in the module closes the Tablebase: this call and every later one reject closed, saying why', async () => {
+    const core = new Core();
+    const rt = new Runtime(core, { urls: [], idbBudget: 0 }, 3);
+    core.attemptGenerated = () => {
+      throw new WebAssembly.RuntimeError('unreachable');
+    };
+    const why = (e) => e.code === 'closed' && /WebAssembly module failed \(unreachable\)/.test(e.message);
+    await assert.rejects(rt.analyse('KQvK', {}), why);
+    // The core would now throw wasm-bindgen's uncoded "recursive use" error.
+    core.attemptGenerated = () => {
+      throw new Error('recursive use of an object detected which would lead to unsafe aliasing in rust');
+    };
+    await assert.rejects(rt.analyse('KRvK', {}), why);
+    await assert.rejects(rt.mainline('KRvK', {}), why);
+  });
+
   it('a probe whose plan fails still lets tables go down to the budget', async () => {
     fakeWorkers('B');
     const rt = new Runtime(new Core(), { urls: [], generatedBudget: 100, idbBudget: 0 }, 3);

@@ -146,10 +146,16 @@ export async function analyse(ctx, fen, token) {
       if (!stale()) view.network.error(err.code === 'network' ? 'Network error' : 'Idle');
       refreshStats(ctx);
     }
+    // The board's own Tablebase closed under it: its module failed (the
+    // board closes none it still uses). The next position connects afresh.
+    if (err.code === 'closed' && handle === s.handle && !s.destroyed) {
+      handle.forget();
+      s.handleFailed = true;
+    }
     // Network errors, missing tables and failed generations are asked
     // again on a later visit (the package looks for a missing table again
     // after a while, and starts a fresh generation worker).
-    const passing = ['network', 'missing-table', 'generate'];
+    const passing = ['network', 'missing-table', 'generate', 'closed'];
     if (handle === s.handle && !passing.includes(err.code)) remember(s.results, fen, { error: err });
     if (stale()) return;
     // Failed requests may end without a last progress report: nothing is in flight for this position now.

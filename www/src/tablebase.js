@@ -107,6 +107,10 @@ export async function openTablebase(urls, early = []) {
       return {
         tb,
         urls,
+        /** This Tablebase stopped (its module failed): the next board or reconnect makes a new one. */
+        forget() {
+          if (shared.get(key) === entry) shared.delete(key);
+        },
         subscribe(fn) {
           clearTimeout(unused);
           listeners.add(fn);

@@ -320,6 +320,7 @@ export function describeError(err, context = {}) {
     module: 'The board could not load',
     generate: 'Generating the table failed',
     options: 'Table address not valid',
+    closed: 'The decoder stopped',
   };
   const hints = {
     'invalid-fen': 'Check the FEN: 8 ranks, side to move, castling, en passant, clocks.',
@@ -331,6 +332,7 @@ export function describeError(err, context = {}) {
     'corrupt-table': 'A table file did not decode as expected; it may be truncated or from another version.',
     module: 'Its decoder (a WebAssembly module) did not download: no moves or results until it does. It is tried again with the next position, when the device comes back online, or with Retry.',
     generate: 'This device could not make the table (it may be short of memory). Coming back to the position tries again.',
+    closed: 'It failed (this device may be short of memory) and starts afresh with the next position.',
     options: 'Each address in the tables setting (the tables attribute, or ?tables= in the link) must be a URL, such as ./tables/ or https://tables.example.org/syzygy/.',
   };
   let title = titles[code] || 'Something went wrong';
