@@ -360,6 +360,7 @@ export class Generated {
    * that one (purging it, the two made each other's tables again and again).
    */
   async fromDb(name) {
+    this.swept ??= this.sweepOld().catch(() => {});
     const url = this.url(name);
     const known = await this.db.identity(url, true);
     if (!known) return null;
@@ -368,6 +369,17 @@ export class Generated {
     if (bytes.length === known.size) return bytes;
     await this.db.purge(url);
     return null;
+  }
+
+  /**
+   * Records of another values-file version (an older build's) are never
+   * read again: let go once a Tablebase, in the background, rather than
+   * left to the least-recently-used eviction while they count against
+   * the budget.
+   */
+  async sweepOld() {
+    const mine = `generated:v${this.version}/`;
+    for (const url of await this.db.urls('generated:v')) if (!url.startsWith(mine)) await this.db.purge(url);
   }
 
   async toDb(name, bytes) {

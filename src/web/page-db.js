@@ -532,6 +532,11 @@ export class PageDb {
     return freed;
   }
 
+  /** The URLs recorded that start with `prefix` (none without IndexedDB). */
+  urls(prefix) {
+    return this.guard((db) => promisify(db.transaction('files', 'readonly').objectStore('files').getAllKeys(IDBKeyRange.bound(prefix, `${prefix}\uffff`))), []);
+  }
+
   /** Drops every page of a URL. */
   purge(url) {
     return this.guard(async (db) => {

@@ -311,6 +311,41 @@ describe('generation in the browser, when things go wrong', { skip }, () => {
     await context.close();
   });
 
+  it("an older build's generated records are let go, this build's kept", { timeout: 600_000 }, async () => {
+    const context = await browser.newContext();
+    const page = await openTablebase(context, servers, { urls: [] });
+    await probe(page, KRVK);
+    // A record as a build of values-file version 1 left it.
+    await page.evaluate(async () => {
+      const db = await new Promise((resolve, reject) => {
+        const req = indexedDB.open('syzygy-web');
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      const tx = db.transaction(['files', 'pages', 'lru'], 'readwrite');
+      tx.objectStore('files').put({ size: 4, validator: 'v1' }, 'generated:v1/KQvK.swv');
+      tx.objectStore('pages').put(new Uint8Array(4).buffer, 'generated:v1/KQvK.swv|4096|0+1');
+      tx.objectStore('lru').put({ at: Date.now(), size: 4 }, 'generated:v1/KQvK.swv|4096|0+1');
+      await new Promise((resolve, reject) => {
+        tx.oncomplete = resolve;
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    });
+    await createTablebase(page, { urls: [] });
+    await probe(page, KRVK);
+    // The sweep runs in the background of the first read of a stored table.
+    let urls = [];
+    for (let i = 0; i < 50; i++) {
+      urls = Object.keys(await generatedInDb(page));
+      if (!urls.some((u) => u.startsWith('generated:v1/'))) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(!urls.some((u) => u.startsWith('generated:v1/')), urls.join(', '));
+    assert.ok(urls.some((u) => u.endsWith('/KRvK.swv')), urls.join(', '));
+    await context.close();
+  });
+
   it('a generated table is kept or evicted whole under the IndexedDB budget', { timeout: 600_000 }, async () => {
     // Sizes of two tables' values files, measured in a first context.
     const sizing = await browser.newContext();

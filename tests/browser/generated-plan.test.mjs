@@ -72,6 +72,7 @@ function fakeDb(records) {
     held,
     purged,
     identity: async (u) => (held.has(u) ? { size: 1 } : null),
+    urls: async (prefix) => [...held.keys()].filter((u) => u.startsWith(prefix)),
     get: async (u) => new Map([[0, Object.assign({ length: 1 }, held.get(u))]]),
     purge: async (u) => {
       purged.push(u);
@@ -126,6 +127,21 @@ describe('generated tables that do not read', () => {
     // Each table in a transaction of its own: a quota refusing one loses
     // no probe's pages queued beside it.
     assert.deepEqual(db.alone, [true, true]);
+    g.close();
+  });
+
+  it("records of another values-file version are let go, this version's kept", async () => {
+    const db = fakeDb([
+      ['generated:v2/KQvK.swv', { name: 'KQvK' }],
+      ['generated:v3/KRvK.swv', { name: 'KRvK' }],
+      ['generated:v30/KRvK.swv', { name: 'KRvK' }],
+      ['generated:v3/KQvK.swv', { name: 'KQvK' }],
+    ]);
+    const g = new Generated(new Core(), db, new Set(), 1e9, 3, null);
+    await g.ensure(['KQvK'], ['KQvK']);
+    await g.swept;
+    assert.deepEqual(db.purged.sort(), ['generated:v2/KQvK.swv', 'generated:v30/KRvK.swv']);
+    assert.ok(db.held.has('generated:v3/KRvK.swv'));
     g.close();
   });
 
