@@ -64,8 +64,10 @@ else
   rustup target add "$TARGET"
 fi
 # The test command checks formatting and lints: a minimal profile has neither.
+# (The list read whole first: grep -q closing the pipe early fails it under pipefail.)
+components="$(rustup component list --installed)"
 for component in rustfmt clippy; do
-  if rustup component list --installed | grep -q "^$component"; then
+  if grep -q "^$component" <<<"$components"; then
     say "$component" "already installed"
   else
     say "$component" "installing the rustup component"

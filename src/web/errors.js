@@ -7,6 +7,16 @@ export function fail(message, code) {
   return e;
 }
 
+/**
+ * Whether `e` says the wasm module trapped (its memory exhausted, say),
+ * or that a core a trap left mid-call was called again (wasm-bindgen's
+ * own error, which has no code): that core is unusable from then on.
+ */
+export function trapped(e) {
+  if (typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError) return true;
+  return e instanceof Error && /recursive use of an object|attempted to take ownership of Rust value while it was borrowed/.test(e.message);
+}
+
 /** A network error that retrying cannot cure (a misconfigured host). */
 export function fatal(message) {
   const e = fail(message, 'network');

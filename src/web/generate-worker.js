@@ -32,7 +32,18 @@ if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScop
     try {
       await ready;
       if (m.type === 'insert') {
-        if (!generator.has(m.name)) generator.insert(m.bytes, m.name);
+        if (!generator.has(m.name)) {
+          try {
+            generator.insert(m.bytes, m.name);
+          } catch (err) {
+            // An error the module returned for these bytes (not a trap,
+            // not a module that failed to load): the table does not read,
+            // and the module is as it was.
+            if (err instanceof WebAssembly.RuntimeError) throw err;
+            self.postMessage({ id: m.id, type: 'error', message: String((err && err.message) || err), unreadable: true });
+            return;
+          }
+        }
         self.postMessage({ id: m.id, type: 'done' });
       } else if (m.type === 'generate') {
         // Its start, after the jobs queued before it: the page times it from here.
@@ -49,10 +60,7 @@ if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScop
         self.postMessage({ id: m.id, type: 'done', bytes }, [bytes.buffer]);
       }
     } catch (err) {
-      // A table given that does not read (an error the module returned,
-      // not a trap) leaves the module as it was.
-      const unreadable = m.type === 'insert' && !(err instanceof WebAssembly.RuntimeError);
-      self.postMessage({ id: m.id, type: 'error', message: String((err && err.message) || err), unreadable });
+      self.postMessage({ id: m.id, type: 'error', message: String((err && err.message) || err) });
     }
   }
 }

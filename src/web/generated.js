@@ -21,7 +21,7 @@
 // a worker idle for WORKER_IDLE_MS is stopped, its memory with it: the next
 // one is given the sub-tables each material needs as it needs them.
 
-import { fail } from './errors.js';
+import { fail, trapped } from './errors.js';
 
 // Pieces of the largest material generated in a browser (see generator.rs).
 export const MAX_GENERATED_PIECES = 4;
@@ -174,8 +174,9 @@ export class Generated {
     const locks = typeof navigator !== 'undefined' && navigator.locks;
     let ran = false;
     // An error without a code (a DOMException from IndexedDB, say) is the generation's.
+    // (A trap is the page's module's: the runtime closes on it, see Runtime.brokenBy.)
     const coded = (e) => {
-      throw typeof e?.code === 'string' ? e : fail(`generating ${name}: ${(e && e.message) || e}`, 'generate');
+      throw typeof e?.code === 'string' || trapped(e) ? e : fail(`generating ${name}: ${(e && e.message) || e}`, 'generate');
     };
     const run = () => {
       ran = true;
@@ -344,11 +345,10 @@ export class Generated {
     try {
       return this.core.insertGenerated(bytes, name) === name;
     } catch (e) {
-      // A trap (memory exhausted) is the page's failure, not the table's:
-      // a stored table is kept for a page that has the memory.
-      if (typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError) {
-        throw fail(`loading the generated table ${name} failed in the page's module (${e.message}): reload the page`, 'generate');
-      }
+      // A trap (memory exhausted), or a core a trap left mid-call, is the
+      // page's failure, not the table's: the stored table is kept, and the
+      // runtime closes (Runtime.brokenBy).
+      if (trapped(e)) throw e;
       return false;
     }
   }

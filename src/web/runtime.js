@@ -12,7 +12,7 @@
 // cache), prefetch.js (whole files for offline use), generated.js (tables
 // generated in a Web Worker, for positions of up to 4 pieces).
 
-import { fail } from './errors.js';
+import { fail, trapped } from './errors.js';
 import { manifestBase, openFile, openStored } from './file-open.js';
 import { checkOptions } from './options.js';
 import { RANK } from './gate.js';
@@ -157,9 +157,7 @@ export class Runtime {
    */
   brokenBy(e) {
     if (this.broken) return this.broken;
-    const trap = typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError;
-    const poisoned = e instanceof Error && /recursive use of an object|attempted to take ownership of Rust value while it was borrowed/.test(e.message);
-    if (!trap && !poisoned) return null;
+    if (!trapped(e)) return null;
     this.broken = fail(`this Tablebase stopped: its WebAssembly module failed (${e.message}); create a new Tablebase`, 'closed');
     this.close().catch(() => {});
     return this.broken;
@@ -276,7 +274,7 @@ export class Runtime {
       tablesLetGo: this.generated.counters.letGo,
       generatedBytes: [...this.generated.held.values()].reduce((n, h) => n + h.bytes, 0),
       generateMs: Math.round(this.generated.counters.generateMs),
-      memoryBytes: this.core.memoryBytes(),
+      memoryBytes: this.memoryBytes(),
       writesPending: this.writes.size,
       indexedDb: this.db.state,
       multiplexed: this.http.multiplexed,
@@ -284,6 +282,17 @@ export class Runtime {
       last: this.lastTrace && this.lastTrace.summary(),
       recent: this.recentTraces.map((t) => t.summary()),
     };
+  }
+
+  /** The core's memory, 0 once a trap left it unusable (stats keeps working then). */
+  memoryBytes() {
+    if (this.broken) return 0;
+    try {
+      return this.core.memoryBytes();
+    } catch (e) {
+      if (!this.brokenBy(e)) throw e;
+      return 0;
+    }
   }
 
   /**
@@ -454,7 +463,7 @@ export class Runtime {
       if (within && e && e.code === 'network') {
         // (Closed meanwhile: `closed`, as for every probe under way.)
         const r = await generated(true).catch((g) => {
-          if (g && g.code === 'closed') throw g;
+          if ((g && g.code === 'closed') || trapped(g)) throw g;
           return null;
         });
         if (r) return r;

@@ -145,15 +145,52 @@ describe('generated tables that do not read', () => {
     g.close();
   });
 
-  it("a trap in the page's module is a generate error, and the stored table stays", async () => {
+  it("a trap in the page's module loading a stored table keeps the table, and closes the Tablebase", async () => {
     const url = 'generated:v3/KQvK.swv';
     const db = fakeDb([[url, { name: 'KQvK' }]]);
     const core = new Core();
     core.trap = true;
     const g = new Generated(core, db, new Set(), 1e9, 3, null);
-    await assert.rejects(g.ensure(['KQvK'], ['KQvK']), (e) => e.code === 'generate' && /reload the page/.test(e.message));
+    await assert.rejects(g.ensure(['KQvK'], ['KQvK']), (e) => e instanceof WebAssembly.RuntimeError);
     assert.deepEqual(db.purged, []);
     g.close();
+    // Through the runtime: `closed`, saying why.
+    const rt = new Runtime(core, { urls: [], idbBudget: 0 }, 3);
+    rt.generated.db = db;
+    await assert.rejects(rt.analyse('KQvK', {}), (e) => e.code === 'closed' && /module failed/.test(e.message));
+    assert.deepEqual(db.purged, []);
+    // stats() still answers.
+    assert.equal(rt.stats().memoryBytes, 0);
+  });
+
+  it("wasm-bindgen's error of a core a trap left mid-call closes the Tablebase too, and keeps stored tables", async () => {
+    const url = 'generated:v3/KQvK.swv';
+    const db = fakeDb([[url, { name: 'KQvK' }]]);
+    const core = new Core();
+    core.insertGenerated = () => {
+      throw new Error('recursive use of an object detected which would lead to unsafe aliasing in rust');
+    };
+    const rt = new Runtime(core, { urls: [], idbBudget: 0 }, 3);
+    rt.generated.db = db;
+    await assert.rejects(rt.analyse('KQvK', {}), (e) => e.code === 'closed' && /recursive use/.test(e.message));
+    assert.deepEqual(db.purged, [], 'not taken for a record that does not read');
+  });
+
+  it('the worker stops 30 s after its last job, however many probes the page answers meanwhile', () => {
+    const g = new Generated(new Core(), fakeDb([]), new Set(), 1e9, 3, null);
+    g.worker = { terminate() {} };
+    g.lastJob = performance.now() - 20_000;
+    const delays = [];
+    const real = globalThis.setTimeout;
+    globalThis.setTimeout = (fn, ms) => delays.push(ms);
+    try {
+      // A probe answered from the core's tables, 20 s after the last job.
+      g.idle();
+    } finally {
+      globalThis.setTimeout = real;
+    }
+    assert.equal(delays.length, 1);
+    assert.ok(delays[0] > 9_000 && delays[0] <= 10_000, `${delays[0]} ms`);
   });
 
   it('a trap in the module closes the Tablebase: this call and every later one reject closed, saying why', async () => {

@@ -76,6 +76,11 @@ describe('<syzygy-board> without tables', () => {
       const spoiled = await page.evaluate(() => document.querySelector('syzygy-board .sb-verdict').textContent);
       assert.match(spoiled, /Cursed win/i);
       assert.match(spoiled, /if the 50-move rule did not apply/);
+      // The moves too, by the clock after each (80 + 1 for a quiet one).
+      await page.waitForFunction(() => !document.querySelector('syzygy-board .sb-moves-card.sb-stale'));
+      const badges = await page.evaluate(() => [...document.querySelectorAll('syzygy-board .sb-move')].map((m) => m.textContent));
+      assert.ok(badges.some((t) => /DTM \d+/.test(t)), badges.join(' | '));
+      assert.ok(!badges.some((t) => /Mate in \d+/.test(t)), badges.join(' | '));
       assert.deepEqual(page.errors, []);
       await page.context().close();
     });

@@ -515,6 +515,22 @@ fn cli_mate_distances_under_the_clock() {
         line.contains(&format!("mate in {n}")) && !line.contains("without"),
         "{line}"
     );
+    // A move that mates later passes the clock's 100th ply: its mate is
+    // one without the rule (the clock after it counted, one ply on).
+    let slower = a
+        .moves
+        .iter()
+        .find(|m| {
+            !m.zeroing
+                && m.dtm
+                    .is_some_and(|d| d.unsigned_abs() + 1 > dtm.unsigned_abs())
+        })
+        .expect("a slower quiet move");
+    let line = text
+        .lines()
+        .find(|l| l.split_whitespace().nth(1) == Some(slower.uci.as_str()))
+        .expect("slower move's line");
+    assert!(line.contains("without the 50-move rule"), "{line}");
 }
 
 fn number_after(json: &str, key: &str) -> i32 {

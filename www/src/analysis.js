@@ -79,8 +79,25 @@ function renderVerdict(ctx, r, fen) {
   else view.moveList.message('Loading moves…');
 }
 
-/** Probes `fen` (or takes the cached answer) and renders it unless a newer position came first. */
-export async function analyse(ctx, fen, token) {
+/**
+ * The board's own Tablebase closed under it (`closed` while it is still
+ * the board's: its module failed; the board closes none it uses): it is
+ * forgotten, and the next probe connects afresh. True if so.
+ */
+function leftByTablebase(ctx, handle, err) {
+  const { s } = ctx;
+  if (!(err && err.code === 'closed' && handle === s.handle && !s.destroyed)) return false;
+  handle.forget();
+  s.handleFailed = true;
+  return true;
+}
+
+/**
+ * Probes `fen` (or takes the cached answer) and renders it unless a newer
+ * position came first. `again`: this is the second try, on a new
+ * Tablebase after the first one's module failed.
+ */
+export async function analyse(ctx, fen, token, again = false) {
   const { s, view, full } = ctx;
   const stale = () => token !== s.token || s.destroyed;
   const cached = s.results.get(fen);
@@ -146,12 +163,9 @@ export async function analyse(ctx, fen, token) {
       if (!stale()) view.network.error(err.code === 'network' ? 'Network error' : 'Idle');
       refreshStats(ctx);
     }
-    // The board's own Tablebase closed under it: its module failed (the
-    // board closes none it still uses). The next position connects afresh.
-    if (err.code === 'closed' && handle === s.handle && !s.destroyed) {
-      handle.forget();
-      s.handleFailed = true;
-    }
+    // Its module failed (under this probe, or an earlier call): once, the
+    // position is asked again of a new Tablebase.
+    if (leftByTablebase(ctx, handle, err) && !again && !stale()) return analyse(ctx, fen, token, true);
     // Network errors, missing tables and failed generations are asked
     // again on a later visit (the package looks for a missing table again
     // after a while, and starts a fresh generation worker).
@@ -373,11 +387,13 @@ async function renderMainline(ctx, fen, token) {
   let line = s.mainlines.get(fen);
   if (!line) {
     markStale(view.mainlineCard, true);
+    const handle = s.handle;
     try {
       // Through zeroing moves to mate or a draw (chained DTZ; generated tables: to mate).
-      line = await s.handle.tb.mainline(fen, { toEnd: true });
+      line = await handle.tb.mainline(fen, { toEnd: true });
       remember(s.mainlines, fen, line);
     } catch (err) {
+      leftByTablebase(ctx, handle, asError(err));
       if (token === s.token) {
         markStale(view.mainlineCard, false);
         view.mainline.message(`Best line unavailable: ${shortReason(asError(err))}.`);
