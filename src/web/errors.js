@@ -14,7 +14,9 @@ export function fail(message, code) {
  */
 export function trapped(e) {
   if (typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError) return true;
-  return e instanceof Error && /recursive use of an object|attempted to take ownership of Rust value while it was borrowed/.test(e.message);
+  // A stack overflow (V8's RangeError, Firefox's InternalError), a failed
+  // allocation of the glue, or the core left mid-call.
+  return e instanceof Error && /recursive use of an object|attempted to take ownership of Rust value while it was borrowed|call stack size|too much recursion|invalid malloc request/i.test(e.message);
 }
 
 /** A network error that retrying cannot cure (a misconfigured host). */

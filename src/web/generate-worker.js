@@ -37,9 +37,10 @@ if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScop
             generator.insert(m.bytes, m.name);
           } catch (err) {
             // An error the module returned for these bytes (not a trap,
-            // not a module that failed to load): the table does not read,
-            // and the module is as it was.
-            if (err instanceof WebAssembly.RuntimeError) throw err;
+            // a stack overflow or a failed allocation; not a module that
+            // failed to load): the table does not read, and the module is
+            // as it was.
+            if (err instanceof WebAssembly.RuntimeError || !(err instanceof Error) || /call stack size|too much recursion|malloc|recursive use/i.test(err.message)) throw err;
             self.postMessage({ id: m.id, type: 'error', message: String((err && err.message) || err), unreadable: true });
             return;
           }

@@ -372,14 +372,16 @@ export class Generated {
   }
 
   /**
-   * Records of another values-file version (an older build's) are never
+   * Records of an older values-file version (an older build's) are never
    * read again: let go once a Tablebase, in the background, rather than
    * left to the least-recently-used eviction while they count against
-   * the budget.
+   * the budget. A newer build's (a tab of it open on the origin) stay.
    */
   async sweepOld() {
-    const mine = `generated:v${this.version}/`;
-    for (const url of await this.db.urls('generated:v')) if (!url.startsWith(mine)) await this.db.purge(url);
+    for (const url of await this.db.urls('generated:v')) {
+      const v = Number(/^generated:v(\d+)\//.exec(url)?.[1]);
+      if (v < this.version) await this.db.purge(url);
+    }
   }
 
   async toDb(name, bytes) {

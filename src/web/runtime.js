@@ -114,8 +114,10 @@ export class Runtime {
     // their entry in `wakers` (one a probe, gone with it: a reaction a wait
     // on one promise for the Tablebase's life would be kept for good).
     this.closing = false;
-    // The `closed` error of a core a trap left unusable (see brokenBy).
+    // The `closed` error of a core a trap left unusable, and the trap's
+    // own error (see brokenBy).
     this.broken = null;
+    this.trap = null;
     this.closed = null;
     this.wakers = new Set();
     // Calls of the Tablebase under way, and whether its wrapper was freed
@@ -142,6 +144,7 @@ export class Runtime {
       if (this.broken) throw this.broken;
       return await call();
     } catch (e) {
+      this.noteTrap(e);
       throw this.brokenBy(e) || e;
     } finally {
       if (--this.calls === 0 && this.released) this.close().catch(() => {});
@@ -150,17 +153,27 @@ export class Runtime {
 
   /**
    * A trap in the module (its memory exhausted, say) leaves the core in
-   * the middle of a call: every later call of it throws wasm-bindgen's
-   * "recursive use" error, which has no code. The Tablebase closes, and
-   * this call and every later one reject `closed`, saying why: a new
-   * Tablebase (a new core) works again.
+   * the middle of a call: later calls that change it throw wasm-bindgen's
+   * "recursive use" error, which has no code, and what it held is never
+   * let go. The Tablebase closes, and this call and every later one
+   * reject `closed`, saying why (the first trap's own words, noted by
+   * `noteTrap` where a later error hid it). A new Tablebase shares the
+   * module's memory: after memory ran out only a reload cures it.
    */
   brokenBy(e) {
     if (this.broken) return this.broken;
-    if (!trapped(e)) return null;
-    this.broken = fail(`this Tablebase stopped: its WebAssembly module failed (${e.message}); create a new Tablebase`, 'closed');
+    if (!trapped(e) && !this.trap) return null;
+    const why = (this.trap || e).message;
+    this.broken = fail(`this Tablebase stopped: its WebAssembly module failed (${why}); reload the page`, 'closed');
     this.close().catch(() => {});
     return this.broken;
+  }
+
+  /** Keeps the first trap's error, for `brokenBy`'s message; false if `e` is none. */
+  noteTrap(e) {
+    if (!trapped(e)) return false;
+    this.trap = this.trap || e;
+    return true;
   }
 
   analyse(fen, options) {
@@ -203,8 +216,12 @@ export class Runtime {
         this.inflight.clear();
         this.waiting.clear();
         this.files.clear();
-        // (A core a trap left mid-call throws on every call: see brokenBy.)
-        if (!this.broken) this.core.clear();
+        // (A core a trap left mid-call throws: see brokenBy.)
+        try {
+          if (!this.broken) this.core.clear();
+        } catch (e) {
+          if (!this.noteTrap(e)) throw e;
+        }
         await this.db.close();
       })();
     }
@@ -574,7 +591,12 @@ export class Runtime {
       throw fail('probe did not converge', 'network');
     } finally {
       this.wakers.delete(wake);
-      this.core.end(tick);
+      // (After a trap in this probe, its own error, not this call's.)
+      try {
+        this.core.end(tick);
+      } catch (e) {
+        if (!this.noteTrap(e)) throw e;
+      }
     }
   }
 

@@ -82,22 +82,20 @@ function renderVerdict(ctx, r, fen) {
 /**
  * The board's own Tablebase closed under it (`closed` while it is still
  * the board's: its module failed; the board closes none it uses): it is
- * forgotten, and the next probe connects afresh. True if so.
+ * forgotten and the board connects afresh, for the positions after this
+ * one, cached or not (a failure that was not memory's is then over; after
+ * memory ran out the card says to reload). True if so.
  */
 function leftByTablebase(ctx, handle, err) {
   const { s } = ctx;
   if (!(err && err.code === 'closed' && handle === s.handle && !s.destroyed)) return false;
   handle.forget();
-  s.handleFailed = true;
+  ctx.act.reconnect();
   return true;
 }
 
-/**
- * Probes `fen` (or takes the cached answer) and renders it unless a newer
- * position came first. `again`: this is the second try, on a new
- * Tablebase after the first one's module failed.
- */
-export async function analyse(ctx, fen, token, again = false) {
+/** Probes `fen` (or takes the cached answer) and renders it unless a newer position came first. */
+export async function analyse(ctx, fen, token) {
   const { s, view, full } = ctx;
   const stale = () => token !== s.token || s.destroyed;
   const cached = s.results.get(fen);
@@ -163,9 +161,7 @@ export async function analyse(ctx, fen, token, again = false) {
       if (!stale()) view.network.error(err.code === 'network' ? 'Network error' : 'Idle');
       refreshStats(ctx);
     }
-    // Its module failed (under this probe, or an earlier call): once, the
-    // position is asked again of a new Tablebase.
-    if (leftByTablebase(ctx, handle, err) && !again && !stale()) return analyse(ctx, fen, token, true);
+    leftByTablebase(ctx, handle, err);
     // Network errors, missing tables and failed generations are asked
     // again on a later visit (the package looks for a missing table again
     // after a while, and starts a fresh generation worker).
@@ -387,7 +383,8 @@ async function renderMainline(ctx, fen, token) {
   let line = s.mainlines.get(fen);
   if (!line) {
     markStale(view.mainlineCard, true);
-    const handle = s.handle;
+    // (Connecting afresh: the new Tablebase's, once it is there.)
+    const handle = s.handle || (await s.handlePromise.catch(() => null));
     try {
       // Through zeroing moves to mate or a draw (chained DTZ; generated tables: to mate).
       line = await handle.tb.mainline(fen, { toEnd: true });

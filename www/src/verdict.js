@@ -332,7 +332,7 @@ export function describeError(err, context = {}) {
     'corrupt-table': 'A table file did not decode as expected; it may be truncated or from another version.',
     module: 'Its decoder (a WebAssembly module) did not download: no moves or results until it does. It is tried again with the next position, when the device comes back online, or with Retry.',
     generate: 'This device could not make the table (it may be short of memory). Coming back to the position tries again.',
-    closed: 'It failed (this device may be short of memory) and starts afresh with the next position.',
+    closed: 'It failed, perhaps short of memory. The next position starts a new one; if that fails too, reload the page.',
     options: 'Each address in the tables setting (the tables attribute, or ?tables= in the link) must be a URL, such as ./tables/ or https://tables.example.org/syzygy/.',
   };
   let title = titles[code] || 'Something went wrong';
