@@ -13,6 +13,9 @@ export function fail(message, code) {
  * own error, which has no code): that core is unusable from then on.
  */
 export function trapped(e) {
+  // (A coded error is a failure the runtime named: the worker's stack
+  // overflow, say, is a `generate` error, and the page's module is fine.)
+  if (typeof e?.code === 'string') return false;
   if (typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError) return true;
   // A stack overflow (V8's RangeError, Firefox's InternalError), a failed
   // allocation of the glue, or the core left mid-call.

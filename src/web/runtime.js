@@ -169,10 +169,16 @@ export class Runtime {
     return this.broken;
   }
 
-  /** Keeps the first trap's error, for `brokenBy`'s message; false if `e` is none. */
+  /**
+   * Keeps the trap's error, for `brokenBy`'s message; false if `e` is
+   * none. The trap itself wins over the "recursive use" error a call
+   * after it threw (a probe's `finally` runs before its caller sees the
+   * trap).
+   */
   noteTrap(e) {
     if (!trapped(e)) return false;
-    this.trap = this.trap || e;
+    const real = (x) => typeof WebAssembly !== 'undefined' && x instanceof WebAssembly.RuntimeError;
+    if (!this.trap || (real(e) && !real(this.trap))) this.trap = e;
     return true;
   }
 

@@ -103,7 +103,7 @@ function fakeWorkers(failing = null) {
         let data = { id: m.id, type: 'done', bytes: { name: m.name } };
         if (m.type === 'insert') {
           data = m.bytes.bad ? { id: m.id, type: 'error', message: 'a value out of range', unreadable: true } : { id: m.id, type: 'done' };
-        } else if (m.name === failing) data = { id: m.id, type: 'error', message: 'out of memory' };
+        } else if (m.name === failing) data = { id: m.id, type: 'error', message: this.fail || 'out of memory' };
         this.onmessage({ data });
       }, 1);
     }
@@ -178,6 +178,28 @@ describe('generated tables that do not read', () => {
     rt.generated.db = db;
     await assert.rejects(rt.analyse('KQvK', {}), (e) => e.code === 'closed' && /recursive use/.test(e.message));
     assert.deepEqual(db.purged, [], 'not taken for a record that does not read');
+  });
+
+  it("the worker's stack overflow is a generate error, and the page's Tablebase stays open", async () => {
+    fakeWorkers('KQvK');
+    const core = new Core();
+    const rt = new Runtime(core, { urls: [], idbBudget: 0 }, 3);
+    // The worker's message, as a stack overflow there words it.
+    globalThis.Worker.prototype.fail = 'Maximum call stack size exceeded';
+    try {
+      await assert.rejects(rt.analyse('KQvK', {}), (e) => e.code === 'generate');
+    } finally {
+      delete globalThis.Worker.prototype.fail;
+    }
+    assert.equal(rt.broken, null);
+    await rt.close();
+  });
+
+  it("the trap's own words name it, not the recursive-use error a later call threw first", () => {
+    const rt = new Runtime(new Core(), { urls: [], idbBudget: 0 }, 3);
+    rt.noteTrap(new Error('recursive use of an object detected which would lead to unsafe aliasing in rust'));
+    rt.noteTrap(new WebAssembly.RuntimeError('unreachable'));
+    assert.match(rt.brokenBy(new Error('x')).message, /module failed \(unreachable\)/);
   });
 
   it('close() of a core a trap left mid-call, not yet seen, still closes', async () => {

@@ -153,7 +153,8 @@ export async function analyse(ctx, fen, token) {
     }
     if (stale()) return;
     if (!shown) renderResult(ctx, result, fen);
-    renderMainline(ctx, fen, token);
+    // (The result given: a reconnect meanwhile cleared those kept.)
+    renderMainline(ctx, fen, token, result);
   } catch (raw) {
     const err = asError(raw);
     if (full) {
@@ -371,10 +372,10 @@ export function awaitsNetwork(ctx, fen) {
 }
 
 /** The best line of `fen` (full page only), once its verdict is known. */
-async function renderMainline(ctx, fen, token) {
+async function renderMainline(ctx, fen, token, result = null) {
   const { s, view, full } = ctx;
   if (!full) return;
-  const r = s.results.get(fen);
+  const r = result || s.results.get(fen);
   if (lineless(r)) {
     markStale(view.mainlineCard, false);
     view.mainline.message(r && r.wdl === 0 && !r.checkmate ? 'Drawn: no line to force.' : 'Game over.');
@@ -384,7 +385,14 @@ async function renderMainline(ctx, fen, token) {
   if (!line) {
     markStale(view.mainlineCard, true);
     // (Connecting afresh: the new Tablebase's, once it is there.)
-    const handle = s.handle || (await s.handlePromise.catch(() => null));
+    const handle = s.handle || (await Promise.resolve(s.handlePromise).catch(() => null));
+    if (!handle) {
+      if (token === s.token) {
+        markStale(view.mainlineCard, false);
+        view.mainline.message('Best line unavailable: the decoder is not loaded.');
+      }
+      return;
+    }
     try {
       // Through zeroing moves to mate or a draw (chained DTZ; generated tables: to mate).
       line = await handle.tb.mainline(fen, { toEnd: true });
