@@ -6,7 +6,9 @@
 // {id, type: 'progress', name, done, total}, {id, type: 'done', bytes?} and
 // {id, type: 'error', message, unreadable} (unreadable: a table given
 // that does not read, the module intact). Imported outside a worker it does nothing
-// (and imports nothing).
+// (and imports only errors.js, which the page has anyway).
+
+import { trapped } from './errors.js';
 
 
 // Progress messages at most this often (ms): a table reports every 64 K positions.
@@ -40,7 +42,7 @@ if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScop
             // a stack overflow or a failed allocation; not a module that
             // failed to load): the table does not read, and the module is
             // as it was.
-            if (err instanceof WebAssembly.RuntimeError || !(err instanceof Error) || /call stack size|too much recursion|malloc|recursive use/i.test(err.message)) throw err;
+            if (!(err instanceof Error) || trapped(err)) throw err;
             self.postMessage({ id: m.id, type: 'error', message: String((err && err.message) || err), unreadable: true });
             return;
           }

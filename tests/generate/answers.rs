@@ -446,10 +446,7 @@ fn cli_prints_mate_distances() {
         -(dtm - 1),
         "the best move's dtm is one ply nearer"
     );
-    let line = text
-        .lines()
-        .find(|l| l.split_whitespace().nth(1) == Some(best.uci.as_str()))
-        .expect("best move's line");
+    let line = move_line(&text, &best.uci);
     assert!(
         line.contains(&format!("mate in {}", (dtm + 1) / 2)),
         "{line}"
@@ -507,10 +504,7 @@ fn cli_mate_distances_under_the_clock() {
         .expect("analysis");
     let best = &a.moves[0];
     assert!(!best.zeroing);
-    let line = text
-        .lines()
-        .find(|l| l.split_whitespace().nth(1) == Some(best.uci.as_str()))
-        .expect("best move's line");
+    let line = move_line(&text, &best.uci);
     assert!(
         line.contains(&format!("mate in {n}")) && !line.contains("without"),
         "{line}"
@@ -526,11 +520,15 @@ fn cli_mate_distances_under_the_clock() {
                     .is_some_and(|d| d.unsigned_abs() + 1 > dtm.unsigned_abs())
         })
         .expect("a slower quiet move");
-    let line = text
-        .lines()
-        .find(|l| l.split_whitespace().nth(1) == Some(slower.uci.as_str()))
-        .expect("slower move's line");
+    let line = move_line(&text, &slower.uci);
     assert!(line.contains("without the 50-move rule"), "{line}");
+}
+
+/// The CLI text's line of the move `uci` (its second column).
+fn move_line<'a>(text: &'a str, uci: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.split_whitespace().nth(1) == Some(uci))
+        .expect("the move's line")
 }
 
 fn number_after(json: &str, key: &str) -> i32 {
