@@ -44,9 +44,15 @@ export class Crowd {
     return r;
   }
 
-  /** The headers of token `r`'s answer came at `now`. */
-  answered(r, now) {
+  /**
+   * The headers of token `r`'s answer came at `now`; `late`: seen only
+   * after the page's thread was held (a stall inflates every answer's time
+   * it delays, and the shortest trip with them: six connections would then
+   * look like many answering at once).
+   */
+  answered(r, now, late = false) {
     r.end = now;
+    r.late = late;
   }
 
   /** The request of token `r` failed: it tells nothing. */
@@ -69,10 +75,12 @@ export class Crowd {
     const o = this.origins.get(r.origin) || { trip: Infinity, answers: [], http1: 0 };
     this.origins.set(r.origin, o);
     o.trip = Math.min(o.trip, now - r.start);
-    o.answers.push({ start: r.start, end: now });
+    o.answers.push({ start: r.start, end: now, late: r.late });
     if (o.answers.length > KEEP) o.answers.shift();
     const from = now - 1.5 * o.trip;
-    if (o.answers.filter((a) => a.start >= from && a.end <= now).length > this.limit) return true;
+    // Late answers count for neither: the trip they inflate may be the
+    // shortest seen.
+    if (o.answers.filter((a) => !a.late && a.start >= from && a.end <= now).length > this.limit) return true;
     if (!ahead) return null;
     const ends = ahead.filter((a) => a.end !== null).map((a) => a.end);
     if (!ends.length) return null;

@@ -21,6 +21,11 @@ const HTTP1_CONNECTIONS = 6;
 // (more changes than the runtime takes in a minute: see accept.js).
 const REPLACED_KEPT = 3;
 const MULTIPLEXED = 64;
+// While requests are timed, the page's thread marks itself alive this
+// often; an answer seen longer than LATE_MS after the last mark waited
+// for the thread (a stall, a long task), and its time tells nothing.
+const TICK_MS = 5;
+const LATE_MS = 40;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -57,6 +62,8 @@ export class RangeClient {
     // Requests out while the gate is wide on a presumption, whose times
     // tell the protocol (under six at a time, they cannot).
     this.crowd = new Crowd(HTTP1_CONNECTIONS);
+    this.ticker = null;
+    this.lastTick = 0;
     this.link = pageLink();
     this.limit = limit;
     this.onActivity = onActivity;
@@ -230,7 +237,7 @@ export class RangeClient {
       const wave = ask.trace ? ask.trace.start() : 0;
       let n = 0;
       // While the protocol is presumed: timed to its answer's headers (see Crowd).
-      let timed = this.presumed ? this.crowd.start(originOf(url), performance.now()) : null;
+      let timed = this.presumed ? this.timeRequest(url) : null;
       this.onActivity();
       try {
         const high = !!(ask.prio && ask.prio.rank > 0);
@@ -347,6 +354,21 @@ export class RangeClient {
     this.gate.widen(MULTIPLEXED - HTTP1_CONNECTIONS);
   }
 
+  /** A Crowd token for a request to `url` leaving now, the thread's ticks kept while any is out. */
+  timeRequest(url) {
+    if (this.ticker === null) {
+      this.lastTick = performance.now();
+      this.ticker = setInterval(() => {
+        this.lastTick = performance.now();
+        if (!this.crowd.out.size) {
+          clearInterval(this.ticker);
+          this.ticker = null;
+        }
+      }, TICK_MS);
+    }
+    return this.crowd.start(originOf(url), performance.now());
+  }
+
   /** What an answer showed: the host multiplexes, or takes a request a connection. */
   settle(multiplex) {
     if (multiplex) {
@@ -391,7 +413,7 @@ export class RangeClient {
         priority: high ? 'high' : this.presumed ? 'auto' : 'low',
       });
       const now = performance.now();
-      if (timed) this.crowd.answered(timed, now);
+      if (timed) this.crowd.answered(timed, now, now - this.lastTick > LATE_MS);
       this.link.answered(now - sent);
       return { res, controller };
     } catch (e) {

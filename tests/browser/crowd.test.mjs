@@ -6,15 +6,19 @@ import { Crowd } from '../../src/web/crowd.js';
 
 const ORIGIN = 'https://cdn.example';
 
-/** Requests started at `starts` (ms) and answered at `answers`: the verdicts, in the order of the answers. */
-function run(starts, answers) {
+/**
+ * Requests started at `starts` (ms) and answered at `answers` (seen late,
+ * after a stall of the page, where `late` says so): the verdicts, in the
+ * order of the answers.
+ */
+function run(starts, answers, late = []) {
   const crowd = new Crowd(6);
   const tokens = starts.map((t) => crowd.start(ORIGIN, t));
   return answers
     .map((t, i) => [t, i])
     .sort((a, b) => a[0] - b[0])
     .map(([t, i]) => {
-      crowd.answered(tokens[i], t);
+      crowd.answered(tokens[i], t, !!late[i]);
       return crowd.end(tokens[i]);
     });
 }
@@ -71,6 +75,24 @@ describe('crowd', () => {
     for (let i = 0; i < 6; i++) crowd.answered(tokens[i], answers[i]);
     const shown = [0, 1, 2, 3, 4, 5, 10].map((i) => crowd.end(tokens[i]));
     assert.ok(!shown.includes(false), String(shown));
+  });
+
+  it('takes no stall of the page for a multiplexed host: answers of HTTP/1.1 seen late together show nothing', () => {
+    // Twenty requests leave at 0-19; six connections answer them in waves
+    // at 100, 200, 300 and 400 ms, but the page's thread is held until 400
+    // and sees them all then. Then two rounds go out: six, and eight of
+    // which two wait a trip for a connection.
+    const twenty = Array.from({ length: 20 }, (_, i) => i);
+    const six = Array.from({ length: 6 }, (_, i) => 410 + i);
+    const eight = Array.from({ length: 8 }, (_, i) => 520 + i);
+    const starts = [...twenty, ...six, ...eight];
+    const answers = [...twenty.map((i) => 400 + i / 4), ...six.map((s) => s + 100), ...eight.map((s, i) => s + (i < 6 ? 100 : 200))];
+    const shown = run(starts, answers, twenty.map(() => true));
+    assert.ok(!shown.includes(true), String(shown));
+    assert.deepEqual(shown.slice(-2), [null, false]);
+    // Taken as timely, the stall's answers time a trip of 381 ms, in whose
+    // window twenty requests were answered: a multiplexed host.
+    assert.ok(run(starts, answers).includes(true));
   });
 
   it('shows nothing while no more than six requests are out', () => {
