@@ -79,3 +79,7 @@ extern "C" {
 extern "C" {
     type NextTaskModule;
 }
+#[wasm_bindgen(module = "/src/web/answers.js")]
+extern "C" {
+    type AnswersModule;
+}
