@@ -34,6 +34,11 @@ const WORKER_IDLE_MS = 30_000;
 // A started worker must answer its first job within this long (its module
 // is 75 KB gzipped: 0.4 s at 1.6 Mbit/s).
 const WORKER_START_MS = 60_000;
+// A wait for another tab's lock on a material ends after this long, and
+// the material is made here too: a tab whose worker hung (or that was
+// frozen mid-generation) must not hold this one for good. The largest
+// browser generation, KQvKR, takes about 3 s here, 12 s on a phone.
+const LOCK_WAIT_MS = 60_000;
 
 /** Positions to generate for a material: its name's pieces, as a rough weight for estimates. */
 function weight(name) {
@@ -61,6 +66,7 @@ export class Generated {
     this.uses = 0;
     // Aborted by close(): a wait for another tab's lock ends with it.
     this.closer = new AbortController();
+    this.lockWaitMs = LOCK_WAIT_MS;
     // Probes from generated tables under way (a clear waits for none).
     this.active = 0;
     // name -> how many probes under way need it (made, read, or made
@@ -183,11 +189,14 @@ export class Generated {
       return this.loadUnlocked(name, plan, later, forCore).catch(coded);
     };
     if (!locks) return run();
-    return locks.request(`syzygy-web ${this.url(name)}`, { signal: this.closer.signal }, run).catch((e) => {
+    // (A lock granted ends no later for the timeout: it only ends a wait.)
+    const signal = AbortSignal.any && AbortSignal.timeout ? AbortSignal.any([this.closer.signal, AbortSignal.timeout(this.lockWaitMs)]) : this.closer.signal;
+    return locks.request(`syzygy-web ${this.url(name)}`, { signal }, run).catch((e) => {
       this.checkOpen();
       if (ran) throw e;
       // No lock to be had (a sandboxed frame's opaque origin refuses Web
-      // Locks): made here as without them.
+      // Locks), or another tab held it past LOCK_WAIT_MS: made here as
+      // without them.
       return run();
     });
   }

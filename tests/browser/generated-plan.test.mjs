@@ -114,6 +114,36 @@ function fakeWorkers(failing = null) {
 describe('generated tables that do not read', () => {
   beforeEach(() => fakeWorkers());
 
+  it("a lock another tab holds past the wait's limit no longer holds this one: the table is made here", async () => {
+    // Web Locks whose holder never lets go: a request ends only by its signal.
+    const asked = [];
+    const locks = {
+      request: (name, options, callback) =>
+        new Promise((resolve, reject) => {
+          asked.push(name);
+          options.signal.addEventListener('abort', () => reject(options.signal.reason));
+        }),
+    };
+    const had = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+    // (Node's AbortSignal.timeout keeps no event loop alive; a page's does not end.)
+    const alive = setInterval(() => {}, 10);
+    Object.defineProperty(globalThis, 'navigator', { value: { locks }, configurable: true, writable: true });
+    try {
+      const db = fakeDb([]);
+      const g = new Generated(new Core(), db, new Set(), 1e9, 3, null);
+      g.lockWaitMs = 20;
+      await g.ensure(['KQvK'], ['KQvK']);
+      assert.deepEqual(asked, ['syzygy-web generated:v3/KQvK.swv']);
+      assert.deepEqual(workers[0].jobs, ['generate KQvK']);
+      assert.ok(db.held.has('generated:v3/KQvK.swv'), 'made and stored');
+      g.close();
+    } finally {
+      clearInterval(alive);
+      if (had) Object.defineProperty(globalThis, 'navigator', had);
+      else delete globalThis.navigator;
+    }
+  });
+
   it('a stored table only the worker reads, which it refuses, is made again and stored anew', async () => {
     const url = 'generated:v3/KQvK.swv';
     const db = fakeDb([[url, { name: 'KQvK', bad: true }]]);
