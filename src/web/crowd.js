@@ -32,7 +32,7 @@ export class Crowd {
   constructor(limit) {
     this.limit = limit;
     this.out = new Set();
-    // origin -> {trip, answers: [{start, end}], http1: count}
+    // origin -> {trip, answers: [{start, end, late}], http1: count}
     this.origins = new Map();
   }
 
@@ -45,10 +45,11 @@ export class Crowd {
   }
 
   /**
-   * The headers of token `r`'s answer came at `now`; `late`: seen only
-   * after the page's thread was held (a stall inflates every answer's time
-   * it delays, and the shortest trip with them: six connections would then
-   * look like many answering at once).
+   * The headers of token `r`'s answer came at `now`; `late`: the page's
+   * thread was held while it was out (a stall inflates every answer's
+   * time it delays, and the shortest trip with them: six connections
+   * would then look like many answering at once). A late answer still
+   * shows HTTP/1.1 (its wait is no shorter for the stall; twice needed).
    */
   answered(r, now, late = false) {
     r.end = now;
@@ -74,12 +75,13 @@ export class Crowd {
     r.ahead = null;
     const o = this.origins.get(r.origin) || { trip: Infinity, answers: [], http1: 0 };
     this.origins.set(r.origin, o);
-    o.trip = Math.min(o.trip, now - r.start);
     o.answers.push({ start: r.start, end: now, late: r.late });
     if (o.answers.length > KEEP) o.answers.shift();
+    // A late answer times no trip and counts in no window: the stall in
+    // its time could make the window hold several waves of six.
+    if (!r.late) o.trip = Math.min(o.trip, now - r.start);
+    if (o.trip === Infinity) return null;
     const from = now - 1.5 * o.trip;
-    // Late answers count for neither: the trip they inflate may be the
-    // shortest seen.
     if (o.answers.filter((a) => !a.late && a.start >= from && a.end <= now).length > this.limit) return true;
     if (!ahead) return null;
     const ends = ahead.filter((a) => a.end !== null).map((a) => a.end);

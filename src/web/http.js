@@ -22,8 +22,9 @@ const HTTP1_CONNECTIONS = 6;
 const REPLACED_KEPT = 3;
 const MULTIPLEXED = 64;
 // While requests are timed, the page's thread marks itself alive this
-// often; an answer seen longer than LATE_MS after the last mark waited
-// for the thread (a stall, a long task), and its time tells nothing.
+// often; a gap of more than LATE_MS between marks, or before an answer,
+// held the thread (a stall, a long task): an answer whose request was out
+// across one is late, and its time tells the protocol nothing (see Crowd).
 const TICK_MS = 5;
 const LATE_MS = 40;
 
@@ -64,6 +65,8 @@ export class RangeClient {
     this.crowd = new Crowd(HTTP1_CONNECTIONS);
     this.ticker = null;
     this.lastTick = 0;
+    // Gaps of the ticks past LATE_MS so far.
+    this.stalls = 0;
     this.link = pageLink();
     this.limit = limit;
     this.onActivity = onActivity;
@@ -359,14 +362,18 @@ export class RangeClient {
     if (this.ticker === null) {
       this.lastTick = performance.now();
       this.ticker = setInterval(() => {
-        this.lastTick = performance.now();
+        const now = performance.now();
+        if (now - this.lastTick > LATE_MS) this.stalls++;
+        this.lastTick = now;
         if (!this.crowd.out.size) {
           clearInterval(this.ticker);
           this.ticker = null;
         }
       }, TICK_MS);
     }
-    return this.crowd.start(originOf(url), performance.now());
+    const r = this.crowd.start(originOf(url), performance.now());
+    r.stallsAt = this.stalls;
+    return r;
   }
 
   /** What an answer showed: the host multiplexes, or takes a request a connection. */
@@ -413,7 +420,7 @@ export class RangeClient {
         priority: high ? 'high' : this.presumed ? 'auto' : 'low',
       });
       const now = performance.now();
-      if (timed) this.crowd.answered(timed, now, now - this.lastTick > LATE_MS);
+      if (timed) this.crowd.answered(timed, now, now - this.lastTick > LATE_MS || this.stalls !== timed.stallsAt);
       this.link.answered(now - sent);
       return { res, controller };
     } catch (e) {

@@ -90,7 +90,7 @@ describe('crowd', () => {
     const shown = run(starts, answers, twenty.map(() => true));
     assert.ok(!shown.includes(true), String(shown));
     assert.deepEqual(shown.slice(-2), [null, false]);
-    // Taken as timely, the stall's answers time a trip of 381 ms, in whose
+    // Taken as timely, the stall's answers time a trip of 386 ms, in whose
     // window twenty requests were answered: a multiplexed host.
     assert.ok(run(starts, answers).includes(true));
   });
