@@ -2,8 +2,8 @@
 //! shakmaty-syzygy), against the official tables: WDL exactly, DTZ equal
 //! or within what rounding allows (both sides round: an official n means n
 //! or n + 1 plies, and ours is written the same way).
-//! CI: every 3-piece position, and 20,000 sampled positions of KRvKN and
-//! KQvKR. SYZYGY_GENERATE_EXHAUSTIVE=1: every 3-4 piece table, every
+//! CI: every 3-piece position, and 20,000 sampled positions of KRvKN,
+//! KQvKR, KPvKP, KRvKP and KPPvK. SYZYGY_GENERATE_EXHAUSTIVE=1: every 3-4 piece table, every
 //! position up to symmetry (about 1 h 45 min on 2 cores); or a list of
 //! 4-piece tables (`KQvKR,KPPvK`) to cover them a few at a time. SYZYGY_GENERATE_5 with SYZYGY_GENERATE_DIR:
 //! 20,000 sampled positions of each 5-piece table written there (by
@@ -36,7 +36,10 @@ fn materials() -> Vec<String> {
                 .filter(|n| n.len() == 5 && (some.is_empty() || some.contains(&n.as_str()))),
         );
     } else {
-        m.extend(["KRvKN".to_string(), "KQvKR".to_string()]);
+        // Pawns of both colours (en passant among the samples), a piece
+        // against a pawn, and two pawns of one side: our writer's piece
+        // orders and pawn files read by an independent reader.
+        m.extend(["KRvKN", "KQvKR", "KPvKP", "KRvKP", "KPPvK"].map(String::from));
     }
     m
 }
