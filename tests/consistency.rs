@@ -1,6 +1,8 @@
 //! Oracle-free self-consistency: a position's WDL is the best its moves
-//! reach (with the 50-move rule applied to non-zeroing moves), and DTZ
-//! steps one ply towards zero along the mainline until a zeroing move.
+//! reach (with the 50-move rule applied to non-zeroing moves), the move
+//! list comes best first (by the category it leaves the opponent) with a
+//! move that reaches it at its head, and DTZ steps one ply towards zero
+//! along the mainline until a zeroing move that keeps the result.
 
 mod common;
 
@@ -26,6 +28,17 @@ fn through(m: &syzygy_web::probe::MoveInfo) -> Option<i8> {
     })
 }
 
+/// Best first: by the category left to the opponent, lowest first.
+fn best_first(fen: &str, a: &Analysis) -> Result<(), String> {
+    match a.moves.windows(2).find(|w| w[0].category > w[1].category) {
+        Some(w) => Err(format!(
+            "{fen}: {} ({:?}) listed before {} ({:?})",
+            w[0].uci, w[0].category, w[1].uci, w[1].category
+        )),
+        None => Ok(()),
+    }
+}
+
 fn check_best_of_children(fen: &str, a: &Analysis) -> Result<(), String> {
     if a.moves.is_empty() {
         let want = if a.facts.checkmate { -2 } else { 0 };
@@ -35,6 +48,7 @@ fn check_best_of_children(fen: &str, a: &Analysis) -> Result<(), String> {
             Err(format!("{fen}: no moves but wdl {}", a.wdl))
         };
     }
+    best_first(fen, a)?;
     let mut best = -3;
     for m in &a.moves {
         match through(m) {
@@ -42,11 +56,16 @@ fn check_best_of_children(fen: &str, a: &Analysis) -> Result<(), String> {
             None => return Ok(()),
         }
     }
-    if best == a.wdl {
-        Ok(())
-    } else {
-        Err(format!("{fen}: wdl {} but best child gives {best}", a.wdl))
+    if best != a.wdl {
+        return Err(format!("{fen}: wdl {} but best child gives {best}", a.wdl));
     }
+    if through(&a.moves[0]) != Some(best) {
+        return Err(format!(
+            "{fen}: the first move {} does not reach wdl {best}",
+            a.moves[0].uci
+        ));
+    }
+    Ok(())
 }
 
 #[test]
@@ -61,6 +80,16 @@ fn wdl_is_the_best_over_the_moves() {
                 failures.push(e);
             }
             checked += 1;
+            // With the clock running, the categories (and the order) change.
+            for clock in [50, 90] {
+                let f = fen(&p);
+                let fields: Vec<&str> = f.split(' ').collect();
+                let f = format!("{} {clock} {}", fields[..4].join(" "), fields[5]);
+                let a = tb.analyse(&parse(&f)).expect("answer");
+                if let Err(e) = best_first(&f, &a) {
+                    failures.push(e);
+                }
+            }
         }
     }
     println!("positions checked: {checked}");
@@ -127,6 +156,21 @@ fn dtz_steps_towards_zero_along_the_mainline() {
                 end.zeroing || end.wdl == -2,
                 "{}: line ends without zeroing or mate",
                 fen(&p)
+            );
+            // The side that plays the last move keeps its result: its
+            // opponent is left on the losing side.
+            let mover = if line.moves.len() % 2 == 1 {
+                line.wdl.signum()
+            } else {
+                -line.wdl.signum()
+            };
+            assert_eq!(
+                end.wdl.signum(),
+                -mover,
+                "{}: the line's last move {} leaves wdl {}",
+                fen(&p),
+                end.uci,
+                end.wdl
             );
             lines += 1;
         }
