@@ -128,39 +128,14 @@ fn zeroing_child(
     // The best en passant reply, if one is legal: (WDL, mate code).
     let mut by_ep: Option<(i8, i16)> = None;
     if m.double_push {
-        let mut pieces = [(Color::White, Role::King, 0u8); MAX_PIECES];
-        let n = after(b, m, &mut pieces);
-        let passed = if turn == Color::White {
-            m.to - 8
-        } else {
-            m.to + 8
-        };
-        for j in 0..n {
-            let (c, r, s) = pieces[j];
-            let beside = s >> 3 == m.to >> 3 && ((s & 7) as i8 - (m.to & 7) as i8).abs() == 1;
-            if c == turn || r != Role::Pawn || !beside {
-                continue;
-            }
-            // The capture of the pushed pawn en passant, if legal.
-            let mut ep = [(Color::White, Role::King, 0u8); MAX_PIECES];
-            let mut k = 0;
-            for (i, &p) in pieces[..n].iter().enumerate() {
-                if p.2 == m.to {
-                    continue;
-                }
-                ep[k] = if i == j { (c, r, passed) } else { p };
-                k += 1;
-            }
-            if ep_exposes_king(&ep[..k], !turn) {
-                continue;
-            }
-            let (g, gm) = t.probe(&ep[..k], turn).unwrap_or((UNKNOWN, UNKNOWN));
+        en_passant_replies(b, m, turn, |ep| {
+            let (g, gm) = t.probe(ep, turn).unwrap_or((UNKNOWN, UNKNOWN));
             let here = (
                 -value::wdl(g),
                 if dtm { value::through(gm) } else { UNKNOWN },
             );
             by_ep = Some(by_ep.map_or(here, |best| better(best, here)));
-        }
+        });
     }
     if let Some(ep) = by_ep {
         (w, mate) = if has_other_move(b, m, turn) {
@@ -173,6 +148,38 @@ fn zeroing_child(
         };
     }
     Some((w, mate))
+}
+
+/// Calls `f` with the position after each legal en passant capture of
+/// the pawn that double push `m` (by `turn`) moved, as lookup pieces.
+fn en_passant_replies(b: &Board, m: &Move, turn: Color, mut f: impl FnMut(&[Piece])) {
+    let mut pieces = [(Color::White, Role::King, 0u8); MAX_PIECES];
+    let n = after(b, m, &mut pieces);
+    let passed = if turn == Color::White {
+        m.to - 8
+    } else {
+        m.to + 8
+    };
+    for j in 0..n {
+        let (c, r, s) = pieces[j];
+        let beside = s >> 3 == m.to >> 3 && ((s & 7) as i8 - (m.to & 7) as i8).abs() == 1;
+        if c == turn || r != Role::Pawn || !beside {
+            continue;
+        }
+        // The capture of the pushed pawn en passant, if legal.
+        let mut ep = [(Color::White, Role::King, 0u8); MAX_PIECES];
+        let mut k = 0;
+        for (i, &p) in pieces[..n].iter().enumerate() {
+            if p.2 == m.to {
+                continue;
+            }
+            ep[k] = if i == j { (c, r, passed) } else { p };
+            k += 1;
+        }
+        if !ep_exposes_king(&ep[..k], !turn) {
+            f(&ep[..k]);
+        }
+    }
 }
 
 /// The better for the side to move of two (WDL, mate code) replies.
@@ -403,6 +410,108 @@ mod tests {
     fn square(s: &str) -> u8 {
         let b = s.as_bytes();
         (b[0] - b'a') + 8 * (b[1] - b'1')
+    }
+
+    /// En passant replies to every double push of random KQPvKP, KRPvKP
+    /// and KBPvKP boards (pins of the capturing pawn, or of the pawn beside
+    /// it, along a rank or a diagonal) against shakmaty's legal moves: how
+    /// many en passant captures are legal, and whether any other move is.
+    #[test]
+    fn en_passant_replies_agree_with_shakmaty() {
+        use shakmaty::{Board as SBoard, CastlingMode, Chess, FromSetup, Position, Setup, Square};
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut pushes = 0;
+        let (mut legal_eps, mut alone) = (0, 0);
+        for name in ["KQPvKP", "KRPvKP", "KBPvKP"] {
+            let l = Layout::new(parse_material(name).expect("material"));
+            for trial in 0..40_000 {
+                let turn = if trial % 2 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let mut sq = [0u8; MAX_PIECES];
+                // The pusher's pawn on its second rank, the other side's
+                // beside the square of its double push.
+                let file = next(8) as u8;
+                let beside = if file == 0 || (file < 7 && next(2) == 0) {
+                    file + 1
+                } else {
+                    file - 1
+                };
+                for (s, &slot) in sq.iter_mut().zip(&l.slots) {
+                    *s = match slot {
+                        (c, Role::Pawn) if c == turn => {
+                            file + if turn == Color::White { 8 } else { 48 }
+                        }
+                        (_, Role::Pawn) => beside + if turn == Color::White { 24 } else { 32 },
+                        _ => next(64) as u8,
+                    };
+                }
+                let b = Board { layout: &l, sq };
+                if !l.well_formed(&b.sq) || !b.legal(turn) {
+                    continue;
+                }
+                let mut board = SBoard::empty();
+                for (&s, &(c, r)) in sq.iter().zip(&l.slots) {
+                    board.set_piece_at(Square::new(u32::from(s)), r.of(c));
+                }
+                let mut setup = Setup::empty();
+                setup.board = board;
+                setup.turn = turn;
+                let Ok(pos) = Chess::from_setup(setup, CastlingMode::Standard) else {
+                    continue;
+                };
+                count_quiet_moves(&b, turn, |m| {
+                    if !m.double_push {
+                        return;
+                    }
+                    pushes += 1;
+                    let (from, to) = (
+                        Square::new(u32::from(sq[m.slot])),
+                        Square::new(u32::from(m.to)),
+                    );
+                    let push = pos
+                        .legal_moves()
+                        .into_iter()
+                        .find(|sm| sm.from() == Some(from) && sm.to() == to)
+                        .expect("shakmaty has the push");
+                    let child = pos.clone().play(push).expect("legal");
+                    let moves = child.legal_moves();
+                    let theirs_ep = moves.iter().filter(|sm| sm.is_en_passant()).count();
+                    let theirs_other = moves.iter().any(|sm| !sm.is_en_passant());
+                    let mut ours_ep = 0;
+                    en_passant_replies(&b, &m, turn, |_| ours_ep += 1);
+                    let at = format!(
+                        "{name} {} after {from}{to}",
+                        shakmaty::fen::Epd::from_position(&pos, shakmaty::EnPassantMode::Legal)
+                    );
+                    assert_eq!(ours_ep, theirs_ep, "legal en passant captures: {at}");
+                    if ours_ep > 0 {
+                        assert_eq!(
+                            has_other_move(&b, &m, turn),
+                            theirs_other,
+                            "another move: {at}"
+                        );
+                        legal_eps += 1;
+                        alone += usize::from(!theirs_other);
+                    }
+                });
+            }
+        }
+        eprintln!(
+            "{pushes} double pushes, {legal_eps} with en passant legal, {alone} with it alone"
+        );
+        assert!(
+            legal_eps > 1000 && alone > 0,
+            "{pushes} pushes, {legal_eps} with en passant, {alone} alone"
+        );
     }
 
     /// The case a double push's value turns on: the opponent left with the
