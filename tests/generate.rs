@@ -1328,3 +1328,29 @@ fn tables_this_generator_did_not_write_are_not_replaced() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The longest mates of 3-4 piece materials are the published ones (known
+/// since the DTM tables of Ken Thompson and Eugene Nalimov: KQvK 10
+/// moves, KRvK 16, KBBvK 19, KBNvK 33, KPvK 28, KQvKR 35, KRvKN 40), read
+/// from the generator's summary: the side to move mates in n moves, 2n - 1
+/// plies.
+#[test]
+fn longest_mates_are_the_published_ones() {
+    let lib = library();
+    for (name, moves) in [
+        ("KQvK", 10),
+        ("KRvK", 16),
+        ("KBBvK", 19),
+        ("KBNvK", 33),
+        ("KPvK", 28),
+        ("KQvKR", 35),
+        ("KRvKN", 40),
+    ] {
+        let key = generate::layout::parse_material(name).expect("material");
+        let t = lib.get(&key).expect("generated");
+        let longest = generate::summary::summarize(t)
+            .longest_mate
+            .expect("a mate");
+        assert_eq!(longest.plies, 2 * moves - 1, "{name}: {}", longest.fen);
+    }
+}
