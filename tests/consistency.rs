@@ -7,7 +7,7 @@
 mod common;
 
 use common::*;
-use syzygy_web::probe::Analysis;
+use syzygy_web::probe::{Analysis, Category};
 
 /// The mover's result through one move, from the child's (wdl, dtz).
 fn through(m: &syzygy_web::probe::MoveInfo) -> Option<i8> {
@@ -28,9 +28,21 @@ fn through(m: &syzygy_web::probe::MoveInfo) -> Option<i8> {
     })
 }
 
-/// Best first: by the category left to the opponent, lowest first.
-fn best_first(fen: &str, a: &Analysis) -> Result<(), String> {
-    match a.moves.windows(2).find(|w| w[0].category > w[1].category) {
+/// Best first: by the category left to the opponent, lowest first, each
+/// the category of the move's values at the clock after it.
+fn best_first(fen: &str, a: &Analysis, clock: u32) -> Result<(), String> {
+    let moves: Vec<_> = a.moves.iter().filter(|m| m.error.is_none()).collect();
+    for m in &moves {
+        let after = if m.zeroing { 0 } else { clock + 1 };
+        let want = Category::new(m.wdl, m.dtz, m.precise, after, m.facts.checkmate);
+        if m.category != want {
+            return Err(format!(
+                "{fen}: {} {:?}, its values at clock {after} say {want:?}",
+                m.uci, m.category
+            ));
+        }
+    }
+    match moves.windows(2).find(|w| w[0].category > w[1].category) {
         Some(w) => Err(format!(
             "{fen}: {} ({:?}) listed before {} ({:?})",
             w[0].uci, w[0].category, w[1].uci, w[1].category
@@ -48,7 +60,7 @@ fn check_best_of_children(fen: &str, a: &Analysis) -> Result<(), String> {
             Err(format!("{fen}: no moves but wdl {}", a.wdl))
         };
     }
-    best_first(fen, a)?;
+    best_first(fen, a, 0)?;
     let mut best = -3;
     for m in &a.moves {
         match through(m) {
@@ -86,7 +98,7 @@ fn wdl_is_the_best_over_the_moves() {
                 let fields: Vec<&str> = f.split(' ').collect();
                 let f = format!("{} {clock} {}", fields[..4].join(" "), fields[5]);
                 let a = tb.analyse(&parse(&f)).expect("answer");
-                if let Err(e) = best_first(&f, &a) {
+                if let Err(e) = best_first(&f, &a, clock) {
                     failures.push(e);
                 }
             }

@@ -509,7 +509,7 @@ mod tests {
             "{pushes} double pushes, {legal_eps} with en passant legal, {alone} with it alone"
         );
         assert!(
-            legal_eps > 1000 && alone > 0,
+            legal_eps > 1000 && alone > 0 && pushes - legal_eps > 100,
             "{pushes} pushes, {legal_eps} with en passant, {alone} alone"
         );
     }

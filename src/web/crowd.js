@@ -48,8 +48,8 @@ export class Crowd {
    * The headers of token `r`'s answer came at `now`; `late`: the page's
    * thread was held while it was out (a stall inflates every answer's
    * time it delays, and the shortest trip with them: six connections
-   * would then look like many answering at once). A late answer still
-   * shows HTTP/1.1 (its wait is no shorter for the stall; twice needed).
+   * would then look like many answering at once), and its wait for a
+   * connection with it: a late answer shows neither protocol.
    */
   answered(r, now, late = false) {
     r.end = now;
@@ -83,7 +83,8 @@ export class Crowd {
     if (o.trip === Infinity) return null;
     const from = now - 1.5 * o.trip;
     if (o.answers.filter((a) => !a.late && a.start >= from && a.end <= now).length > this.limit) return true;
-    if (!ahead) return null;
+    // A stall inflates a late answer's time and its wait alike.
+    if (!ahead || r.late) return null;
     const ends = ahead.filter((a) => a.end !== null).map((a) => a.end);
     if (!ends.length) return null;
     const first = Math.min(...ends);

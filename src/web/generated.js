@@ -184,14 +184,25 @@ export class Generated {
     const coded = (e) => {
       throw typeof e?.code === 'string' || trapped(e) ? e : fail(`generating ${name}: ${(e && e.message) || e}`, 'generate');
     };
+    // The wait ends at close() or after lockWaitMs; a lock granted is not
+    // let go for either (an abort only ends a wait).
+    const wait = new AbortController();
+    const stop = () => wait.abort();
+    const timer = setTimeout(stop, this.lockWaitMs);
+    this.closer.signal.addEventListener('abort', stop);
+    if (this.closer.signal.aborted) stop();
+    const waited = () => {
+      clearTimeout(timer);
+      this.closer.signal.removeEventListener('abort', stop);
+    };
     const run = () => {
+      waited();
       ran = true;
       return this.loadUnlocked(name, plan, later, forCore).catch(coded);
     };
     if (!locks) return run();
-    // (A lock granted ends no later for the timeout: it only ends a wait.)
-    const signal = AbortSignal.any && AbortSignal.timeout ? AbortSignal.any([this.closer.signal, AbortSignal.timeout(this.lockWaitMs)]) : this.closer.signal;
-    return locks.request(`syzygy-web ${this.url(name)}`, { signal }, run).catch((e) => {
+    return locks.request(`syzygy-web ${this.url(name)}`, { signal: wait.signal }, run).catch((e) => {
+      waited();
       this.checkOpen();
       if (ran) throw e;
       // No lock to be had (a sandboxed frame's opaque origin refuses Web

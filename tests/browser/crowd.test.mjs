@@ -95,6 +95,16 @@ describe('crowd', () => {
     assert.ok(run(starts, answers).includes(true));
   });
 
+  it('takes no stall of the page for HTTP/1.1 either: a multiplexed host\'s answers seen late together show nothing', () => {
+    // Twelve requests leave at 0-11; the first is answered on time at 100,
+    // the other eleven by 111, but the page sees them only at 250.
+    const twelve = Array.from({ length: 12 }, (_, i) => i);
+    const answers = twelve.map((i) => (i === 0 ? 100 : 250 + i / 10));
+    assert.deepEqual(run(twelve, answers, twelve.map((i) => i > 0)), Array(12).fill(null));
+    // Taken as timely, they would show HTTP/1.1 five times.
+    assert.ok(run(twelve, answers).includes(false));
+  });
+
   it('shows nothing while no more than six requests are out', () => {
     assert.deepEqual(run([0, 1, 2, 150, 151], [100, 101, 102, 250, 400]), Array(5).fill(null));
   });
