@@ -65,8 +65,9 @@ export class RangeClient {
     this.crowd = new Crowd(HTTP1_CONNECTIONS);
     this.ticker = null;
     this.lastTick = 0;
-    // Gaps of the ticks past LATE_MS so far.
+    // Gaps of the ticks past `lateMs` so far.
     this.stalls = 0;
+    this.lateMs = LATE_MS;
     this.link = pageLink();
     this.limit = limit;
     this.onActivity = onActivity;
@@ -363,7 +364,7 @@ export class RangeClient {
       this.lastTick = performance.now();
       this.ticker = setInterval(() => {
         const now = performance.now();
-        if (now - this.lastTick > LATE_MS) this.stalls++;
+        if (now - this.lastTick > this.lateMs) this.stalls++;
         this.lastTick = now;
         if (!this.crowd.out.size) {
           clearInterval(this.ticker);
@@ -374,13 +375,18 @@ export class RangeClient {
     const now = performance.now();
     // A request sent at the end of a long task, before the tick that
     // would see it, is not out across it.
-    if (now - this.lastTick > LATE_MS) {
+    if (now - this.lastTick > this.lateMs) {
       this.stalls++;
       this.lastTick = now;
     }
     const r = this.crowd.start(originOf(url), now);
     r.stallsAt = this.stalls;
     return r;
+  }
+
+  /** Whether the page's thread was held while token `r`'s request was out, answered at `now`. */
+  late(r, now) {
+    return now - this.lastTick > this.lateMs || this.stalls !== r.stallsAt;
   }
 
   /** What an answer showed: the host multiplexes, or takes a request a connection. */
@@ -427,7 +433,7 @@ export class RangeClient {
         priority: high ? 'high' : this.presumed ? 'auto' : 'low',
       });
       const now = performance.now();
-      if (timed) this.crowd.answered(timed, now, now - this.lastTick > LATE_MS || this.stalls !== timed.stallsAt);
+      if (timed) this.crowd.answered(timed, now, this.late(timed, now));
       this.link.answered(now - sent);
       return { res, controller };
     } catch (e) {
