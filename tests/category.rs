@@ -9,7 +9,7 @@
 mod common;
 
 use common::*;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Position};
+use shakmaty::{CastlingMode, Chess, Position};
 use shakmaty_syzygy::{AmbiguousWdl, Dtz, MaybeRounded};
 use syzygy_web::probe::Category;
 
@@ -153,13 +153,6 @@ fn checkmate_on_the_hundredth_ply_is_a_loss() {
     assert_eq!((a.wdl, a.dtz), (tw, td.0), "wdl/dtz are the reference's");
     assert!(a.facts.checkmate);
     assert_eq!(a.category, Category::Loss);
-}
-
-/// `pos` with the halfmove clock set, or None where the FEN rules forbid it.
-fn with_clock(pos: &Chess, clock: u32) -> Option<Chess> {
-    let mut setup = pos.to_setup(EnPassantMode::Legal);
-    setup.halfmoves = clock;
-    Chess::from_setup(setup, CastlingMode::Standard).ok()
 }
 
 /// Clocks that put |dtz| + clock on and around 100, plus 0.

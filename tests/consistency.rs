@@ -94,11 +94,9 @@ fn wdl_is_the_best_over_the_moves() {
             checked += 1;
             // With the clock running, the categories (and the order) change.
             for clock in [50, 90] {
-                let f = fen(&p);
-                let fields: Vec<&str> = f.split(' ').collect();
-                let f = format!("{} {clock} {}", fields[..4].join(" "), fields[5]);
-                let a = tb.analyse(&parse(&f)).expect("answer");
-                if let Err(e) = best_first(&f, &a, clock) {
+                let q = with_clock(&p, clock).expect("a clock any sampled position takes");
+                let a = tb.analyse(&q).expect("answer");
+                if let Err(e) = best_first(&fen(&q), &a, clock) {
                     failures.push(e);
                 }
             }

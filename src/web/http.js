@@ -363,25 +363,26 @@ export class RangeClient {
     if (this.ticker === null) {
       this.lastTick = performance.now();
       this.ticker = setInterval(() => {
-        const now = performance.now();
-        if (now - this.lastTick > this.lateMs) this.stalls++;
-        this.lastTick = now;
+        this.tick();
         if (!this.crowd.out.size) {
           clearInterval(this.ticker);
           this.ticker = null;
         }
       }, TICK_MS);
     }
-    const now = performance.now();
-    // A request sent at the end of a long task, before the tick that
-    // would see it, is not out across it.
-    if (now - this.lastTick > this.lateMs) {
-      this.stalls++;
-      this.lastTick = now;
-    }
-    const r = this.crowd.start(originOf(url), now);
+    // (A request sent at the end of a long task, before the interval's
+    // tick that would see it, is not out across it: this tick sees it.)
+    const r = this.crowd.start(originOf(url), this.tick());
     r.stallsAt = this.stalls;
     return r;
+  }
+
+  /** Marks the page's thread alive now, counting the gap since the last mark if it held the thread: now. */
+  tick() {
+    const now = performance.now();
+    if (now - this.lastTick > this.lateMs) this.stalls++;
+    this.lastTick = now;
+    return now;
   }
 
   /** Whether the page's thread was held while token `r`'s request was out, answered at `now`. */

@@ -301,6 +301,13 @@ pub fn parse(f: &str) -> Chess {
     fen.into_position(CastlingMode::Standard).expect("legal")
 }
 
+/// `pos` with the halfmove clock set, or None where the FEN rules forbid it.
+pub fn with_clock(pos: &Chess, clock: u32) -> Option<Chess> {
+    let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
+    setup.halfmoves = clock;
+    Chess::from_setup(setup, CastlingMode::Standard).ok()
+}
+
 pub fn fen(pos: &Chess) -> String {
     shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
 }
