@@ -520,6 +520,7 @@ export class Runtime {
   async fromIndexedDb(need, ask) {
     const looks = [];
     const epoch = this.epoch;
+    if (!this.db.mayHold()) return false;
     await this.db.ready;
     // Cleared meanwhile: the core numbers files anew, and `need` names them as before.
     if (epoch !== this.epoch) return true;
