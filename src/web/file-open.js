@@ -127,6 +127,14 @@ async function fromStore(rt, f, url, known, epoch) {
   return true;
 }
 
+/** `fromStore` once the database is open: true when it opened the file. */
+async function laterFromStore(rt, f, url, epoch) {
+  await rt.db.ready;
+  if (epoch !== rt.epoch) return false;
+  const known = await rt.db.identity(url);
+  return epoch === rt.epoch && !!known && (await fromStore(rt, f, url, known, epoch));
+}
+
 /** Opens a file: its identity and head, from IndexedDB when known there, else from the network. */
 export async function openFile(rt, f, job) {
   const epoch = rt.epoch;
@@ -136,6 +144,8 @@ export async function openFile(rt, f, job) {
   const turns = new Turns(candidates(rt, f.name));
   for (let base = turns.next(); base !== undefined; base = turns.next()) {
     const url = base + f.name;
+    // Not looked for while the database opens, if no page was ever written (see PageDb.mayHold).
+    const unsure = !rt.db.mayHold();
     const known = await rt.db.identity(url);
     if (epoch !== rt.epoch) return;
     if (known && (await fromStore(rt, f, url, known, epoch))) return;
@@ -144,6 +154,9 @@ export async function openFile(rt, f, job) {
     try {
       r = await rt.http.open(url, f.start, f.end, f.name, { ...job, moveOn: turns.moveOn });
     } catch (err) {
+      if (epoch !== rt.epoch) return;
+      // Offline, say: the database may hold it after all.
+      if (unsure && (await laterFromStore(rt, f, url, epoch))) return;
       if (epoch !== rt.epoch) return;
       noteBase(rt, url, err);
       turns.failed(base, err);
@@ -156,8 +169,9 @@ export async function openFile(rt, f, job) {
     // The version before a change seen meanwhile: the next attempt opens it again.
     if (stale(rt, url, r)) return;
     const prior = rt.files.get(f.file);
-    // Pages of a file IndexedDB had no record of are not looked for there.
-    rt.files.set(f.file, { url, size: r.size, validator: r.validator, idb: !!known });
+    // Pages of a file IndexedDB had no record of are not looked for there
+    // (null: not known yet, see Runtime.fromIndexedDb).
+    rt.files.set(f.file, { url, size: r.size, validator: r.validator, idb: known ? true : unsure ? null : false });
     accept(rt, f.file, url, f.start, r, prior && { size: prior.size, validator: prior.validator });
     // A short early response opens the file at once: the header may lie
     // within it (the board's early heads are sized for a slow link), and

@@ -43,13 +43,17 @@ const TOTAL = '\u0000bytes';
 // written, so a flush would be waited for on every cold analysis.
 const RELAXED = { durability: 'relaxed' };
 
-// Set in localStorage before this origin's first write of pages. Without
-// it the database holds none (a first visit, or site data cleared, which
-// clears both), so lookups answer nothing at once instead of waiting for
-// the database to open: 30-45 ms on a new Chromium profile (its first
-// IndexedDB call 17-31 ms, creating the database 7-27 ms), all before a
-// cold page's first request. Where localStorage is missing or refuses (a
-// worker, a sandboxed frame) the database is waited for, as before.
+// Set in localStorage before this origin's writes of pages, and by a page
+// that finds pages at opening. Without it the database holds none (a first
+// visit, or site data cleared, which clears both), so lookups answer
+// nothing at once instead of waiting for the database to open: 30-45 ms on
+// a new Chromium profile (its first IndexedDB call 17-31 ms, creating the
+// database 7-27 ms), all before a cold page's first request. Where it is
+// wrong (pages written before the key existed, or by a worker, which has no
+// localStorage), files opened meanwhile are looked for there once it opens
+// (see heldAtOpen), and one the network cannot give is looked for before
+// failing (file-open.js). Where localStorage is missing or refuses (a
+// worker, a sandboxed frame), the database is waited for, as before.
 const WRITTEN = 'syzygy-web:pages-written';
 
 function everWritten() {
@@ -143,9 +147,11 @@ export class PageDb {
     // reopenings left (see REOPENS; 0 once another tab asked for an upgrade).
     this.lost = false;
     this.reopens = REOPENS;
-    // Whether this page noted a write in localStorage (see WRITTEN).
-    this.written = false;
-    this.ready = this.open();
+    // URLs the database held when it opened, and whether its first opening
+    // is still under way with no key set when it began (see WRITTEN).
+    this.heldAtOpen = new Set();
+    this.unwritten = !everWritten();
+    this.ready = this.open().finally(() => (this.unwritten = false));
   }
 
   async open() {
@@ -212,11 +218,12 @@ export class PageDb {
   }
 
   /**
-   * Whether a lookup may find anything: not while the database opens if no
-   * tab of this origin ever wrote pages to it (see WRITTEN).
+   * Whether a lookup may find anything: not during the first opening of a
+   * database no tab of this origin had written pages to when it began (see
+   * WRITTEN; this page's own writes wait for the opening).
    */
   mayHold() {
-    return this.state !== 'opening' || everWritten();
+    return !this.unwritten;
   }
 
   /** Takes `db` as the connection: its handlers, and what it holds. */
@@ -242,6 +249,8 @@ export class PageDb {
     const tx = db.transaction('files', 'readonly');
     const [total, keys] = await Promise.all([promisify(tx.objectStore('files').get(TOTAL)), promisify(tx.objectStore('files').getAllKeys())]);
     this.known = new Set(keys.filter((k) => k !== TOTAL));
+    this.heldAtOpen = new Set(this.known);
+    if (this.known.size) noteWritten();
     // A database written before the total was kept: counted once.
     this.bytes = typeof total === 'number' ? total : this.known.size ? await this.recount() : 0;
     this.state = 'ok';
@@ -456,10 +465,8 @@ export class PageDb {
     // A quota refusal is told to the saves among these writes.
     const saves = queue.filter((q) => q.saving);
     const refused = saves.length ? () => saves.forEach((q) => (q.saving.quota = true)) : null;
-    if (!this.written) {
-      noteWritten();
-      this.written = true;
-    }
+    // (Asked each time: site data cleared meanwhile takes the key too.)
+    if (!everWritten()) noteWritten();
     return this.guard(async (db) => {
       const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite', RELAXED);
       const files = tx.objectStore('files');

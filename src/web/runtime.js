@@ -533,6 +533,8 @@ export class Runtime {
         continue;
       }
       const file = this.files.get(f.file);
+      // Opened while the database opened unlooked (see PageDb.mayHold): it may hold pages of it after all.
+      if (file && file.idb === null) file.idb = this.db.heldAtOpen.has(file.url);
       if (!file || !(file.idb || file.stored?.size)) continue;
       const wanted = [];
       for (let p = Math.floor(f.start / this.pageSize); p <= Math.floor((f.end - 1) / this.pageSize); p++) {

@@ -2,14 +2,18 @@
 // requests (a new profile takes 30-45 ms to open it, all ahead of the cold
 // page's first round), and a revisit still does: a key in localStorage,
 // set before this origin's first write of pages, tells them apart
-// (page-db.js WRITTEN). IndexedDB's open is held here by the page itself,
-// as long as the test says, so neither case depends on timing.
+// (page-db.js WRITTEN). Where pages are held without the key (written by a
+// version before it, or by a worker), they still answer. IndexedDB's open
+// is held here by the page itself, as long as the test says, so no case
+// depends on timing.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { skipReason, launchPersistent, openTablebase, createTablebase, probe, tbStats, cliProbe, startServers } from './helpers.mjs';
 
 const skip = skipReason();
-const FEN = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+// Two KRPvKR positions whose probes read different pages of its tables.
+const FEN = '8/8/4k3/8/3r4/3P4/8/3RK3 b - - 12 40';
+const OTHER = '8/8/8/1k6/8/6r1/1P6/1K1R4 w - - 0 1';
 const KEY = 'syzygy-web:pages-written';
 
 /**
@@ -47,8 +51,9 @@ describe('a first visit and IndexedDB', { skip }, () => {
   let servers;
   let context;
   let want;
+  let other;
   before(async () => {
-    [want] = cliProbe([FEN]);
+    [want, other] = cliProbe([FEN, OTHER]);
     servers = await startServers();
     context = await launchPersistent();
     await context.addInitScript(holdIndexedDb);
@@ -104,6 +109,54 @@ describe('a first visit and IndexedDB', { skip }, () => {
     // (A Tablebase made after the open sees it open at once.)
     await createTablebase(page, { urls: [servers.base] });
     assert.deepStrictEqual(await probe(page, FEN), want);
+    await page.close();
+  });
+
+  it('pages held without the key still answer, and the key is set again', async () => {
+    const page = await openTablebase(context, servers);
+    await page.evaluate(() => window.releaseIdb());
+    /** A new page whose database holds pages but no key (as a version before the key wrote it), its open held. */
+    const withoutKey = async () => {
+      await page.evaluate((k) => localStorage.removeItem(k), KEY);
+      await page.reload();
+      await page.waitForFunction(() => window.ready === true);
+      await createTablebase(page, { urls: [servers.base] });
+    };
+
+    // Its opening sets the key for the next visit.
+    await withoutKey();
+    await page.evaluate(() => window.releaseIdb());
+    await page.waitForFunction((k) => localStorage.getItem(k) === '1', KEY);
+
+    // Another position of the same tables while the database opens: its
+    // files open from the network, not looked for there. Then, offline,
+    // the first position's pages come from IndexedDB, where the first test
+    // stored them: looked for there once it opened.
+    await withoutKey();
+    const answer = page.evaluate((fen) => window.tb.probe(fen, { onUpdate: (u) => u.stage === 'complete' && window.releaseIdb() }), OTHER);
+    assert.deepStrictEqual(await answer, other);
+    await context.setOffline(true);
+    try {
+      assert.deepStrictEqual(await probe(page, FEN), want);
+      const s = await tbStats(page);
+      assert.ok(s.pagesFromIndexedDb > 0, JSON.stringify(s));
+    } finally {
+      await context.setOffline(false);
+    }
+
+    // Offline from the start: a file the network cannot give opens from
+    // IndexedDB once it opens.
+    await withoutKey();
+    await context.setOffline(true);
+    try {
+      const offline = page.evaluate((fen) => window.tb.probe(fen).then((r) => r, (e) => ({ error: String(e.message) })), FEN);
+      await page.waitForTimeout(200);
+      await page.evaluate(() => window.releaseIdb());
+      assert.deepStrictEqual(await offline, want);
+      assert.equal((await tbStats(page)).pagesFromNetwork, 0);
+    } finally {
+      await context.setOffline(false);
+    }
     await page.close();
   });
 });
