@@ -1,0 +1,73 @@
+// The board's Tablebase: opened for a table spec, its network progress and
+// generations shown, and what the Tablebase before it answered forgotten.
+// Takes the app context (see app.js).
+import { refreshStats } from './analysis.js';
+import { materialKey } from './chess.js';
+import { canonicalMaterial } from './materials.js';
+import { openTablebase, parseTableUrls } from './tablebase.js';
+
+/** Whether a table generated for `target` (a material name) is the one `fen` waits for. */
+function generatingFor(fen, target) {
+  try {
+    const [white, black] = materialKey(fen).split('v');
+    return canonicalMaterial(white.slice(1), black.slice(1)) === target;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens the tables of `spec` (see parseTableUrls) for the board; the first
+ * call takes the early heads the app started (`ctx.early`).
+ */
+export function connect(ctx, spec) {
+  const { s, view, full, act } = ctx;
+  if (s.unsubscribe) s.unsubscribe();
+  s.unsubscribe = null;
+  s.handle = null;
+  // The legal moves came from the old Tablebase: the new one gives them
+  // again (else the board stays locked until an answer brings moves).
+  s.legalFen = null;
+  s.handleFailed = false;
+  act.reconnect = () => connect(ctx, spec);
+  let urls;
+  try {
+    urls = parseTableUrls(spec);
+  } catch (err) {
+    urls = err;
+  }
+  // An address that is not one fails as the tables failing to open do:
+  // the board stays, the card says why.
+  const opened = urls instanceof Error ? Promise.reject(urls) : openTablebase(urls, ctx.early);
+  const promise = opened.then((handle) => {
+    // Destroyed, or connected elsewhere since (two quick setTables):
+    // this handle's listeners would never be removed.
+    if (s.destroyed || s.handlePromise !== promise) return handle;
+    s.handle = handle;
+    const offNet = handle.subscribe((p) => {
+      view.verdict.fetching(p && p.requestsInFlight > 0);
+      if (full) {
+        view.network.progress(p);
+        refreshStats(ctx);
+      }
+    });
+    // A generation shows while the position it is for waits for its answer
+    // (not over another position's card, nor over an error).
+    const offGen = handle.subscribeGenerate((p) => {
+      if (!s.destroyed && s.loading && generatingFor(s.loading, p.target)) view.verdict.generating(p);
+    });
+    s.unsubscribe = () => {
+      offNet();
+      offGen();
+    };
+    return handle;
+  });
+  s.handlePromise = promise;
+  s.handlePromise.catch(() => {});
+  ctx.early = [];
+  s.scan = null;
+  s.coverage = null;
+  s.results.clear();
+  s.mainlines.clear();
+  s.zeroingLines.clear();
+}
