@@ -127,11 +127,9 @@ async function fromStore(rt, f, url, known, epoch) {
   return true;
 }
 
-/** `fromStore` once the database is open: true when it opened the file. */
-async function laterFromStore(rt, f, url, epoch) {
-  await rt.db.ready;
-  if (epoch !== rt.epoch) return false;
-  const known = await rt.db.identity(url);
+/** `fromStore` for any record of `url` in the database, once open: true when it opened the file. */
+async function storedAnyway(rt, f, url, epoch) {
+  const known = await rt.db.identity(url, true);
   return epoch === rt.epoch && !!known && (await fromStore(rt, f, url, known, epoch));
 }
 
@@ -155,8 +153,9 @@ export async function openFile(rt, f, job) {
       r = await rt.http.open(url, f.start, f.end, f.name, { ...job, moveOn: turns.moveOn });
     } catch (err) {
       if (epoch !== rt.epoch) return;
-      // Offline, say: the database may hold it after all.
-      if (unsure && (await laterFromStore(rt, f, url, epoch))) return;
+      // Offline, say: the database may hold it after all (stored by
+      // another tab since this one opened it, or while it opened).
+      if (await storedAnyway(rt, f, url, epoch)) return;
       if (epoch !== rt.epoch) return;
       noteBase(rt, url, err);
       turns.failed(base, err);

@@ -390,10 +390,12 @@ export class PageDb {
   /**
    * A URL's recorded identity, or null. Only URLs this page knows of are
    * looked up, unless `anyTab`: a generated table another tab stored since
-   * this one opened is worth a transaction, not a generation.
+   * this one opened is worth a transaction, not a generation, and a file the
+   * network cannot give is worth one before failing. Those wait for the
+   * database's opening; the others not, if it holds nothing (see mayHold).
    */
   identity(url, anyTab = false) {
-    if (!this.mayHold()) return Promise.resolve(null);
+    if (!anyTab && !this.mayHold()) return Promise.resolve(null);
     return this.guard(async (db) => {
       if (!this.known.has(url) && !anyTab) return null;
       const tx = db.transaction('files', 'readonly');

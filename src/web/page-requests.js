@@ -95,8 +95,13 @@ async function fetchPages(rt, id, file, wanted, job, gaps) {
   // Every run settles before this does: the pages of one still out stay
   // in flight for other probes when another fails.
   const settled = await Promise.allSettled(runs.map(([a, b]) => joinWaiting(rt, id, file, a, b, job) || pageRequest(rt, id, file, a, b, job)));
-  const failed = settled.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
+  const failed = settled.flatMap((s, i) => (s.status === 'rejected' ? [[runs[i], s.reason]] : []));
+  if (!failed.length) return;
+  // The network failing (offline, say): IndexedDB may hold them all the
+  // same, stored by another tab, or before this one opened the file.
+  const lost = failed.flatMap(([[a, b]]) => Array.from({ length: b - a + 1 }, (_, i) => a + i));
+  const stored = await pagesFromDb(rt, id, file, lost, true).catch(() => null);
+  if (!stored || stored.size < lost.length) throw failed[0][1];
 }
 
 /**
@@ -104,12 +109,13 @@ async function fetchPages(rt, id, file, wanted, job, gaps) {
  * the map of those found (page -> bytes), or null when the cache was
  * cleared meanwhile.
  */
-export async function pagesFromDb(rt, id, file, wanted) {
+export async function pagesFromDb(rt, id, file, wanted, anywhere = false) {
   const epoch = rt.epoch;
   const { size, validator, idb } = file;
   // A file opened from IndexedDB may have any page there; one opened from
-  // the network, those this page wrote (then let go from memory).
-  const look = idb ? wanted : wanted.filter((p) => file.stored?.has(p));
+  // the network, those this page wrote (then let go from memory), unless
+  // looked for `anywhere` (their request failed).
+  const look = idb || anywhere ? wanted : wanted.filter((p) => file.stored?.has(p));
   const got = look.length ? await rt.db.get(file.url, look, { size, validator }) : new Map();
   if (epoch !== rt.epoch) return null;
   // A version change seen meanwhile: what IndexedDB held is the version before.

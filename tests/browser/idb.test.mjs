@@ -590,6 +590,34 @@ describe('IndexedDB page cache', { skip }, () => {
     }
   });
 
+  it("offline, a tab answers from what another tab stored since it opened the database, and since it opened the files", async () => {
+    const other = '8/8/8/1k6/8/6r1/1P6/1K1R4 w - - 0 1'; // KRPvKR too, other pages
+    const [want] = cliProbe([other]);
+    const servers = await startServers();
+    const context = await launchPersistent();
+    try {
+      const a = await openTablebase(context, servers);
+      assert.deepStrictEqual(await probe(a, other), want);
+      // Another tab stores the pages of FEN: tab A has the database open,
+      // and KRPvKR open from the network, from before.
+      const b = await openTablebase(context, servers);
+      assert.deepStrictEqual(await probe(b, FEN), expected[FEN]);
+      const before = await tbStats(a);
+      await context.setOffline(true);
+      try {
+        assert.deepStrictEqual(await probe(a, FEN), expected[FEN]);
+      } finally {
+        await context.setOffline(false);
+      }
+      const after = await tbStats(a);
+      assert.equal(after.pagesFromNetwork, before.pagesFromNetwork, JSON.stringify(after));
+      assert.ok(after.pagesFromIndexedDb > before.pagesFromIndexedDb, JSON.stringify(after));
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
   it('a database that does not open (queued behind a deletion another tab blocks): memory-only, answers', { timeout: 60_000 }, async () => {
     const servers = await startServers();
     const context = await browser.newContext();
