@@ -413,6 +413,21 @@ fn persistent_5xx_is_a_network_error_naming_the_file() {
     check_all(&mut t, &[p], &want);
 }
 
+#[test]
+fn a_failing_table_the_answer_does_not_need_fails_nothing() {
+    let srv = server!("a_failing_table_the_answer_does_not_need_fails_nothing");
+    // Every move of this KNvKN position draws: its DTZ table, read
+    // speculatively beside the WDL, is never needed.
+    srv.faults(r#"{"match":"KNvKN.rtbz","mode":"status","status":503}"#);
+    let mut t = srv.driver();
+    let p = parse("8/8/3k4/3n4/8/3N4/3K4/8 w - - 0 1");
+    let want = expected(std::slice::from_ref(&p));
+    assert!(want[0].moves.iter().all(|m| m.wdl == 0), "not all draws");
+    check_all(&mut t, &[p], &want);
+    // It was asked for, and failed.
+    assert!(srv.stats().statuses_of("KNvKN.rtbz").contains(&503));
+}
+
 /// A driver over several servers' tables, asked in that order (as
 /// repeated `--url`s).
 fn mirrors(servers: &[&Server]) -> Tablebase<HttpFetcher> {

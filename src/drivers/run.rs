@@ -178,14 +178,28 @@ impl<F: Fetcher> Tablebase<F> {
     ) -> Result<T, ProbeError> {
         // Per file changed during this probe: the validators it took.
         let mut versions: HashMap<String, Vec<String>> = HashMap::new();
+        // Requests that failed for good in this probe, with their errors: it
+        // fails only once an attempt needs what one was to bring (a
+        // speculative read of a table the answer never needs may fail).
+        let mut failed: Vec<(Fetch, ProbeError)> = Vec::new();
         for _ in 0..MAX_ROUNDS {
             let wants = match self.engine.attempt(f) {
                 Ok(v) => return Ok(v),
                 Err(Attempt::Failed(e)) => return Err(e),
                 Err(Attempt::Need(w)) => w,
             };
-            let fetches = self.engine.fetches(&wants, self.fetcher.connections());
-            for (name, validator) in self.round(&fetches)? {
+            let log2 = self.engine.config().page_log2;
+            if let Some((_, e)) = failed.iter().find(|(f, _)| wants.needs(f, log2)) {
+                return Err(e.clone());
+            }
+            // After a failure, no speculative reads: they may be what failed.
+            let connections = if failed.is_empty() {
+                self.fetcher.connections()
+            } else {
+                1
+            };
+            let fetches = self.engine.fetches(&wants, connections);
+            for (name, validator) in self.round(&fetches, &mut failed)? {
                 let seen = versions.entry(name.clone()).or_default();
                 seen.push(validator);
                 if seen.len() >= MAX_VERSION_CHANGES {
@@ -200,8 +214,12 @@ impl<F: Fetcher> Tablebase<F> {
     }
 
     /// Fetches a round and supplies it: the files whose version changed,
-    /// each with its new validator.
-    fn round(&mut self, fetches: &[Fetch]) -> Result<Vec<(String, String)>, ProbeError> {
+    /// each with its new validator. Failed requests go to `failed`.
+    fn round(
+        &mut self,
+        fetches: &[Fetch],
+        failed: &mut Vec<(Fetch, ProbeError)>,
+    ) -> Result<Vec<(String, String)>, ProbeError> {
         let batch: Vec<Request> = fetches
             .iter()
             .map(|f| Request {
@@ -280,7 +298,9 @@ impl<F: Fetcher> Tablebase<F> {
                 Response::Absent => {
                     self.engine.supply(fetch, Supply::Absent);
                 }
-                Response::Failed(why) => return Err(self.fetcher.failure(req.name.clone(), why)),
+                Response::Failed(why) => {
+                    failed.push((fetch.clone(), self.fetcher.failure(req.name.clone(), why)))
+                }
             }
         }
         Ok(changed)

@@ -68,6 +68,18 @@ impl Wants {
         self.opens.is_empty() && self.pages.is_empty()
     }
 
+    /// Whether the needed inputs (not the speculative ones) include what
+    /// `f` was to bring, with pages of `1 << page_log2` bytes.
+    pub fn needs(&self, f: &Fetch, page_log2: u32) -> bool {
+        if f.open {
+            return self.opens.contains(&f.file);
+        }
+        self.pages.iter().any(|&(file, p)| {
+            let start = p.saturating_mul(1 << page_log2);
+            file == f.file && start < f.end && f.start < start.saturating_add(1 << page_log2)
+        })
+    }
+
     pub fn merge(&mut self, other: Wants) {
         self.opens.extend(other.opens);
         self.pages.extend(other.pages);
