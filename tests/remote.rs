@@ -428,6 +428,19 @@ fn a_failing_table_the_answer_does_not_need_fails_nothing() {
     assert!(srv.stats().statuses_of("KNvKN.rtbz").contains(&503));
 }
 
+#[test]
+fn content_encoding_identity_in_any_case_or_empty_is_no_compression() {
+    let srv = server!("content_encoding_identity_in_any_case_or_empty_is_no_compression");
+    srv.faults(
+        r#"[{"match":"KRPvKR.rtbw","mode":"slow","delayMs":0,"headers":{"Content-Encoding":"Identity"}},
+            {"match":"KRPvKR.rtbz","mode":"slow","delayMs":0,"headers":{"Content-Encoding":""}}]"#,
+    );
+    let positions = krpvkr(2, 11);
+    let want = expected(&positions);
+    check_all(&mut srv.driver(), &positions, &want);
+    assert!(srv.stats().faulted("slow") > 0);
+}
+
 /// A driver over several servers' tables, asked in that order (as
 /// repeated `--url`s).
 fn mirrors(servers: &[&Server]) -> Tablebase<HttpFetcher> {

@@ -323,7 +323,10 @@ impl HttpFetcher {
                 return Try::NotHere;
             }
             // The encoding of an error page says nothing of the table's.
-            if let Some(enc) = header("content-encoding").filter(|e| e != "identity") {
+            // (Its names are case-insensitive; an empty one names none.)
+            if let Some(enc) = header("content-encoding")
+                .filter(|e| !e.trim().is_empty() && !e.trim().eq_ignore_ascii_case("identity"))
+            {
                 return Try::Fatal(format!("server applied Content-Encoding {enc} to a range"));
             }
         }

@@ -9,7 +9,7 @@ import { Crowd } from './crowd.js';
 import { Gate } from './gate.js';
 import { pageLink } from './link.js';
 import { WholeBody, stop, trimBodies, MIN_BODY_RATE, bodyFailure } from './whole-body.js';
-import { SeveralRanges, htmlPage, requestParts, originOf } from './several-ranges.js';
+import { SeveralRanges, encodingOf, htmlPage, requestParts, originOf } from './several-ranges.js';
 
 const RETRIES = 3;
 // A request that goes this long without its answer's headers, or between
@@ -460,7 +460,7 @@ export class RangeClient {
    */
   async answer(url, start, end, res, controller, need = end, asOf = this.versionOf(url)) {
     const validator = this.validatorOf(res);
-    const encoding = res.headers.get('Content-Encoding');
+    const encoding = encodingOf(res);
     // Not at this location; 403 too, which S3-style hosts answer for a
     // key that does not exist to a client without list rights (as the
     // CLI's driver reads it).
@@ -474,7 +474,7 @@ export class RangeClient {
       return { value: null };
     }
     if (res.status === 200 || res.status === 206) {
-      if (encoding && encoding !== 'identity') {
+      if (encoding) {
         controller.abort();
         throw fatal(`${url}: the server compressed a range response (Content-Encoding: ${encoding}); serve tables without compression`);
       }

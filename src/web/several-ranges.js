@@ -80,6 +80,15 @@ export function htmlPage(res) {
 }
 
 /**
+ * The Content-Encoding an answer's body has, or null for none: the header's
+ * names are case-insensitive, and an empty one or `identity` names none.
+ */
+export function encodingOf(res) {
+  const e = (res.headers.get('Content-Encoding') ?? '').trim();
+  return e && e.toLowerCase() !== 'identity' ? e : null;
+}
+
+/**
  * One request of a RangeClient (http.js) for several ranges of a URL:
  * {value: {size, validator, parts: [{start, bytes}], received}} with the
  * parts the server sent (a multipart body, one merged range, or the first
@@ -98,7 +107,7 @@ export async function requestParts(client, url, ranges, high, timed = null, trie
   }
   const { res, controller } = sent;
   const type = res.headers.get('Content-Type') || '';
-  const encoding = res.headers.get('Content-Encoding');
+  const encoding = encodingOf(res);
   const last = Math.max(...ranges.map((r) => r[1]));
   const length = Number(res.headers.get('Content-Length'));
   const asked = ranges.reduce((n, [a, b]) => n + b - a, 0);
@@ -151,7 +160,7 @@ export async function requestParts(client, url, ranges, high, timed = null, trie
     const { size, validator, bytes } = r.value;
     return { value: { size, validator, parts: [{ start: ranges[0][0], bytes }], received: bytes.length } };
   }
-  if (encoding && encoding !== 'identity') {
+  if (encoding) {
     controller.abort();
     throw fatal(`${url}: the server compressed a range response (Content-Encoding: ${encoding}); serve tables without compression`);
   }

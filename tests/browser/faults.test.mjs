@@ -40,6 +40,9 @@ const OTHER = '8/5K2/8/P3k3/8/8/R1r5/8 w - - 0 1';
 // file saved for offline.
 const KBN = ['8/8/8/4k3/8/8/8/2BNK3 w - - 0 1', '7k/8/8/8/8/8/8/KBN5 w - - 0 1'];
 
+// What the test server exposes, and Content-Encoding (else hidden from another origin's page).
+const EXPOSED = 'Content-Range, Content-Length, ETag, Last-Modified, Accept-Ranges, Content-Encoding';
+
 const CASES = [
   { name: '416 once, then success', faults: { match: 'KRPvKR.rtbw', mode: 'status', status: 416, count: 1 }, retries: 1 },
   { name: '500 twice, then success', faults: { match: 'KRPvKR', mode: 'status', status: 500, count: 2 }, retries: 2 },
@@ -119,6 +122,15 @@ const CASES = [
     fen: KQKR_QUIET,
     faults: { match: 'KQvKR.rtbw', mode: 'drip', whole: true, chunk: 1024, intervalMs: 600000, count: 1 },
     retries: 1,
+  },
+  {
+    // The header's names are case-insensitive; an empty one names none.
+    name: 'Content-Encoding "Identity" or empty: no compression, right answers',
+    faults: [
+      { match: 'KRPvKR.rtbw', mode: 'slow', delayMs: 0, headers: { 'Content-Encoding': 'Identity', 'Access-Control-Expose-Headers': EXPOSED } },
+      { match: 'KRPvKR.rtbz', mode: 'slow', delayMs: 0, headers: { 'Content-Encoding': '', 'Access-Control-Expose-Headers': EXPOSED } },
+    ],
+    check: ({ stats }) => assert.equal(stats.retries, 0),
   },
   {
     name: 'no CORS headers: clear error about CORS',
