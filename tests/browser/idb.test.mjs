@@ -565,6 +565,28 @@ describe('IndexedDB page cache', { skip }, () => {
     }
   });
 
+  it('clearCache in another tab while a save for offline runs: the save rejects cleared', async () => {
+    const servers = await startServers({ latencyMs: 30 });
+    const context = await launchPersistent();
+    try {
+      const [a, b] = await Promise.all([openTablebase(context, servers, { generate: 'never' }), openTablebase(context, servers, { generate: 'never' })]);
+      const fen = '8/8/4k3/8/8/2R5/7r/K2Q4 w - - 0 1';
+      const saving = b.evaluate((f) => {
+        window.chunks = 0;
+        return window.tb.prefetch(f, () => window.chunks++).then(
+          (r) => `resolved ${r.files.length} files`,
+          (e) => `${e.code}: ${e.message}`,
+        );
+      }, fen);
+      await b.waitForFunction(() => window.chunks >= 2, null, { polling: 5 });
+      await a.evaluate(() => window.tb.clearCache());
+      assert.match(await saving, /^cleared: .* was not stored whole: the cache was cleared meanwhile/);
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
   it('two tabs probing at once share the database and both answer right', async () => {
     const servers = await startServers();
     const context = await launchPersistent();
