@@ -24,8 +24,14 @@ pub struct DiskCache {
 }
 
 impl DiskCache {
+    /// A cache in `dir`, made if missing; an error if it cannot be written
+    /// (else every run would fetch everything again without a word).
     pub fn new(dir: PathBuf) -> Result<Self, String> {
-        fs::create_dir_all(&dir).map_err(|e| format!("cache dir {}: {e}", dir.display()))?;
+        let refused = |e: std::io::Error| format!("cache dir {}: {e}", dir.display());
+        fs::create_dir_all(&dir).map_err(refused)?;
+        let probe = dir.join(format!(".writable.{}", std::process::id()));
+        fs::write(&probe, b"").map_err(refused)?;
+        let _ = fs::remove_file(&probe);
         Ok(DiskCache { dir })
     }
 
