@@ -174,6 +174,13 @@ mod native {
                 return ExitCode::from(2);
             }
         };
+        if let Some(why) = opts
+            .cache_dir
+            .as_deref()
+            .and_then(syzygy_web::drivers::DiskCache::unwritable)
+        {
+            say!("warning: {why}");
+        }
         let stdout = io::stdout();
         let mut out = stdout.lock();
         let mut failed = false;

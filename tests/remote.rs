@@ -1267,6 +1267,36 @@ fn a_cache_dir_answers_offline_what_it_holds() {
 }
 
 #[test]
+fn a_cache_dir_it_cannot_write_to_is_said_and_still_answers() {
+    let srv = server!("a_cache_dir_it_cannot_write_to_is_said_and_still_answers");
+    // A folder no process can write to, root included (Linux).
+    let dir = Path::new("/proc/self");
+    if !dir.is_dir() {
+        return;
+    }
+    let url = srv.tables();
+    let fens = fen(&krpvkr(1, 21)[0]) + "\n";
+    let (plain, _) = cli(&["probe", "--json", "--url", &url], &fens);
+    let words = [
+        "probe",
+        "--json",
+        "--url",
+        &url,
+        "--cache-dir",
+        "/proc/self",
+    ];
+    let args: Vec<&std::ffi::OsStr> = words.iter().map(std::ffi::OsStr::new).collect();
+    let out = common::cli::run_cli(&args, fens.as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), plain);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: cache dir /proc/self") && err.contains("new ones are not kept"),
+        "{err}"
+    );
+}
+
+#[test]
 fn cache_dir_is_purged_when_the_etag_changes_between_runs() {
     let srv = server!("cache_dir_is_purged_when_the_etag_changes_between_runs");
     let cache = temp_dir("etag");

@@ -24,15 +24,26 @@ pub struct DiskCache {
 }
 
 impl DiskCache {
-    /// A cache in `dir`, made if missing; an error if it cannot be written
-    /// (else every run would fetch everything again without a word).
     pub fn new(dir: PathBuf) -> Result<Self, String> {
-        let refused = |e: std::io::Error| format!("cache dir {}: {e}", dir.display());
-        fs::create_dir_all(&dir).map_err(refused)?;
-        let probe = dir.join(format!(".writable.{}", std::process::id()));
-        fs::write(&probe, b"").map_err(refused)?;
-        let _ = fs::remove_file(&probe);
+        fs::create_dir_all(&dir).map_err(|e| format!("cache dir {}: {e}", dir.display()))?;
         Ok(DiskCache { dir })
+    }
+
+    /// Why pages cannot be kept in `dir` (an existing folder), if they
+    /// cannot: a read-only one still answers from what it holds, but keeps
+    /// nothing new, which the CLI says rather than fetch again silently.
+    pub fn unwritable(dir: &Path) -> Option<String> {
+        let probe = dir.join(format!(".writable.{}", std::process::id()));
+        match fs::write(&probe, b"") {
+            Ok(()) => {
+                let _ = fs::remove_file(&probe);
+                None
+            }
+            Err(e) => Some(format!(
+                "cache dir {}: {e}: pages it holds are read, new ones are not kept",
+                dir.display()
+            )),
+        }
     }
 
     fn folder(&self, name: &str) -> PathBuf {

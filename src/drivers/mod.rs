@@ -11,6 +11,8 @@ pub mod http;
 mod run;
 mod sim;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub use disk_cache::DiskCache;
 pub use fs::FsFetcher;
 pub use run::{Fetcher, NetStats, Request, Response, Tablebase};
 pub use sim::{SimFetcher, SimLog, BROWSER_CONNECTIONS};

@@ -153,13 +153,14 @@ export async function openFile(rt, f, job) {
       r = await rt.http.open(url, f.start, f.end, f.name, { ...job, moveOn: turns.moveOn });
     } catch (err) {
       if (epoch !== rt.epoch) return;
+      // (The base's failure counts either way: it goes last from now on.)
+      noteBase(rt, url, err);
+      turns.failed(base, err);
+      failure = failure || err;
       // Offline, say: the database may hold it after all (stored by
       // another tab since this one opened it, or while it opened).
       if (await storedAnyway(rt, f, url, epoch)) return;
       if (epoch !== rt.epoch) return;
-      noteBase(rt, url, err);
-      turns.failed(base, err);
-      failure = failure || err;
       continue;
     }
     if (epoch !== rt.epoch) return;

@@ -79,6 +79,7 @@ function trimGaps(wanted, gaps, pageSize) {
  * at all, only to save a request).
  */
 async function fetchPages(rt, id, file, wanted, job, gaps) {
+  const epoch = rt.epoch;
   // Pages the round's IndexedDB lookup lacked are not looked for again.
   const missed = new Set(wanted.filter((p) => rt.missedInDb.delete(`${id}:${p}`)));
   const got = await pagesFromDb(rt, id, file, wanted.filter((p) => !missed.has(p)));
@@ -97,6 +98,8 @@ async function fetchPages(rt, id, file, wanted, job, gaps) {
   const settled = await Promise.allSettled(runs.map(([a, b]) => joinWaiting(rt, id, file, a, b, job) || pageRequest(rt, id, file, a, b, job)));
   const failed = settled.flatMap((s, i) => (s.status === 'rejected' ? [[runs[i], s.reason]] : []));
   if (!failed.length) return;
+  // (Cleared meanwhile, the core numbers files anew: `id` may be another's.)
+  if (epoch !== rt.epoch) throw failed[0][1];
   // The network failing (offline, say): IndexedDB may hold them all the
   // same, stored by another tab, or before this one opened the file.
   const lost = failed.flatMap(([[a, b]]) => Array.from({ length: b - a + 1 }, (_, i) => a + i));

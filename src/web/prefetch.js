@@ -121,7 +121,9 @@ export async function prefetchFiles(rt, names, onProgress) {
         if (replaced()) throw fail(`${name} changed while prefetching`, 'network');
         // Another tab's clearCache meanwhile (this one's epoch says nothing
         // of it) left the chunks written since then alone: not a save.
-        if (!(await rt.db.held(url, head)).whole) throw fail(`${name} was not stored whole: the cache was cleared meanwhile (in another tab?)`, 'cleared');
+        if (!(await rt.db.held(url, head)).whole) {
+          throw fail(`${name} was not stored whole: the cache was cleared meanwhile (in another tab?), IndexedDB stopped taking writes, or the file changed`, 'cleared');
+        }
       } catch (e) {
         // A save that fails part way is not kept as saved (see unsave),
         // unless the file was held whole already.

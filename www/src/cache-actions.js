@@ -75,20 +75,10 @@ export async function prefetch(ctx, fen) {
     // Storage the browser will not give: said before anything is downloaded
     // (a write refused midway makes room by dropping older pages, saves
     // included).
-    // The usage counts the cache's pages: those of this material's files
-    // are not downloaded again, and the rest give way to a save.
     const room = await navigator.storage?.estimate?.().catch(() => null);
-    let cached = 0;
-    try {
-      cached = (await s.handle.tb.stats())?.cacheBytes || 0;
-    } catch {
-      /* closed meanwhile: the save says so */
-    }
-    const usage = room?.usage || 0;
-    const free = room ? room.quota - usage + Math.min(usage, cached) : Infinity;
-    if (room && Number.isFinite(room.quota) && total > free) {
+    if (room && Number.isFinite(room.quota) && total > room.quota - (room.usage || 0)) {
       view.network.saving(null);
-      view.network.prefetchProgress(`Could not save ${key}: it needs ${formatBytes(total)}, and this browser allows this site ${formatBytes(Math.max(0, free))} more.`);
+      view.network.prefetchProgress(`Could not save ${key}: it needs ${formatBytes(total)}, and this browser allows this site ${formatBytes(Math.max(0, room.quota - (room.usage || 0)))} more.`);
       return;
     }
     let shown = 0;
