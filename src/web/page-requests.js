@@ -98,22 +98,20 @@ async function fetchPages(rt, id, file, wanted, job, gaps) {
   const settled = await Promise.allSettled(runs.map(([a, b]) => joinWaiting(rt, id, file, a, b, job) || pageRequest(rt, id, file, a, b, job)));
   const failed = settled.flatMap((s, i) => (s.status === 'rejected' ? [[runs[i], s.reason]] : []));
   if (!failed.length) return;
-  // (Cleared meanwhile, the core numbers files anew: `id` may be another's.)
-  if (epoch !== rt.epoch) throw failed[0][1];
   // The network failing (offline, say): IndexedDB may hold them all the
   // same, stored by another tab, or before this one opened the file.
   const lost = failed.flatMap(([[a, b]]) => Array.from({ length: b - a + 1 }, (_, i) => a + i));
-  const stored = await pagesFromDb(rt, id, file, lost, true).catch(() => null);
+  // (As of this call's epoch: a clear meanwhile numbers files anew.)
+  const stored = await pagesFromDb(rt, id, file, lost, true, epoch).catch(() => null);
   if (!stored || stored.size < lost.length) throw failed[0][1];
 }
 
 /**
  * Pages `wanted` of an open file that IndexedDB holds, handed to the core:
  * the map of those found (page -> bytes), or null when the cache was
- * cleared meanwhile.
+ * cleared since `epoch` (when `id` was named).
  */
-export async function pagesFromDb(rt, id, file, wanted, anywhere = false) {
-  const epoch = rt.epoch;
+export async function pagesFromDb(rt, id, file, wanted, anywhere = false, epoch = rt.epoch) {
   const { size, validator, idb } = file;
   // A file opened from IndexedDB may have any page there; one opened from
   // the network, those this page wrote (then let go from memory), unless
