@@ -1105,6 +1105,39 @@ fn connections_are_kept_between_requests() {
     );
 }
 
+/// Error answers keep their connection too: their body was never read, so
+/// every 404 of a missing table and every 503 retried opened a new one.
+#[test]
+fn error_answers_keep_their_connection() {
+    let srv = server!("error_answers_keep_their_connection");
+    srv.faults(r#"{"match":"KRvK.rtbz","mode":"status","status":503,"count":2}"#);
+    let mut t = srv.driver();
+    let p = krvk_white_to_move();
+    assert_eq!(t.probe_dtz(&p), ours().probe_dtz(&p));
+    // Tables this server does not have: a 404 each.
+    for fen in [
+        "8/8/8/8/8/8/8/KBBBBk2 w - - 0 1",
+        "8/8/8/8/8/8/8/KNNNNk2 w - - 0 1",
+    ] {
+        assert!(matches!(
+            t.probe_wdl(&parse(fen)),
+            Err(ProbeError::MissingTable(_))
+        ));
+    }
+    let s = srv.stats();
+    assert_eq!(&s.statuses_of("KRvK.rtbz")[..3], &[503, 503, 206]);
+    let requests = s.requests();
+    // This stats request's own connection besides.
+    let connections = s.connections().saturating_sub(1);
+    eprintln!("{connections} connections for {requests} requests");
+    assert!(requests >= 5, "{requests} requests");
+    // Requests of one round run at once: KRvK's two files open together.
+    assert!(
+        connections <= 2,
+        "{connections} connections for {requests} requests"
+    );
+}
+
 #[test]
 fn a_file_that_keeps_changing_version_is_a_clear_error() {
     let srv = server!("a_file_that_keeps_changing_version_is_a_clear_error");
@@ -1424,6 +1457,34 @@ fn retry_after_is_waited_for() {
     assert!(started.elapsed() >= std::time::Duration::from_millis(1000));
     let statuses = srv.stats().statuses_of("KRvK.rtbz");
     assert_eq!(&statuses[..2], &[429, 206], "{statuses:?}");
+}
+
+/// A mirror that still answers 429 after a request's retries is failing:
+/// the next request there is asked once, not made to wait out its
+/// Retry-After three times more (a batch of lines waited that long each).
+#[test]
+fn a_retry_after_from_a_failing_mirror_is_not_waited_again() {
+    let srv = server!("a_retry_after_from_a_failing_mirror_is_not_waited_again");
+    srv.faults(r#"{"match":".rtbw","mode":"status","status":429,"headers":{"Retry-After":"1"}}"#);
+    let mut t = srv.driver();
+    let first = t.probe_wdl(&parse("8/8/8/8/8/8/4P3/K6k w - - 0 1"));
+    assert!(matches!(first, Err(ProbeError::Network(..))), "{first:?}");
+    assert_eq!(
+        srv.stats().log_of("KPvK.rtbw").len(),
+        4,
+        "asked with 3 retries"
+    );
+    match t.probe_wdl(&parse("R7/8/8/8/8/8/4P3/K6k w - - 0 1")) {
+        Err(ProbeError::Network(name, why)) => {
+            assert_eq!(name, "KRPvK.rtbw");
+            assert!(
+                why.contains("HTTP 429") && why.contains("asked once"),
+                "{why}"
+            );
+        }
+        other => panic!("expected a network error, got {other:?}"),
+    }
+    assert_eq!(srv.stats().log_of("KRPvK.rtbw").len(), 1);
 }
 
 /// A Content-Range without the file's size (`bytes 0-10/*`) cannot be used

@@ -160,10 +160,10 @@ impl HttpFetcher {
             let url = format!("{}{}", self.bases[i], req.name);
             let mut attempt = 0;
             // A mirror still failing after its last request's retries is
-            // asked once: a server down no longer costs every later request
-            // (every line of a batch) its retries and their backoff. A wait
-            // the server asks for (Retry-After) is still waited for.
-            let retries = if self.failing[i].load(Ordering::Relaxed) {
+            // asked once: a server down, or one that keeps answering 429
+            // with a Retry-After, no longer costs every later request
+            // (every line of a batch) its retries and their waits.
+            let limit = if self.failing[i].load(Ordering::Relaxed) {
                 0
             } else {
                 RETRIES
@@ -171,11 +171,6 @@ impl HttpFetcher {
             loop {
                 let got = self.try_once(&url, req);
                 reached |= !matches!(got, Try::NoAnswer(_));
-                let limit = if matches!(got, Try::RetryAfter(..)) {
-                    RETRIES
-                } else {
-                    retries
-                };
                 match got {
                     Try::Got(r) => {
                         self.failing[i].store(false, Ordering::Relaxed);
@@ -305,6 +300,9 @@ impl HttpFetcher {
             Err(e) => return Try::NoAnswer(format!("network error: {e}")),
         };
         let status = resp.status().as_u16();
+        if status != 200 && status != 206 {
+            drain(&mut resp);
+        }
         let header = |name: &str| {
             resp.headers()
                 .get(name)
@@ -453,6 +451,17 @@ impl HttpFetcher {
         }
     }
 }
+
+/// Reads an error answer's body to its end, when that is near: only then
+/// does its connection go back to the pool (else every 404 of a missing
+/// table, every 503 retried, opened a new one: a TLS handshake each).
+fn drain(resp: &mut ureq::http::Response<ureq::Body>) {
+    let mut body = resp.body_mut().as_reader().take(ERROR_BODY_READ);
+    let _ = std::io::copy(&mut body, &mut std::io::sink());
+}
+
+/// How much of an error answer's body is read to keep its connection.
+const ERROR_BODY_READ: u64 = 64 * 1024;
 
 /// The wait before try `attempt` + 1 (from 1): 200 ms, then four times as long.
 fn backoff(attempt: u32) -> Duration {
