@@ -136,6 +136,29 @@ describe('offline', () => {
     assert.deepEqual(page.errors.map(String), []);
     await page.context().close();
   });
+  it('"Save for offline" says the page is not kept once the service worker\'s install fails, without waiting out its 30 s', async () => {
+    const site = await startSite();
+    // The install's download of the generator's module (the page never
+    // loads it) fails after 4 s: the save below is over by then.
+    site.setFaults({ match: '/generator_bg.', mode: 'status', status: 500, delayMs: 4000 });
+    const fen = '8/8/8/4k3/8/8/8/3QK3 w - - 0 1';
+    const page = await newPage(browser);
+    try {
+      await page.goto(appUrl(site.url, fen));
+      await waitVerdict(page, fen);
+      await page.waitForFunction(async () => !!(await navigator.serviceWorker.getRegistration())?.installing);
+      await page.click('syzygy-board .sb-network summary');
+      await page.click('syzygy-board .sb-network button:has-text("Save KQvK for offline")');
+      // The 30 s wait for an install that will never end would outlast this.
+      await page.waitForFunction(() => /this page itself is not kept|available offline|Could not/.test(document.querySelector('syzygy-board .sb-prefetch-status').textContent), null, { timeout: 20000 });
+      assert.match(await page.textContent('syzygy-board .sb-prefetch-status'), /KQvK is kept in this browser \(this page itself is not kept/);
+      assert.deepEqual(page.errors.map(String), []);
+    } finally {
+      await page.context().close();
+      await site.close();
+    }
+  });
+
   it('a revisit asks the table host for nothing: the early heads of what a visit stored are left out', async () => {
     const site = await startSite();
     // A 5-piece position with pawns: the early heads are 100 and 56 KiB.

@@ -18,6 +18,7 @@ export const FAULT_MODES = Object.freeze({
   'etag-change': 'bump the file generation (new ETag and Last-Modified), then reply normally',
   'no-cors': 'reply normally but without any CORS header',
 });
+// Any mode waits `delayMs` [0] before its answer (slow: [1000]).
 // Any mode that shapes a body (drip, truncate, reset) takes `whole: true`:
 // status 200 and the whole file, as from a server that ignores Range.
 

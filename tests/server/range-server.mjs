@@ -372,7 +372,8 @@ export async function startServer(options = {}) {
     lookup?.catch(() => {});
     const ahead = lookup && method === 'GET' ? lookup.then((f) => readAhead(req, f)).catch(() => null) : null;
     if (table && !(await sleep(latencyMs, res))) return;
-    if (mode === 'slow' && !(await sleep(Number(fault.delayMs ?? 1000), res))) return;
+    const delay = Number(fault?.delayMs ?? (mode === 'slow' ? 1000 : 0));
+    if (delay > 0 && !(await sleep(delay, res))) return;
 
     const found = await (lookup ?? resolveFile(target));
     if (res.destroyed) return;

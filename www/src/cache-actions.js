@@ -12,9 +12,10 @@ import { offlineBytes, reachableMaterials, scanHost, tableOf } from './materials
 /**
  * Whether the board's service worker keeps this page for offline use: it
  * controls the page, or is installing for it (a first visit registers it
- * after the first result; waited for up to 30 s). No worker of ours
- * (plain http on a LAN, a private window, a page embedding the board, or
- * the site's own worker): the tables are kept, the page is not.
+ * after the first result; waited for up to 30 s, or until its install
+ * fails). No worker of ours (plain http on a LAN, a private window, a page
+ * embedding the board, or the site's own worker): the tables are kept, the
+ * page is not.
  */
 async function shellKept() {
   const ours = workerUrl();
@@ -26,7 +27,19 @@ async function shellKept() {
   if (!worker || worker.scriptURL !== ours) return false;
   let timer;
   const late = new Promise((resolve) => (timer = setTimeout(() => resolve(false), 30000)));
-  const ready = await Promise.race([sw.ready.then(() => true), late]);
+  // An install that fails (a file of the shell the host would not give)
+  // leaves its worker redundant and `ready` pending: said then, not 30 s on.
+  const failed = new Promise((resolve) => {
+    const watch = (w) =>
+      w.addEventListener('statechange', () => {
+        if (w.state !== 'redundant') return;
+        const next = reg.installing || reg.waiting || reg.active;
+        if (next && next !== w && next.scriptURL === ours) watch(next);
+        else resolve(false);
+      });
+    watch(worker);
+  });
+  const ready = await Promise.race([sw.ready.then(() => true), failed, late]);
   clearTimeout(timer);
   return ready;
 }
