@@ -406,6 +406,23 @@ export class PageDb {
   }
 
   /**
+   * The files saved for offline use (every tab's: IndexedDB is shared),
+   * as {urls, bytes}: what a clear of the cache would take with it.
+   */
+  saved() {
+    return this.guard(
+      async (db) => {
+        const tx = db.transaction(['files', 'lru'], 'readonly');
+        const files = tx.objectStore('files');
+        const [urls, records] = await Promise.all([promisify(files.getAllKeys()), promisify(files.getAll())]);
+        const list = savedAmong(urls, records);
+        return { urls: list, bytes: await this.bytesOf(tx, list) };
+      },
+      { urls: [], bytes: 0 },
+    );
+  }
+
+  /**
    * What IndexedDB holds of `url` as the version `identity` ({size,
    * validator}): {bytes, whole (every page of the file is there), saved
    * (the bytes of the other files saved for offline: what a save must fit

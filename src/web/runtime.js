@@ -200,6 +200,24 @@ export class Runtime {
     return this.busy(() => this.prefetchNow(names, onProgress));
   }
 
+  /**
+   * The files saved for offline use (by prefetch, in any tab) that
+   * IndexedDB holds: {bytes, files (names, once each), urls}; a clear
+   * would drop them too, which a page can ask its user about first.
+   */
+  saved() {
+    return this.busy(async () => {
+      this.checkOpen();
+      const { urls, bytes } = await this.db.saved();
+      const name = (u) => {
+        const path = u.split(/[?#]/)[0];
+        return path.slice(path.lastIndexOf('/') + 1) || u;
+      };
+      const files = [...new Set(urls.map(name))];
+      return { bytes, files, urls };
+    });
+  }
+
   /** Throws code `closed` once close() was called. */
   checkOpen() {
     if (this.closing) throw fail('this Tablebase was closed', 'closed');

@@ -49,6 +49,8 @@ extern "C" {
     fn prefetch(this: &Runtime, files: Vec<String>, on_progress: JsValue) -> Promise;
     #[wasm_bindgen(method)]
     fn release(this: &Runtime);
+    #[wasm_bindgen(method)]
+    fn saved(this: &Runtime) -> Promise;
 }
 
 /// A JS `Error` with the error's message and its stable `code`.
@@ -216,6 +218,16 @@ impl Tablebase {
     #[wasm_bindgen(js_name = clearCache, unchecked_return_type = "Promise<void>")]
     pub fn clear_cache(&self) -> Promise {
         self.runtime.clear_cache()
+    }
+
+    /// The files saved for offline use (`prefetch`, in any tab of the
+    /// origin) and the bytes IndexedDB holds of them: what `clearCache`
+    /// would drop with the rest, for a page to ask its user first.
+    #[wasm_bindgen(
+        unchecked_return_type = "Promise<{bytes: number, files: string[], urls: string[]}>"
+    )]
+    pub fn saved(&self) -> Promise {
+        self.runtime.saved()
     }
 
     /// Lets the Tablebase go (a long-lived page that is done with it):

@@ -51,6 +51,7 @@ describe('Tablebase.close()', { skip }, () => {
               await codeOf(window.tb.mainline(other)),
               await codeOf(window.tb.prefetch(other)),
               await codeOf(window.tb.clearCache()),
+              await codeOf(window.tb.saved()),
             ],
             legal: window.tb.legalMoves(other).length,
             indexedDb: window.tb.stats().indexedDb,
@@ -61,7 +62,7 @@ describe('Tablebase.close()', { skip }, () => {
       assert.equal(seen.running, 'closed');
       assert.equal(seen.inFlight, 0, 'no request under way after close()');
       assert.ok(seen.same, 'a second close() is the first one');
-      assert.deepStrictEqual(seen.later, ['closed', 'closed', 'closed', 'closed']);
+      assert.deepStrictEqual(seen.later, ['closed', 'closed', 'closed', 'closed', 'closed']);
       assert.ok(seen.legal > 0);
       assert.equal(seen.indexedDb, 'closed');
       assert.deepStrictEqual(stored, want);

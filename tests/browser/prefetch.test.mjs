@@ -77,6 +77,13 @@ describe('saving for offline', { skip }, () => {
       // Files of at most 1 MiB: their first request is all of them.
       assert.equal(servers.tables.stats().requests, first.files.length);
       assert.equal((await page.evaluate(() => window.tb.stats())).cacheBytes, total);
+      // What a clear would drop with the rest: `saved()`.
+      const saved = await page.evaluate(() => window.tb.saved());
+      assert.deepStrictEqual([...saved.files].sort(), [...first.files].sort());
+      assert.deepStrictEqual([...saved.urls].sort(), first.files.map((f) => servers.base + f).sort());
+      assert.equal(saved.bytes, total);
+      await page.evaluate(() => window.tb.clearCache());
+      assert.deepStrictEqual(await page.evaluate(() => window.tb.saved()), { bytes: 0, files: [], urls: [] });
     });
   });
 
@@ -164,6 +171,8 @@ describe('saving for offline', { skip }, () => {
       const record = await idbFileRecord(page, `${servers.base}KRPvKR.rtbw`);
       assert.ok(record && record.size > 0, JSON.stringify(record));
       assert.ok(!record.saved, `kept as saved: ${JSON.stringify(record)}`);
+      const saved = await page.evaluate(() => window.tb.saved());
+      assert.ok(!saved.files.includes('KRPvKR.rtbw'), JSON.stringify(saved.files));
     });
   });
 

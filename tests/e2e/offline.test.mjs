@@ -159,6 +159,68 @@ describe('offline', () => {
     }
   });
 
+  it('"Clear cache" asks before it drops tables saved for offline, and keeps them when told to', async () => {
+    const site = await startSite();
+    const fen = '8/8/8/4k3/8/8/8/3QK3 w - - 0 1';
+    const page = await newPage(browser);
+    const status = () => page.textContent('syzygy-board .sb-prefetch-status');
+    const clear = () => page.click('syzygy-board .sb-network button:has-text("Clear cache")');
+    // A position of that material no probe has read, opened offline.
+    const offlineProbe = async (other) => {
+      await page.context().setOffline(true);
+      await goTo(page, other);
+      const v = await waitVerdict(page, other);
+      await page.context().setOffline(false);
+      return v;
+    };
+    try {
+      await page.goto(appUrl(site.url, fen));
+      await waitVerdict(page, fen);
+      await page.click('syzygy-board .sb-network summary');
+      // Nothing saved: cleared at once.
+      await clear();
+      await page.waitForFunction(() => /Cache cleared/.test(document.querySelector('syzygy-board .sb-prefetch-status').textContent));
+      assert.equal(await page.$('syzygy-board .sb-ask'), null);
+
+      await page.click('syzygy-board .sb-network button:has-text("Save KQvK for offline")');
+      await page.waitForFunction(() => /offline use here|available offline|Could not/.test(document.querySelector('syzygy-board .sb-prefetch-status').textContent), null, { timeout: 60000 });
+      assert.match(await status(), /^KQvK is (available offline|kept in this browser)/);
+      const savedText = await status();
+
+      await clear();
+      await page.waitForSelector('syzygy-board .sb-ask');
+      assert.match(await page.textContent('syzygy-board .sb-ask'), /tables saved for offline use: KQvK \(\d/);
+      // The safe answer has the focus: Enter keeps everything.
+      assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Keep everything');
+      await page.keyboard.press('Enter');
+      assert.equal(await page.$('syzygy-board .sb-ask'), null);
+      assert.equal(await status(), savedText);
+      const kept = await offlineProbe('8/8/8/8/2k5/8/8/Q3K3 b - - 0 1');
+      assert.equal(kept.error, null, JSON.stringify(kept));
+
+      // Escape is a no too.
+      await clear();
+      await page.waitForSelector('syzygy-board .sb-ask');
+      await page.keyboard.press('Escape');
+      assert.equal(await page.$('syzygy-board .sb-ask'), null);
+
+      await clear();
+      await page.click('syzygy-board .sb-ask button:has-text("Clear them too")');
+      await page.waitForFunction(() => /Cache cleared/.test(document.querySelector('syzygy-board .sb-prefetch-status').textContent));
+      const gone = await offlineProbe('1k6/8/8/8/8/8/6Q1/7K w - - 0 1');
+      assert.equal(gone.error, 'network', JSON.stringify(gone));
+      // Nothing saved any more: no question.
+      await page.evaluate(() => (document.querySelector('syzygy-board .sb-prefetch-status').textContent = ''));
+      await clear();
+      await page.waitForFunction(() => /Cache cleared/.test(document.querySelector('syzygy-board .sb-prefetch-status').textContent));
+      assert.equal(await page.$('syzygy-board .sb-ask'), null);
+      assert.deepEqual(page.errors.map(String), []);
+    } finally {
+      await page.context().close();
+      await site.close();
+    }
+  });
+
   it('a revisit asks the table host for nothing: the early heads of what a visit stored are left out', async () => {
     const site = await startSite();
     // A 5-piece position with pawns: the early heads are 100 and 56 KiB.

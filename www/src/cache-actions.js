@@ -44,10 +44,29 @@ async function shellKept() {
   return ready;
 }
 
-/** Drops every stored page and the answers cached in the page. */
+/** "KQvK, KRvKN (2 files)": the materials of the files named, at most `max` shown. */
+function materialsOf(files, max = 6) {
+  const list = [...new Set(files.map((f) => f.replace(/\.rtb[wz]$/, '')))];
+  const shown = list.slice(0, max).join(', ');
+  return list.length > max ? `${shown} and ${list.length - max} more` : shown;
+}
+
+/**
+ * Drops every stored page and the answers cached in the page; tables
+ * saved for offline use go too, so it asks first where there are any.
+ */
 export async function clearCache(ctx) {
   const { s, view } = ctx;
   if (!s.handle) return;
+  const saved = await s.handle.tb.saved().catch(() => null);
+  if (saved && saved.files.length) {
+    const sure = await view.network.ask(
+      `This also removes the tables saved for offline use: ${materialsOf(saved.files)} (${formatBytes(saved.bytes)}). Positions that need them will need the network again.`,
+      'Clear them too',
+      'Keep everything',
+    );
+    if (!sure) return;
+  }
   view.network.prefetchProgress('Clearing…');
   try {
     await s.handle.tb.clearCache();

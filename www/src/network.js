@@ -34,6 +34,8 @@ export function createNetworkPanel(callbacks) {
 
   let busy = false;
   let saving = null;
+  // The question ask() has open, if any: answered false when another takes its place.
+  let asking = null;
   return {
     el,
     /** Progress report from the Tablebase (p = {requestsInFlight, requests, bytes, rounds}). */
@@ -96,6 +98,38 @@ export function createNetworkPanel(callbacks) {
     },
     prefetchProgress(text) {
       prefetchStatus.textContent = text || '';
+    },
+    /**
+     * Asks `text` under the cache buttons, with a `yes` and a `no` button
+     * (focused: the safe answer); resolves true for yes, false for no,
+     * Escape, or another question in its place.
+     */
+    ask(text, yes, no) {
+      asking?.(false);
+      return new Promise((resolve) => {
+        const answer = (v) => {
+          if (asking !== answer) return;
+          asking = null;
+          box.remove();
+          resolve(v);
+        };
+        const noBtn = h('button.sb-btn', { type: 'button', onclick: () => answer(false) }, no);
+        const box = h(
+          'div.sb-ask',
+          { role: 'alertdialog', 'aria-label': 'Clear cache' },
+          h('p', text),
+          h('div.sb-row', h('button.sb-btn.sb-danger', { type: 'button', onclick: () => answer(true) }, yes), noBtn),
+        );
+        box.addEventListener('keydown', (e) => {
+          if (e.key !== 'Escape') return;
+          e.stopPropagation();
+          answer(false);
+        });
+        asking = answer;
+        prefetchStatus.before(box);
+        el.open = true;
+        noBtn.focus();
+      });
     },
     error(text) {
       if (saving) return;
