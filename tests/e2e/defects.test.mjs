@@ -138,6 +138,29 @@ describe('issue 14 defects', () => {
     await page.close();
   });
 
+  it('4c: a material saved already saves again on a nearly full origin: its files take no more room', async () => {
+    const fen = '8/8/8/4k3/8/8/8/R3K1n1 w - - 0 1';
+    const page = await newPage(ctx.browser);
+    await page.addInitScript(() => {
+      const estimate = navigator.storage.estimate.bind(navigator.storage);
+      navigator.storage.estimate = async () => (window.__full ? { quota: 100000, usage: 99000 } : estimate());
+    });
+    await page.goto(appUrl(ctx.site.url, fen));
+    await waitVerdict(page, fen);
+    if (await page.$('syzygy-board .sb-network summary')) await page.click('syzygy-board .sb-network summary');
+    const save = async () => {
+      await page.evaluate(() => (document.querySelector('syzygy-board .sb-prefetch-status').textContent = ''));
+      await page.click('syzygy-board .sb-network button:has-text("Save KRvKN for offline")');
+      await page.waitForFunction(() => /available offline|Could not|kept in this browser/.test(document.querySelector('syzygy-board .sb-prefetch-status').textContent), null, { timeout: 60000 });
+      return page.textContent('syzygy-board .sb-prefetch-status');
+    };
+    assert.match(await save(), /^KRvKN (is available offline|is kept in this browser)/);
+    await page.evaluate(() => (window.__full = true));
+    assert.match(await save(), /^KRvKN (is available offline|is kept in this browser)/);
+    noErrors(page);
+    await page.close();
+  });
+
   it('4: "Save for offline" counts up to 100 % once, and the status line says it is saving', async () => {
     const fen = '8/8/8/4k3/8/8/8/R3K1n1 w - - 0 1';
     const page = await open(fen);

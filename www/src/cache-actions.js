@@ -106,11 +106,14 @@ export async function prefetch(ctx, fen) {
     const total = offlineBytes(key, sizes);
     // Storage the browser will not give: said before anything is downloaded
     // (a write refused midway makes room by dropping older pages, saves
-    // included).
+    // included). Files saved already take no more room (a material saved
+    // before, saved again on a nearly full origin).
+    const before = await s.handle.tb.saved().catch(() => null);
+    const adds = offlineBytes(key, sizes, new Set(before ? before.urls : []));
     const room = await navigator.storage?.estimate?.().catch(() => null);
-    if (room && Number.isFinite(room.quota) && total > room.quota - (room.usage || 0)) {
+    if (room && Number.isFinite(room.quota) && adds > room.quota - (room.usage || 0)) {
       view.network.saving(null);
-      view.network.prefetchProgress(`Could not save ${key}: it needs ${formatBytes(total)}, and this browser allows this site ${formatBytes(Math.max(0, room.quota - (room.usage || 0)))} more.`);
+      view.network.prefetchProgress(`Could not save ${key}: it needs ${formatBytes(adds)} more, and this browser allows this site ${formatBytes(Math.max(0, room.quota - (room.usage || 0)))} more.`);
       return;
     }
     let shown = 0;

@@ -131,12 +131,18 @@ export function coverageOf(offered) {
   return { maxPieces, materials: offered.size };
 }
 
-/** Bytes that "Save for offline" fetches for `name`: its files and those of what it reaches, as far as the host has them. */
-export function offlineBytes(name, offered) {
+/**
+ * Bytes that "Save for offline" fetches for `name`: its files and those of
+ * what it reaches, as far as the host has them; with `held` (URLs saved
+ * already), what it adds to what the browser stores.
+ */
+export function offlineBytes(name, offered, held = new Set()) {
   let total = 0;
   for (const m of reachableMaterials(name)) {
     const f = offered.get(m);
-    if (f) total += f.wdl + f.dtz;
+    if (!f) continue;
+    if (!held.has(`${f.base}${m}.rtbw`)) total += f.wdl;
+    if (!held.has(`${f.base}${m}.rtbz`)) total += f.dtz;
   }
   return total;
 }
