@@ -55,11 +55,12 @@ pub fn joined_fens(args: Vec<String>) -> Vec<String> {
     out
 }
 
-/// Local or remote tables behind one interface.
+/// Local or remote tables behind one interface (each boxed: one lives
+/// per run, and the variants differ in size by hundreds of bytes).
 pub enum Prober {
-    Local(Tablebase<FsFetcher>),
+    Local(Box<Tablebase<FsFetcher>>),
     #[cfg(not(target_arch = "wasm32"))]
-    Remote(Tablebase<crate::drivers::http::HttpFetcher>),
+    Remote(Box<Tablebase<crate::drivers::http::HttpFetcher>>),
     /// Tables generated on demand, kept for the next FENs.
     Generated(Box<Library>),
 }
@@ -110,13 +111,16 @@ impl Prober {
                     opts.urls.clone(),
                     opts.cache_dir.clone(),
                 )?;
-                return Ok(Prober::Remote(Tablebase::new(f, Config::default())));
+                return Ok(Prober::Remote(Box::new(Tablebase::new(
+                    f,
+                    Config::default(),
+                ))));
             }
         }
-        Ok(Prober::Local(Tablebase::new(
+        Ok(Prober::Local(Box::new(Tablebase::new(
             FsFetcher::new(opts.paths.clone()),
             Config::default(),
-        )))
+        ))))
     }
 
     pub fn analyse(&mut self, fen: &str) -> Result<Analysis, ProbeError> {

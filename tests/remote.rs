@@ -711,6 +711,33 @@ fn ignored_range_reads_only_what_is_needed() {
     );
 }
 
+/// A server that ignores Range once (a CDN's cache miss) and honours it
+/// after: the file is read speculatively again from its next 206, so later
+/// probes take the rounds of a run that never met the 200 (until
+/// 2026-12-01 one 200 turned speculation off for the rest of the run).
+#[test]
+fn a_file_streamed_once_is_read_speculatively_again_once_ranges_come() {
+    let srv = server!("a_file_streamed_once_is_read_speculatively_again_once_ranges_come");
+    let ps = krpvkr(12, 5);
+    let want = expected(&ps);
+    let mut clean = srv.driver();
+    check_all(&mut clean, &ps, &want);
+    let (clean_rounds, clean_requests) = (clean.stats().rounds, clean.stats().requests);
+    srv.reset();
+    srv.faults(r#"{"match":"KRPvKR.rtbw","mode":"ignore-range","count":1}"#);
+    let mut t = srv.driver();
+    check_all(&mut t, &ps, &want);
+    assert_eq!(srv.stats().faulted("ignore-range"), 1);
+    let (rounds, requests) = (t.stats().rounds, t.stats().requests);
+    eprintln!(
+        "rounds {rounds} (clean {clean_rounds}), requests {requests} (clean {clean_requests})"
+    );
+    assert!(
+        rounds <= clean_rounds + 1,
+        "rounds {rounds} against {clean_rounds}"
+    );
+}
+
 /// A server that ignores Range is streamed only up to the cap the browser
 /// runtime has too (32 MiB, `WHOLE_BODY_LIMIT` in src/web/options.js); a
 /// read past it is a clear `network` error, not a whole file in memory.

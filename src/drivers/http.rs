@@ -46,6 +46,8 @@ pub struct HttpFetcher {
     /// Files answered 200 (Range ignored) since the last round (see
     /// [`Fetcher::take_streamed`]).
     streamed: Mutex<Vec<Streamed>>,
+    /// Files answered 206 since the last round (see [`Fetcher::take_ranged`]).
+    ranged: Mutex<Vec<String>>,
 }
 
 /// Outcome of one try against one base URL.
@@ -103,6 +105,7 @@ impl HttpFetcher {
             whole_body_limit: WHOLE_BODY_LIMIT,
             forbidden: Mutex::new(Vec::new()),
             streamed: Mutex::new(Vec::new()),
+            ranged: Mutex::new(Vec::new()),
         })
     }
 
@@ -362,6 +365,11 @@ impl HttpFetcher {
                 if (bytes.len() as u64) < len {
                     return Try::Retry(format!("truncated body: {} of {} bytes", bytes.len(), len));
                 }
+                if let Ok(mut r) = self.ranged.lock() {
+                    if !r.contains(&req.name) {
+                        r.push(req.name.clone());
+                    }
+                }
                 Try::Got(Response::Bytes {
                     size,
                     validator,
@@ -607,6 +615,13 @@ impl Fetcher for HttpFetcher {
         self.streamed
             .lock()
             .map(|mut s| std::mem::take(&mut *s))
+            .unwrap_or_default()
+    }
+
+    fn take_ranged(&mut self) -> Vec<String> {
+        self.ranged
+            .lock()
+            .map(|mut r| std::mem::take(&mut *r))
             .unwrap_or_default()
     }
 

@@ -55,6 +55,13 @@ pub trait Fetcher {
         Vec::new()
     }
 
+    /// The files a server answered with a range (206) since the last call:
+    /// a server that ignored Range once (a CDN's cache miss) honours it
+    /// again, and speculative reads of those files resume.
+    fn take_ranged(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// An error with what the fetcher knows of its cause added (a missing
     /// table's URLs that answered 403, say).
     fn explain(&self, e: ProbeError) -> ProbeError {
@@ -235,15 +242,16 @@ impl<F: Fetcher> Tablebase<F> {
             .collect();
         let responses = self.fetcher.fetch(&batch);
         let (local, local_bytes) = self.fetcher.take_local();
-        let mut unasked = 0;
-        for streamed in self.fetcher.take_streamed() {
-            unasked += streamed.unasked;
-            for (f, req) in fetches.iter().zip(&batch) {
-                if req.name == streamed.name {
-                    self.engine.set_streamed(f.file, true);
-                }
+        let streamed = self.fetcher.take_streamed();
+        let ranged = self.fetcher.take_ranged();
+        for (f, req) in fetches.iter().zip(&batch) {
+            if streamed.iter().any(|s| s.name == req.name) {
+                self.engine.set_streamed(f.file, true);
+            } else if ranged.contains(&req.name) {
+                self.engine.set_streamed(f.file, false);
             }
         }
+        let unasked: u64 = streamed.iter().map(|s| s.unasked).sum();
         let network = (batch.len() as u64).saturating_sub(local);
         // (A round the disk cache answered whole waited for no network.)
         if network > 0 {
