@@ -338,6 +338,9 @@ describe('share codes (sharecode.js)', () => {
       assert.equal(decodePosition(encodePosition(fen)), fen);
     }
     assert.equal(encodePosition('r3k3/8/8/8/8/8/8/4K3 b q - 0 1'), null);
+    // An en passant square off ranks 3 and 6 (the FEN parser takes it): a
+    // code of it would not decode, so it is left to a FEN link.
+    assert.equal(encodePosition('4k3/8/8/8/4P3/8/8/4K3 b - e4 0 1'), null);
     for (const bad of ['KQvKw', 'KQvKx3', 'hello', 'KQvKw____________', 'KQvKwAB.1', 'KRvKw3kQ.0.0', 'KRvKw3kQ.5.0']) assert.throws(() => decodePosition(bad), (e) => e.code === 'invalid-fen', bad);
   });
 });

@@ -149,4 +149,107 @@ describe('board review defects', () => {
     assert.deepEqual(page.errors.map(String), []);
     await page.context().close();
   });
+
+  // Found by a review of the board on 2026-12-01.
+  it('the focus stays on a control: the navigation buttons at the line\'s ends, a played ply, a best-line ply, the promotion chooser', async () => {
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen));
+    await waitVerdict(page, fen);
+    const focused = () => page.evaluate(() => `${document.activeElement.tagName}.${document.activeElement.className}|${document.activeElement.getAttribute('aria-label') || document.activeElement.textContent}`);
+    // A best-line ply: the line it was in goes, the focus stays in its card.
+    await page.waitForSelector('syzygy-board .sb-mainline .sb-ply');
+    await page.focus('syzygy-board .sb-mainline .sb-ply >> nth=2');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('syzygy-board .sb-history .sb-ply').length === 3);
+    assert.match(await focused(), /^DIV\.sb-line/);
+    // A played ply: the list is drawn again, the focus on the current ply.
+    await page.focus('syzygy-board .sb-history .sb-ply >> nth=0');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('syzygy-board .sb-history [aria-current="true"]')?.textContent.includes('Ra5'));
+    assert.match(await focused(), /^BUTTON\.sb-ply.*Ra5/);
+    // Previous until the start: the button turns off, the focus goes to Next.
+    await page.focus('syzygy-board button[aria-label^="Previous"]');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('syzygy-board button[aria-label^="Previous"]').disabled);
+    assert.match(await focused(), /^BUTTON.*\|Next/);
+    await page.context().close();
+
+    // The promotion chooser of an embedded board: the board has the focus
+    // back, and its keys work (f flips it).
+    const embedded = await newPage(ctx.browser);
+    await embedded.goto(`${ctx.site.url}index.html`);
+    await embedded.evaluate((tables) => {
+      document.body.innerHTML = '';
+      const el = document.createElement('syzygy-board');
+      el.setAttribute('fen', '8/4P3/8/8/8/8/k7/4K3 w - - 0 1');
+      el.setAttribute('tables', tables);
+      document.body.append(el);
+    }, `${ctx.site.url}tables/`);
+    await waitVerdict(embedded, '8/4P3/8/8/8/8/k7/4K3 w - - 0 1');
+    await dragMove(embedded, 'e7', 'e8');
+    await embedded.waitForSelector('syzygy-board .sb-promo-choice');
+    assert.match(await embedded.evaluate(() => document.activeElement.getAttribute('aria-label')), /Promote to queen/);
+    await embedded.keyboard.press('Enter');
+    await embedded.waitForFunction(() => document.querySelector('syzygy-board').fen.startsWith('4Q3/'));
+    assert.equal(await embedded.evaluate(() => document.activeElement.classList.contains('sb-board')), true);
+    await embedded.keyboard.press('f');
+    await embedded.waitForFunction(() => document.querySelector('syzygy-board .cg-wrap').classList.contains('orientation-black'));
+    assert.deepEqual(embedded.errors.map(String), []);
+    await embedded.context().close();
+  });
+
+  it('Back while a held arrow key\'s address is still to be written: the address stays the entry\'s', async () => {
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen));
+    await waitVerdict(page, fen);
+    await page.waitForSelector('syzygy-board .sb-mainline .sb-ply');
+    await page.click('syzygy-board .sb-mainline .sb-ply >> nth=5');
+    const there = await page.evaluate(() => document.querySelector('syzygy-board').fen);
+    await page.waitForFunction((f) => decodeURIComponent(location.hash).includes(f.replace(/ /g, '_')), there);
+    await page.click('syzygy-board .sb-board');
+    // Held: repeats, whose address is written once the key rests (250 ms).
+    for (let i = 0; i < 3; i++) await page.keyboard.down('ArrowLeft');
+    await page.keyboard.up('ArrowLeft');
+    await page.evaluate(() => history.back());
+    await page.waitForFunction((f) => document.querySelector('syzygy-board').fen === f, there);
+    await page.waitForTimeout(600);
+    const shown = await page.evaluate(() => document.querySelector('syzygy-board').fen);
+    assert.equal(shown, there);
+    assert.ok(decodeURIComponent(await page.evaluate(() => location.hash)).includes(there.replace(/ /g, '_')), await page.evaluate(() => location.hash));
+    assert.deepEqual(page.errors.map(String), []);
+    await page.context().close();
+  });
+
+  it('the orientation attribute turns the lichess link and the address as a flip does', async () => {
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen));
+    await waitVerdict(page, fen);
+    await page.evaluate(() => document.querySelector('syzygy-board').setAttribute('orientation', 'black'));
+    await page.waitForFunction(() => /[?&]color=black/.test(document.querySelector('syzygy-board a[href*="lichess.org"]').href));
+    assert.match(await page.evaluate(() => location.hash), /o=black/);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.context().close();
+  });
+
+  it('while a new position loads, the previous one\'s best line cannot be played from', async () => {
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen));
+    await waitVerdict(page, fen);
+    await page.waitForSelector('syzygy-board .sb-mainline .sb-ply');
+    // The next position's tables answer late.
+    await page.route('**/tables/**', async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue().catch(() => {});
+    });
+    await page.fill('syzygy-board .sb-fen', '8/8/8/4k3/8/8/8/3QK3 w - - 0 1');
+    await page.press('syzygy-board .sb-fen', 'Enter');
+    await page.waitForFunction(() => document.querySelector('syzygy-board .sb-mainline-card').classList.contains('sb-stale'));
+    const live = await page.$$eval('syzygy-board .sb-mainline .sb-ply', (els) => els.filter((b) => !b.disabled).length);
+    assert.equal(live, 0);
+    await page.context().close();
+  });
 });

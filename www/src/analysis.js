@@ -57,6 +57,8 @@ export function markLoading(ctx, fen) {
   view.verdict.stale(true);
   markStale(view.movesCard, true);
   markStale(view.mainlineCard, true);
+  // Nor the previous position's best line to play from.
+  view.mainline?.hold();
   view.network.setMaterial(safeMaterial(fen), false);
   // Never a blank panel, nor the previous position's moves (a click there
   // would play a move of this one): its legal moves without values, or a
@@ -384,6 +386,7 @@ async function renderMainline(ctx, fen, token, result = null) {
   let line = s.mainlines.get(fen);
   if (!line) {
     markStale(view.mainlineCard, true);
+    view.mainline.hold();
     // (Connecting afresh: the new Tablebase's, once it is there.)
     const handle = s.handle || (await Promise.resolve(s.handlePromise).catch(() => null));
     if (!handle) {

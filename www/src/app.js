@@ -290,8 +290,12 @@ export function createApp(host, options) {
     /** Shows the board from `color`'s side ('white' or 'black'). */
     setOrientation(color) {
       if (color !== 'white' && color !== 'black') return;
+      if (color === board.orientation) return;
       board.setOrientation(color);
       if (s.editing) placeSpares(view, true);
+      // As flip() does: the lichess link and the address say the side too.
+      renderControls(view, s, parseFen(currentFen(s)));
+      if (options.urlSync) writeEntry(ctx, currentFen(s), false);
     },
     destroy() {
       s.destroyed = true;

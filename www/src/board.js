@@ -101,9 +101,13 @@ export function createBoard(container, handlers) {
     const roles = PROMOTION_ROLES.filter((r) => letters.includes(PROMO_LETTER[r]));
     return new Promise((resolve) => {
       const finish = (letter) => {
+        // The chosen button goes: the board takes the focus back, whose keys
+        // (arrows, f) the element hears.
+        const hadFocus = promoLayer.contains(document.activeElement);
         promoLayer.hidden = true;
         promoLayer.replaceChildren();
         pendingPromotion = null;
+        if (hadFocus) container.focus({ preventScroll: true });
         resolve(letter);
       };
       pendingPromotion = finish;

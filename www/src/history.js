@@ -49,6 +49,8 @@ export function onHistory(ctx) {
   const { s, view } = ctx;
   clearTimeout(s.leavingEditor);
   s.leavingEditor = 0;
+  // A held key's address, not yet written, would land in this entry.
+  clearTimeout(s.urlTimer);
   const p = readUrlPosition();
   if (!p) return;
   // The board keeps the side it is seen from; an entry written before a

@@ -165,14 +165,22 @@ export function createMoveList(callbacks) {
  */
 export function createMainline(callbacks) {
   // A group of buttons, not a list: role="listitem" on a button would hide that it is one.
-  const body = h('div.sb-line', { role: 'group', 'aria-label': 'Best line' });
+  // Focusable itself: a ply played from the line goes with the line it was
+  // in, and the focus stays in the card rather than drop to the page.
+  const body = h('div.sb-line', { role: 'group', 'aria-label': 'Best line', tabindex: '-1' });
   const el = h('div.sb-mainline', body);
+  /** Replaces the line's content; the focus, if it was inside, stays on the card. */
+  const show = (...content) => {
+    const had = body.contains(document.activeElement);
+    replace(body, ...content);
+    if (had) body.focus({ preventScroll: true });
+  };
   return {
     el,
     /** options.loses: {after: ply index (-1: before the first), text}: where the line loses a win to the 50-move rule. */
     render(line, { loses = null } = {}) {
       if (!line || !line.moves || !line.moves.length) {
-        replace(body, h('span.sb-muted', 'No moves to show.'));
+        show(h('span.sb-muted', 'No moves to show.'));
         return;
       }
       let prevFen = line.fen;
@@ -193,10 +201,16 @@ export function createMainline(callbacks) {
       });
       const last = line.moves[line.moves.length - 1];
       const end = last && last.san.endsWith('#') ? 'checkmate' : last && last.zeroing && !(loses && loses.after === line.moves.length - 1) ? 'then the 50-move count restarts' : '';
-      replace(body, items, end ? h('span.sb-muted.sb-line-end', end) : null);
+      show(items, end ? h('span.sb-muted.sb-line-end', end) : null);
     },
     message(text) {
-      replace(body, h('span.sb-muted', text));
+      show(h('span.sb-muted', text));
+    },
+    /** The line shown is another position's (a new one loading): its plies stop answering until the next render. */
+    hold() {
+      const had = body.contains(document.activeElement);
+      for (const b of body.querySelectorAll('button.sb-ply')) b.disabled = true;
+      if (had) body.focus({ preventScroll: true });
     },
   };
 }
@@ -223,8 +237,11 @@ export function createHistory(callbacks) {
           ),
         );
       }
+      // The focus on a ply (one just chosen) goes to the current one, not to the page.
+      const had = el.contains(document.activeElement);
       replace(el, items);
       const current = el.querySelector('[aria-current="true"]');
+      if (had) (current || items[items.length - 1]).focus({ preventScroll: true });
       if (current) {
         // Scroll the box only, never the page.
         const top = current.offsetTop - el.offsetTop;

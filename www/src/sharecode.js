@@ -47,6 +47,9 @@ const sameKind = (a, b) => a && b && a.color === b.color && a.role === b.role;
 export function encodePosition(fen) {
   const pos = parseFen(fen);
   if (pos.castling !== '-') return null;
+  // A code carries an en passant square of rank 3 or 6 only (where one can
+  // be): another is left to a FEN link, which says what is wrong with it.
+  if (pos.ep !== '-' && !/^[a-h][36]$/.test(pos.ep)) return null;
   const material = materialKey(fen);
   if (!/^K[QRBNP]*vK[QRBNP]*$/.test(material)) return null;
   const order = slots(material);

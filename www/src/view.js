@@ -153,8 +153,16 @@ export function renderControls(view, s, pos) {
   turnBtn.dataset.color = pos.turn;
   if (s.editing) view.editor.setState(pos);
   const { firstBtn, prevBtn, nextBtn, lastBtn } = view.nav;
+  const nav = [firstBtn, prevBtn, nextBtn, lastBtn];
+  const focused = nav.indexOf(document.activeElement);
   firstBtn.disabled = prevBtn.disabled = s.ply === 0 || s.editing;
   nextBtn.disabled = lastBtn.disabled = s.ply >= s.line.length - 1 || s.editing;
+  // A button that turns itself off (Previous at the line's start) would
+  // drop the focus to the page: it goes to the opposite one, else the board.
+  if (focused >= 0 && nav[focused].disabled) {
+    const opposite = nav[nav.length - 1 - focused];
+    (opposite.disabled ? view.boardBox : opposite).focus({ preventScroll: true });
+  }
   view.history.render(s.line, s.ply);
   view.lichessLink.href = `https://lichess.org/analysis/standard/${fen.replace(/ /g, '_')}${view.board.orientation === 'black' ? '?color=black' : ''}`;
 }
