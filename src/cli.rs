@@ -198,13 +198,28 @@ impl Prober {
     /// The output line(s) for one FEN and whether it was answered; with
     /// `mainline`, the line of best play is part of the answer.
     pub fn answer(&mut self, fen: &str, json: bool, mainline: bool) -> (String, bool) {
+        self.answer_or(fen, None, json, mainline)
+    }
+
+    /// As [`Prober::answer`], or `refused` as the line's answer without a
+    /// probe (a line the reader had to cut).
+    pub fn answer_or(
+        &mut self,
+        fen: &str,
+        refused: Option<ProbeError>,
+        json: bool,
+        mainline: bool,
+    ) -> (String, bool) {
         let fen = fen.trim();
         self.reset_stats();
         // A line that fails (a table it needs is missing) leaves the
         // analysis standing, with the line's error beside it.
-        let answer = self
-            .analyse(fen)
-            .map(|a| (a, mainline.then(|| self.mainline(fen))));
+        let answer = match refused {
+            Some(e) => Err(e),
+            None => self
+                .analyse(fen)
+                .map(|a| (a, mainline.then(|| self.mainline(fen)))),
+        };
         match (answer, json) {
             (Ok((a, line)), true) => {
                 let out = report::analysis(fen, &a);

@@ -24,6 +24,7 @@ mod native {
     use std::process::ExitCode;
 
     use syzygy_web::cli::{self, Options};
+    use syzygy_web::ProbeError;
 
     const USAGE: &str =
         "usage: syzygy-web probe ... | syzygy-web generate ... (see generate --help)
@@ -65,38 +66,55 @@ mod native {
         }
     }
 
+    /// `e` with the stream it came from said (its kind kept: a closed pipe
+    /// is still seen as one): a bare "No space left on device" beside table
+    /// paths points at the wrong thing.
+    fn said(what: &str, e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), format!("{what}: {e}"))
+    }
+
     /// Longest part of an input line kept: far past any FEN (256 bytes),
     /// so that a line without end (`head -c 4G /dev/zero`) costs no memory.
     const MAX_LINE: usize = 1024;
 
     /// `f` over the lines of `input` (without their newline), each cut to
-    /// [`MAX_LINE`] bytes, the rest of a long line read and dropped.
+    /// [`MAX_LINE`] bytes, the rest of a long line read and dropped; `f`'s
+    /// flag says that what was dropped held more than spaces (a line is
+    /// then answered as too long, not skipped as blank or read in part).
     fn each_line(
         input: &mut dyn BufRead,
-        mut f: impl FnMut(&[u8]) -> io::Result<()>,
+        mut f: impl FnMut(&[u8], bool) -> io::Result<()>,
     ) -> io::Result<()> {
         let mut line = Vec::new();
+        let mut cut = false;
         loop {
             let buf = match input.fill_buf() {
                 Ok(buf) => buf,
                 // A signal interrupted the read: read on.
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
+                Err(e) => return Err(said("reading standard input", e)),
             };
             if buf.is_empty() {
-                return if line.is_empty() { Ok(()) } else { f(&line) };
+                return if line.is_empty() && !cut {
+                    Ok(())
+                } else {
+                    f(&line, cut)
+                };
             }
             let (part, end) = match buf.iter().position(|&b| b == b'\n') {
                 Some(i) => (&buf[..i], Some(i + 1)),
                 None => (buf, None),
             };
             let room = MAX_LINE.saturating_sub(line.len());
-            line.extend_from_slice(&part[..part.len().min(room)]);
+            let (kept, dropped) = part.split_at(part.len().min(room));
+            line.extend_from_slice(kept);
+            cut |= !dropped.iter().all(|b| b.is_ascii_whitespace());
             let used = end.unwrap_or(buf.len());
             input.consume(used);
             if end.is_some() {
-                f(&line)?;
+                f(&line, cut)?;
                 line.clear();
+                cut = false;
             }
         }
     }
@@ -184,11 +202,11 @@ mod native {
         let stdout = io::stdout();
         let mut out = stdout.lock();
         let mut failed = false;
-        let mut answer = |fen: &str, out: &mut dyn Write| -> io::Result<()> {
+        let mut answer = |fen: &str, refused: Option<ProbeError>, out: &mut dyn Write| {
             let started = std::time::Instant::now();
-            let (text, ok) = prober.answer(fen, opts.json, opts.mainline);
+            let (text, ok) = prober.answer_or(fen, refused, opts.json, opts.mainline);
             failed |= !ok;
-            writeln!(out, "{text}")?;
+            writeln!(out, "{text}").map_err(|e| said("writing standard output", e))?;
             if opts.stats {
                 // A closed standard error loses the figures, not the answers.
                 let _ = writeln!(
@@ -197,23 +215,27 @@ mod native {
                     prober.stats_json(fen, started.elapsed())
                 );
             }
-            out.flush()
+            out.flush().map_err(|e| said("writing standard output", e))
         };
         let fens = cli::joined_fens(fens);
         let result = if fens.is_empty() {
             // Lines as bytes: one that is not UTF-8 gets its own answer (an
             // invalid FEN) and the lines after it are still read.
-            each_line(&mut io::stdin().lock(), |line| {
+            each_line(&mut io::stdin().lock(), |line, cut| {
                 let line = String::from_utf8_lossy(line);
                 // A byte-order mark (a file saved by some editors) is not part of the FEN.
                 let line = line.trim_end_matches('\r').trim_start_matches('\u{feff}');
+                if cut {
+                    let why = format!("the line is longer than {MAX_LINE} bytes");
+                    return answer(line, Some(ProbeError::InvalidFen(why)), &mut out);
+                }
                 if line.trim().is_empty() {
                     return Ok(());
                 }
-                answer(line, &mut out)
+                answer(line, None, &mut out)
             })
         } else {
-            fens.iter().try_for_each(|f| answer(f, &mut out))
+            fens.iter().try_for_each(|f| answer(f, None, &mut out))
         };
         if let Err(e) = result {
             if e.kind() != io::ErrorKind::BrokenPipe {

@@ -480,6 +480,22 @@ fn hostile_bytes_on_the_command_line_get_clear_errors() {
         &lines[0][..200]
     );
     assert!(lines[1].contains("\"wdl\":2"), "{}", lines[1]);
+    // A FEN past the first 1024 bytes of its line (after spaces) is
+    // answered as too long, not skipped as a blank line (the answers then
+    // fell out of step with the lines); a line of spaces alone is blank.
+    let mut spaced = vec![b' '; 1100];
+    spaced.extend_from_slice(b"8/8/8/4k3/8/8/8/R3K3 w - - 0 1\n");
+    spaced.extend_from_slice(&[b' '; 1100]);
+    spaced.extend_from_slice(b"\n8/8/8/4k3/8/8/8/R3K3 b - - 0 1\n");
+    let (out, _, code) = cli_bytes(&args, &spaced);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!((lines.len(), code), (2, 1), "{out}");
+    assert!(
+        lines[0].contains("invalid-fen") && lines[0].contains("longer than 1024 bytes"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].contains("\"wdl\":-2"), "{}", lines[1]);
     // A byte-order mark before the first line (a file saved so) is not part of the FEN.
     let (out, _, code) = cli_bytes(&args, "\u{feff}8/8/8/4k3/8/8/8/R3K3 w - - 0 1\n".as_bytes());
     assert_eq!(code, 0, "{out}");
@@ -606,4 +622,38 @@ fn headers_that_would_index_other_positions_are_corrupt() {
     let mut kpvkp = read("KPvKP.rtbw");
     kpvkp[6] = (kpvkp[6] & 0xf0) | (kpvkp[5] & 0x0f);
     corrupt("KPvKP.rtbw", &kpvkp, kpvkp.len() as u64, "piece order");
+}
+
+/// A failure to read standard input or write standard output names the
+/// stream: a bare "No space left on device" beside table paths points at
+/// the tables.
+#[test]
+fn standard_streams_that_fail_are_named() {
+    use std::process::{Command, Stdio};
+    let bin = env!("CARGO_BIN_EXE_syzygy-web");
+    let path = syzygy_path();
+    let dir = std::fs::File::open(std::env::temp_dir()).expect("a folder to read");
+    let out = Command::new(bin)
+        .args(["probe", "--path"])
+        .arg(&path)
+        .stdin(Stdio::from(dir))
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("reading standard input: "), "{err}");
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        println!("SKIPPED the output half: no /dev/full here");
+        return;
+    };
+    let out = Command::new(bin)
+        .args(["probe", "--json", "--path"])
+        .arg(&path)
+        .arg("8/8/8/4k3/8/8/8/R3K3 w - - 0 1")
+        .stdout(Stdio::from(full))
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("writing standard output: "), "{err}");
 }

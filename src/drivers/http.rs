@@ -40,12 +40,18 @@ pub struct HttpFetcher {
     /// Requests and bytes the cache answered, for [`Fetcher::take_local`].
     local: (AtomicU64, AtomicU64),
     whole_body_limit: u64,
+    /// Longest a try may take, its body included ([`REQUEST_TIMEOUT`]).
+    request_timeout: Duration,
     /// URLs answered 403, read as absent: the error for a missing table
     /// names them (a host may deny access to a file it has).
     forbidden: Mutex<Vec<String>>,
     /// Files answered 200 (Range ignored) since the last round (see
     /// [`Fetcher::take_streamed`]).
     streamed: Mutex<Vec<Streamed>>,
+    /// Requests past each one's first try, and bytes of answers not used
+    /// (error pages, bodies cut short), since the last round (see
+    /// [`Fetcher::take_retried`]).
+    retried: (AtomicU64, AtomicU64),
     /// Files answered 206 since the last round (see [`Fetcher::take_ranged`]).
     ranged: Mutex<Vec<String>>,
 }
@@ -67,21 +73,26 @@ enum Try {
 /// (`drivers::run`'s 16).
 const MAX_IDLE: usize = 16;
 
+/// Longest a request may take, its body included.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// Longest Retry-After this driver waits before asking again.
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
 
 impl HttpFetcher {
     pub fn new(bases: Vec<String>, cache_dir: Option<PathBuf>) -> Result<Self, String> {
+        // Checked as given (an error shows the URL typed); a scheme in
+        // capitals (HTTPS://) is one too.
+        let bases: Vec<String> = bases.into_iter().map(|b| lower_scheme(&b)).collect();
+        for b in &bases {
+            check_base(b)?;
+        }
         let bases: Vec<String> = bases
             .into_iter()
             .map(|b| if b.ends_with('/') { b } else { format!("{b}/") })
             .collect();
-        for b in &bases {
-            check_base(b)?;
-        }
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(60)))
             // A host that takes the connection and never answers fails in
             // half a minute, not a whole one.
             .timeout_connect(Some(Duration::from_secs(10)))
@@ -103,9 +114,11 @@ impl HttpFetcher {
             cache,
             local: Default::default(),
             whole_body_limit: WHOLE_BODY_LIMIT,
+            request_timeout: REQUEST_TIMEOUT,
             forbidden: Mutex::new(Vec::new()),
             streamed: Mutex::new(Vec::new()),
             ranged: Mutex::new(Vec::new()),
+            retried: Default::default(),
         })
     }
 
@@ -113,6 +126,14 @@ impl HttpFetcher {
     pub fn with_whole_body_limit(self, bytes: u64) -> Self {
         HttpFetcher {
             whole_body_limit: bytes,
+            ..self
+        }
+    }
+
+    /// Another limit on a try's time (tests).
+    pub fn with_request_timeout(self, limit: Duration) -> Self {
+        HttpFetcher {
+            request_timeout: limit,
             ..self
         }
     }
@@ -131,6 +152,18 @@ impl HttpFetcher {
     }
 
     fn one(&self, req: &Request) -> Response {
+        let mut tries = 0;
+        let r = self.answer(req, &mut tries);
+        // Tries past a request's first crossed the network too (retries,
+        // the next mirror's turn): `--stats` counts them.
+        self.retried
+            .0
+            .fetch_add(tries.saturating_sub(1), Ordering::Relaxed);
+        r
+    }
+
+    /// [`Self::one`]'s answer, counting its tries in `tries`.
+    fn answer(&self, req: &Request, tries: &mut u64) -> Response {
         if !req.open {
             let version = req.version.as_ref().map(|(s, v)| (*s, v.as_str()));
             if let Some(r) = self.kept_on_disk(req, version) {
@@ -163,17 +196,21 @@ impl HttpFetcher {
             let url = format!("{}{}", self.bases[i], req.name);
             let mut attempt = 0;
             // A mirror still failing after its last request's retries is
-            // asked once: a server down, or one that keeps answering 429
-            // with a Retry-After, no longer costs every later request
-            // (every line of a batch) its retries and their waits.
-            let limit = if self.failing[i].load(Ordering::Relaxed) {
-                0
-            } else {
-                RETRIES
-            };
+            // asked once: a server down no longer costs every later request
+            // (every line of a batch) its retries and their backoff. One
+            // that asks for a wait (Retry-After) is asked once more after
+            // it, not three times: a rate limit's window passes, and a
+            // batch does not wait it out again and again.
+            let failing = self.failing[i].load(Ordering::Relaxed);
+            let allowed = if failing { 0 } else { RETRIES };
             loop {
                 let got = self.try_once(&url, req);
+                *tries += 1;
                 reached |= !matches!(got, Try::NoAnswer(_));
+                let limit = match got {
+                    Try::RetryAfter(..) => allowed.max(1),
+                    _ => allowed,
+                };
                 match got {
                     Try::Got(r) => {
                         self.failing[i].store(false, Ordering::Relaxed);
@@ -206,10 +243,14 @@ impl HttpFetcher {
                         if attempt >= limit =>
                     {
                         // The next mirror may have it.
-                        last = if limit == 0 {
-                            format!("{why} (failing since an earlier request: asked once)")
-                        } else {
-                            format!("{why} (after {limit} retries)")
+                        last = match (failing, attempt) {
+                            (true, 0) => {
+                                format!("{why} (failing since an earlier request: asked once)")
+                            }
+                            (true, _) => format!(
+                                "{why} (failing since an earlier request: asked once, and once more after the wait it asked for)"
+                            ),
+                            _ => format!("{why} (after {limit} retries)"),
                         };
                         self.failing[i].store(true, Ordering::Relaxed);
                         down.get_or_insert_with(|| last.clone());
@@ -273,6 +314,24 @@ impl HttpFetcher {
         Some(r)
     }
 
+    /// A body that stopped arriving: retried, but not where the try's time
+    /// ran out while it came (a slow link, or a server that drips): each
+    /// retry would take as long again.
+    fn body_failed(&self, e: std::io::Error) -> Try {
+        let timeout = e.kind() == std::io::ErrorKind::TimedOut
+            || e.get_ref()
+                .and_then(|x| x.downcast_ref::<ureq::Error>())
+                .is_some_and(|x| matches!(x, ureq::Error::Timeout(_)));
+        if timeout {
+            Try::Fatal(format!(
+                "the answer did not arrive within {} s ({e}): a slow link, or a server that stalls",
+                self.request_timeout.as_secs_f64()
+            ))
+        } else {
+            Try::Retry(format!("body: {e}"))
+        }
+    }
+
     fn try_once(&self, url: &str, req: &Request) -> Try {
         if req.end <= req.start {
             return Try::Fatal("empty range".into());
@@ -281,6 +340,9 @@ impl HttpFetcher {
         let resp = self
             .agent
             .get(url)
+            .config()
+            .timeout_global(Some(self.request_timeout))
+            .build()
             .header("Range", &range)
             .header("Accept-Encoding", "identity")
             .call();
@@ -304,7 +366,8 @@ impl HttpFetcher {
         };
         let status = resp.status().as_u16();
         if status != 200 && status != 206 {
-            drain(&mut resp);
+            let n = drain(&mut resp);
+            self.retried.1.fetch_add(n, Ordering::Relaxed);
         }
         let header = |name: &str| {
             resp.headers()
@@ -353,7 +416,7 @@ impl HttpFetcher {
                 let mut body = resp.body_mut().as_reader();
                 let r = (&mut body).take(len).read_to_end(&mut bytes);
                 if let Err(e) = r {
-                    return Try::Retry(format!("body: {e}"));
+                    return self.body_failed(e);
                 }
                 // The body's end is seen only by a read past its last byte,
                 // and only then does the connection go back to the pool
@@ -363,6 +426,9 @@ impl HttpFetcher {
                     let _ = body.read(&mut [0u8; 1]);
                 }
                 if (bytes.len() as u64) < len {
+                    self.retried
+                        .1
+                        .fetch_add(bytes.len() as u64, Ordering::Relaxed);
                     return Try::Retry(format!("truncated body: {} of {} bytes", bytes.len(), len));
                 }
                 if let Ok(mut r) = self.ranged.lock() {
@@ -397,7 +463,7 @@ impl HttpFetcher {
                     .read_to_end(&mut bytes);
                 // The reason, when there is one (the 60 s limit on a slow link).
                 if let Err(e) = r {
-                    return Try::Retry(format!("body: {e}"));
+                    return self.body_failed(e);
                 }
                 let got = bytes.len() as u64;
                 let size = match length {
@@ -409,6 +475,7 @@ impl HttpFetcher {
                 };
                 let want_end = req.end.min(size);
                 if got < want_end {
+                    self.retried.1.fetch_add(got, Ordering::Relaxed);
                     return Try::Retry(format!("truncated body: {got} of {want_end} bytes"));
                 }
                 let start = req.start.min(want_end);
@@ -463,9 +530,9 @@ impl HttpFetcher {
 /// Reads an error answer's body to its end, when that is near: only then
 /// does its connection go back to the pool (else every 404 of a missing
 /// table, every 503 retried, opened a new one: a TLS handshake each).
-fn drain(resp: &mut ureq::http::Response<ureq::Body>) {
+fn drain(resp: &mut ureq::http::Response<ureq::Body>) -> u64 {
     let mut body = resp.body_mut().as_reader().take(ERROR_BODY_READ);
-    let _ = std::io::copy(&mut body, &mut std::io::sink());
+    std::io::copy(&mut body, &mut std::io::sink()).unwrap_or(0)
 }
 
 /// How much of an error answer's body is read to keep its connection.
@@ -496,6 +563,18 @@ fn shown(url: &str) -> String {
 }
 
 /// A base URL requests can be made under: http(s), a host, a valid port.
+/// `url` with its scheme, when it is http or https in any case, in lower case.
+fn lower_scheme(url: &str) -> String {
+    for scheme in ["http://", "https://"] {
+        if let Some(head) = url.get(..scheme.len()) {
+            if head.eq_ignore_ascii_case(scheme) {
+                return format!("{scheme}{}", &url[scheme.len()..]);
+            }
+        }
+    }
+    url.to_string()
+}
+
 fn check_base(url: &str) -> Result<(), String> {
     // Checked as given, named in messages without its credentials.
     let b = shown(url);
@@ -618,6 +697,13 @@ impl Fetcher for HttpFetcher {
             .unwrap_or_default()
     }
 
+    fn take_retried(&mut self) -> (u64, u64) {
+        (
+            self.retried.0.swap(0, Ordering::Relaxed),
+            self.retried.1.swap(0, Ordering::Relaxed),
+        )
+    }
+
     fn take_ranged(&mut self) -> Vec<String> {
         self.ranged
             .lock()
@@ -630,5 +716,33 @@ impl Fetcher for HttpFetcher {
             self.local.0.swap(0, Ordering::Relaxed),
             self.local.1.swap(0, Ordering::Relaxed),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HttpFetcher;
+
+    #[test]
+    fn bases_are_checked_as_typed_with_schemes_in_any_case() {
+        for url in ["HTTPS://example.org/tables", "Http://example.org:8080/t/"] {
+            assert!(HttpFetcher::new(vec![url.into()], None).is_ok(), "{url}");
+        }
+        // The message shows the URL as typed, not with a `/` added.
+        for (url, says) in [
+            ("ftp://h/t/", "must start with http:// or https://"),
+            ("http://h/t/#x", "no query (?) or fragment (#)"),
+            ("http://h/t?q=1", "no query (?) or fragment (#)"),
+            ("http://h:99999/t", "invalid port"),
+            ("http:///t", "not a valid URL"),
+        ] {
+            let Err(e) = HttpFetcher::new(vec![url.into()], None) else {
+                panic!("{url} accepted");
+            };
+            assert!(
+                e.contains(says) && e.ends_with(&format!(": {url}")),
+                "{url}: {e}"
+            );
+        }
     }
 }

@@ -55,6 +55,13 @@ pub trait Fetcher {
         Vec::new()
     }
 
+    /// Requests past each one's first try (retries, another mirror asked)
+    /// and bytes of answers not used (error pages, bodies cut short) since
+    /// the last call: they crossed the network, and `--stats` counts them.
+    fn take_retried(&mut self) -> (u64, u64) {
+        (0, 0)
+    }
+
     /// The files a server answered with a range (206) since the last call:
     /// a server that ignored Range once (a CDN's cache miss) honours it
     /// again, and speculative reads of those files resume.
@@ -252,12 +259,13 @@ impl<F: Fetcher> Tablebase<F> {
             }
         }
         let unasked: u64 = streamed.iter().map(|s| s.unasked).sum();
+        let (retried, retried_bytes) = self.fetcher.take_retried();
         let network = (batch.len() as u64).saturating_sub(local);
         // (A round the disk cache answered whole waited for no network.)
         if network > 0 {
             self.stats.rounds += 1;
         }
-        self.stats.requests += network;
+        self.stats.requests += network + retried;
         self.stats.local += local;
         self.stats.waves += network.div_ceil(self.fetcher.connections().max(1));
         // Counted before any answer fails the round: those bytes came too.
@@ -268,7 +276,7 @@ impl<F: Fetcher> Tablebase<F> {
                 _ => 0,
             })
             .sum();
-        self.stats.bytes += bytes_in.saturating_sub(local_bytes) + unasked;
+        self.stats.bytes += bytes_in.saturating_sub(local_bytes) + unasked + retried_bytes;
         let mut changed = Vec::new();
         // Per file that changed version in this round: the version before.
         let mut replaced: HashMap<&str, (u64, String)> = HashMap::new();

@@ -381,10 +381,14 @@ fn run_once(a: &Args, damaged: &Mutex<Option<PathBuf>>) -> Result<(), String> {
             let _ = writeln!(io::stderr(), "{}", s.line(seconds));
             if a.json {
                 let mut out = stdout.lock();
-                // A reader that stopped reading (`| head`) is not a failure.
+                // A reader that stopped reading (`| head`) is not a failure;
+                // without --out, the tables after are then made for no one.
                 if let Err(e) = writeln!(out, "{}", s.json(seconds, opts.threads)) {
                     if e.kind() != io::ErrorKind::BrokenPipe {
-                        return Err(e.to_string());
+                        return Err(format!("writing standard output: {e}"));
+                    }
+                    if a.out.is_none() {
+                        return Ok(());
                     }
                 }
             }
