@@ -136,6 +136,18 @@ impl Prober {
         }
     }
 
+    /// The outcome and every move's WDL from the WDL tables alone.
+    fn wdl_analysis(&mut self, fen: &str) -> Result<probe::WdlAnalysis, ProbeError> {
+        let pos = probe::parse_fen(fen)?;
+        match self {
+            Prober::Local(t) => t.wdl_analysis(&pos),
+            #[cfg(not(target_arch = "wasm32"))]
+            Prober::Remote(t) => t.wdl_analysis(&pos),
+            // Generated tables come in pairs: no DTZ table is ever missing alone.
+            Prober::Generated(_) => Err(ProbeError::Missing),
+        }
+    }
+
     /// What the last answer cost: requests, bytes, waves, rounds and wall
     /// time, as one JSON object (the figures `stats().last` gives in the
     /// browser).
@@ -220,6 +232,21 @@ impl Prober {
                 .analyse(fen)
                 .map(|a| (a, mainline.then(|| self.mainline(fen)))),
         };
+        // A DTZ table missing (a host of WDL tables alone, as most 6- and
+        // 7-piece mirrors are): who wins, and every move's WDL, still come
+        // from the WDL tables; the line says which table is missing.
+        if let Err(e @ ProbeError::MissingTable(name)) = &answer {
+            if name.contains(".rtbz") {
+                if let Ok(w) = self.wdl_analysis(fen) {
+                    let out = if json {
+                        report::wdl_analysis(fen, &w, e)
+                    } else {
+                        text_wdl(fen, &w, e)
+                    };
+                    return (out, false);
+                }
+            }
+        }
         match (answer, json) {
             (Ok((a, line)), true) => {
                 let out = report::analysis(fen, &a);
@@ -336,6 +363,66 @@ fn outcome(a: &Analysis) -> String {
         ),
         Category::Loss => format!("{} wins, DTZ {dtz}{approx}", side.1),
     }
+}
+
+/// [`text`] from the WDL tables alone: no DTZ, and why.
+fn text_wdl(fen: &str, w: &probe::WdlAnalysis, missing: &ProbeError) -> String {
+    let o = &w.outcome;
+    let side = if o.turn == shakmaty::Color::White {
+        ("White", "Black")
+    } else {
+        ("Black", "White")
+    };
+    let who = if o.facts.checkmate {
+        format!("{} is checkmated", side.0)
+    } else if o.facts.stalemate {
+        "Stalemate".into()
+    } else if o.facts.insufficient_material {
+        "Draw by insufficient material".into()
+    } else {
+        match o.wdl {
+            2 => format!("{} wins", side.0),
+            1 => format!("{} wins, but the 50-move rule draws", side.0),
+            0 => "Draw".into(),
+            -1 => format!("{} wins, but the 50-move rule draws", side.1),
+            _ => format!("{} wins", side.1),
+        }
+    };
+    let category = o.category.map_or("DTZ needed", |c| c.as_str());
+    let mut s = String::new();
+    let _ = writeln!(s, "{fen}");
+    let _ = writeln!(
+        s,
+        "  {who} [{category}; halfmove clock {}]; no DTZ: {missing}",
+        o.halfmoves
+    );
+    for m in &w.moves {
+        if let Some(e) = &m.error {
+            let _ = writeln!(s, "  {:<8} {:<8} error: {e}", m.san, m.uci);
+            continue;
+        }
+        let mark = if m.facts.checkmate {
+            "mate"
+        } else if m.zeroing {
+            "zeroing"
+        } else {
+            ""
+        };
+        // Where the clock leaves it to the DTZ: the WDL's, marked unsure.
+        let category = m.category.map_or_else(
+            || {
+                let c = probe::Category::from_wdl(m.wdl, 0, false);
+                format!("{}?", c.map_or("", |c| c.as_str()))
+            },
+            |c| c.as_str().to_string(),
+        );
+        let line = format!(
+            "  {:<8} {:<8} {:<13} wdl {:>2} {mark}",
+            m.san, m.uci, category, m.wdl
+        );
+        let _ = writeln!(s, "{}", line.trim_end());
+    }
+    s
 }
 
 fn text(fen: &str, a: &Analysis) -> String {

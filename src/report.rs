@@ -6,7 +6,7 @@ use std::fmt::Write;
 use shakmaty::Color;
 
 use crate::error::ProbeError;
-use crate::probe::{Analysis, LineStep, Mainline, MoveInfo, Outcome, PositionFacts};
+use crate::probe::{Analysis, LineStep, Mainline, MoveInfo, Outcome, PositionFacts, WdlAnalysis};
 
 /// Appends `s` as a JSON string literal.
 pub fn string(out: &mut String, s: &str) {
@@ -116,6 +116,52 @@ pub fn outcome(fen: &str, o: &Outcome) -> String {
     position_fields(&mut out, &o.facts, o.halfmoves, o.turn);
     string(&mut out, "moves");
     out.push_str(":[]}");
+    out
+}
+
+/// The answer where a DTZ table is missing: the position's outcome and
+/// every move's WDL ([`crate::probe::WdlAnalysis`]), in [`analysis`]'s
+/// shape with `dtz`, `precise` and `dtm` null (`category` too where the
+/// halfmove clock leaves it to the DTZ), and `error` and `code` saying
+/// which table is missing, as the error alone said before.
+pub fn wdl_analysis(fen: &str, a: &WdlAnalysis, missing: &ProbeError) -> String {
+    let mut out = outcome(fen, &a.outcome);
+    // (outcome() ends with an empty move list.)
+    out.truncate(out.len() - "[]}".len());
+    out.push('[');
+    for m in &a.moves {
+        out.push('{');
+        field_str(&mut out, "uci", &m.uci);
+        field_str(&mut out, "san", &m.san);
+        if let Some(e) = &m.error {
+            field_str(&mut out, "error", &e.to_string());
+            field_str(&mut out, "code", e.code());
+        } else {
+            field(&mut out, "wdl", m.wdl);
+            field(&mut out, "dtz", "null");
+            field(&mut out, "precise", "null");
+            match m.category {
+                Some(c) => field_str(&mut out, "category", c.as_str()),
+                None => field(&mut out, "category", "null"),
+            }
+            field_dtm(&mut out, None);
+        }
+        field(&mut out, "zeroing", m.zeroing);
+        field(&mut out, "checkmate", m.facts.checkmate);
+        field(&mut out, "stalemate", m.facts.stalemate);
+        field(
+            &mut out,
+            "insufficientMaterial",
+            m.facts.insufficient_material,
+        );
+        close(&mut out, '}');
+        out.push(',');
+    }
+    close(&mut out, ']');
+    out.push(',');
+    field_str(&mut out, "error", &missing.to_string());
+    field_str(&mut out, "code", missing.code());
+    close(&mut out, '}');
     out
 }
 

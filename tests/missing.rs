@@ -269,3 +269,123 @@ fn a_win_in_the_table_needs_no_capture_answered() {
     assert!(with_capture > 20, "{with_capture}");
     assert!(won > with_capture / 2, "{won} of {with_capture}");
 }
+
+/// A folder of links to the official WDL tables alone, as most 6- and
+/// 7-piece mirrors serve them.
+fn wdl_tables_only() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("syzygy-web-wdl-only-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let src = std::fs::canonicalize(syzygy_path()).expect("tables");
+    for e in std::fs::read_dir(&src).expect("tables").flatten() {
+        let name = e.file_name().into_string().expect("name");
+        if name.ends_with(".rtbw") {
+            std::os::unix::fs::symlink(e.path(), dir.join(&name)).expect("link");
+        }
+    }
+    dir
+}
+
+/// Without DTZ tables the full analysis fails for the missing file, and
+/// the WDL tables alone still give the position's WDL and every move's,
+/// each equal to shakmaty-syzygy's on the full set, ranked mates first,
+/// then by the WDL after the move, zeroing moves first among equals.
+#[test]
+fn wdl_tables_alone_rank_every_move_by_its_wdl() {
+    if !official_tables() {
+        return;
+    }
+    let dir = wdl_tables_only();
+    let mut t = prober(dir.clone());
+    let them = theirs();
+    let mut checked = 0;
+    for (material, seed) in [
+        ("KRPvKR", 3),
+        ("KQvKR", 4),
+        ("KPvKP", 5),
+        ("KBNvK", 6),
+        ("KRvKP", 7),
+    ] {
+        for pos in sample(material, 40, seed) {
+            let dtz_file = format!("{material}.rtbz");
+            // (A draw, or a win by a zeroing move, needs no DTZ table.)
+            match t.analyse(&pos) {
+                Ok(_) => {}
+                Err(ProbeError::MissingTable(name)) => assert!(name.ends_with(".rtbz"), "{name}"),
+                Err(e) => panic!("{}: {e}", fen(&pos)),
+            }
+            let w = t
+                .wdl_analysis(&pos)
+                .unwrap_or_else(|e| panic!("{}: {e}", fen(&pos)));
+            let want = wdl_of(them.probe_wdl_after_zeroing(&pos).expect("theirs"));
+            assert_eq!(w.outcome.wdl, want, "{} ({dtz_file} missing)", fen(&pos));
+            let legal: Vec<String> = pos
+                .legal_moves()
+                .iter()
+                .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+                .collect();
+            assert_eq!(w.moves.len(), legal.len(), "{}", fen(&pos));
+            let mut last = None;
+            for m in &w.moves {
+                assert!(m.error.is_none(), "{} {}: {:?}", fen(&pos), m.uci, m.error);
+                let mv = pos
+                    .legal_moves()
+                    .into_iter()
+                    .find(|x| x.to_uci(CastlingMode::Standard).to_string() == m.uci)
+                    .expect("a legal move");
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                let want = if child.is_checkmate() {
+                    -2
+                } else {
+                    wdl_of(them.probe_wdl_after_zeroing(&child).expect("theirs"))
+                };
+                assert_eq!(m.wdl, want, "{} {}", fen(&pos), m.uci);
+                let key = (!m.facts.checkmate, m.wdl, !m.zeroing);
+                assert!(
+                    last.is_none_or(|k| k <= key),
+                    "{}: ranked out of order at {}",
+                    fen(&pos),
+                    m.uci
+                );
+                last = Some(key);
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 200);
+
+    // The command line answers the same, saying which table is missing.
+    let lucena = "1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1";
+    let args = ["probe", "--json", "--path"].map(std::ffi::OsStr::new);
+    let mut args = args.to_vec();
+    args.push(dir.as_os_str());
+    args.push(std::ffi::OsStr::new(lucena));
+    let out = common::cli::run_cli(&args, b"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let w = t.wdl_analysis(&parse(lucena)).expect("WDL analysis");
+    assert!(
+        text.starts_with(&format!(
+            "{{\"fen\":\"{lucena}\",\"wdl\":{},\"dtz\":null,",
+            w.outcome.wdl
+        )),
+        "{text}"
+    );
+    assert!(
+        text.trim_end()
+            .ends_with(r#""error":"missing table: KRPvKR.rtbz","code":"missing-table"}"#),
+        "{text}"
+    );
+    for m in &w.moves {
+        assert!(
+            text.contains(&format!(
+                "{{\"uci\":\"{}\",\"san\":\"{}\",\"wdl\":{},\"dtz\":null,",
+                m.uci, m.san, m.wdl
+            )),
+            "{}: {text}",
+            m.uci
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -331,6 +331,16 @@ impl<F: Fetcher> Tablebase<F> {
         Ok(a)
     }
 
+    /// The position's outcome and its moves' WDL, from the WDL tables alone
+    /// (where [`Self::analyse`] fails for a missing DTZ table).
+    pub fn wdl_analysis(&mut self, pos: &Chess) -> Result<probe::WdlAnalysis, ProbeError> {
+        let mut a = self.run(|ctx| probe::wdl_analysis(ctx, pos))?;
+        for m in &mut a.moves {
+            m.error = m.error.take().map(|e| self.fetcher.explain(e));
+        }
+        Ok(a)
+    }
+
     /// WDL only.
     pub fn probe_wdl(&mut self, pos: &Chess) -> Result<i8, ProbeError> {
         self.run(|ctx| probe::probe_wdl(ctx, pos))

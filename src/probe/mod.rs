@@ -12,6 +12,7 @@ mod position;
 mod reach;
 mod root;
 mod search;
+mod wdl_only;
 
 pub use category::Category;
 pub use mainline::{mainline_step, LineStep, Mainline, MainlineStep};
@@ -19,3 +20,4 @@ pub use position::{parse_fen, parse_position, PositionFacts};
 pub use reach::{legal_moves, reachable_materials};
 pub use root::{analyse, outcome, verdict, Analysis, MoveInfo, Outcome};
 pub use search::{child_dtz, probe_dtz, probe_wdl, Dtz};
+pub use wdl_only::{wdl_analysis, MoveOutcome, WdlAnalysis};

@@ -135,7 +135,7 @@ pub(super) fn result(
 /// SAN with its check or mate suffix, from the facts already known about
 /// the position after the move (rather than playing it and generating its
 /// moves again).
-fn san(pos: &Chess, m: &Move, child: &Chess, facts: &PositionFacts) -> String {
+pub(super) fn san(pos: &Chess, m: &Move, child: &Chess, facts: &PositionFacts) -> String {
     let suffix = if facts.checkmate {
         Some(Suffix::Checkmate)
     } else if child.is_check() {
