@@ -239,7 +239,7 @@ impl Prober {
             if name.contains(".rtbz") {
                 if let Ok(w) = self.wdl_analysis(fen) {
                     let out = if json {
-                        report::wdl_analysis(fen, &w, e)
+                        report::wdl_analysis(fen, &w, Some(e))
                     } else {
                         text_wdl(fen, &w, e)
                     };

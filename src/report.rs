@@ -123,8 +123,9 @@ pub fn outcome(fen: &str, o: &Outcome) -> String {
 /// every move's WDL ([`crate::probe::WdlAnalysis`]), in [`analysis`]'s
 /// shape with `dtz`, `precise` and `dtm` null (`category` too where the
 /// halfmove clock leaves it to the DTZ), and `error` and `code` saying
-/// which table is missing, as the error alone said before.
-pub fn wdl_analysis(fen: &str, a: &WdlAnalysis, missing: &ProbeError) -> String {
+/// which table is missing, as the error alone said before (the JS API
+/// puts this answer on its error instead: `missing` None).
+pub fn wdl_analysis(fen: &str, a: &WdlAnalysis, missing: Option<&ProbeError>) -> String {
     let mut out = outcome(fen, &a.outcome);
     // (outcome() ends with an empty move list.)
     out.truncate(out.len() - "[]}".len());
@@ -159,8 +160,10 @@ pub fn wdl_analysis(fen: &str, a: &WdlAnalysis, missing: &ProbeError) -> String 
     }
     close(&mut out, ']');
     out.push(',');
-    field_str(&mut out, "error", &missing.to_string());
-    field_str(&mut out, "code", missing.code());
+    if let Some(e) = missing {
+        field_str(&mut out, "error", &e.to_string());
+        field_str(&mut out, "code", e.code());
+    }
     close(&mut out, '}');
     out
 }

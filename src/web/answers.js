@@ -73,7 +73,9 @@ export async function analysePosition(rt, fen, options) {
         .then(verdict, () => {})
         .finally(release);
     }
-    const full = await rt.run('analyse', fen, { trace, prio: { rank: RANK.moves } });
+    const full = await rt.run('analyse', fen, { trace, prio: { rank: RANK.moves } }).catch(async (e) => {
+      throw await withWdlAnswer(rt, fen, e, trace);
+    });
     verdict(full);
     rt.noteTrace(trace);
     notify('complete', full);
@@ -83,6 +85,23 @@ export async function analysePosition(rt, fen, options) {
     settled = true;
     rt.noteTrace(trace);
   }
+}
+
+/**
+ * `e`, and where it is a missing DTZ table (a host of WDL tables alone, as
+ * most 6- and 7-piece mirrors are), the answer the WDL tables still give
+ * as its `result`: the position's WDL and every move's, ranked, with
+ * `dtz`, `precise` and `dtm` null, and `error` and `code` as the error's.
+ */
+async function withWdlAnswer(rt, fen, e, trace) {
+  if (!e || e.code !== 'missing-table' || !/\.rtbz\b/.test(e.message)) return e;
+  try {
+    const answer = await rt.run('wdl', fen, { trace, prio: { rank: RANK.moves } });
+    e.result = { ...answer, error: e.message, code: e.code };
+  } catch {
+    /* the error as it was */
+  }
+  return e;
 }
 
 /**

@@ -180,6 +180,11 @@ impl Core {
                 .engine
                 .attempt(|ctx| probe::outcome(ctx, &pos))
                 .map(|o| report::outcome(fen, &o)),
+            // Where a DTZ table is missing: the WDL tables' answer alone.
+            "wdl" => self
+                .engine
+                .attempt(|ctx| probe::wdl_analysis(ctx, &pos))
+                .map(|w| report::wdl_analysis(fen, &w, None)),
             "verdict" if self.moves_ride => {
                 // What the move list searches next rides along (see `set_moves_ride`).
                 let (result, with) =

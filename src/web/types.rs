@@ -139,4 +139,12 @@ export type ProbeUpdate =
 export interface OutcomeResult extends Omit<ProbeResult, 'dtz' | 'precise' | 'dtm'> {
   dtz: number | null; precise: boolean | null; dtm: number | null;
 }
+/** What the WDL tables alone answer where a DTZ table is missing (a host of WDL tables
+ *  alone): `probe` rejects with code `missing-table`, and the error's `result` is this:
+ *  every move's WDL, ranked, no DTZ (`category` null where the halfmove clock leaves it
+ *  to the DTZ), `error` and `code` as the error's. */
+export interface WdlResult extends Omit<OutcomeResult, 'category' | 'moves'> {
+  category: Category | null; error: string; code: 'missing-table';
+  moves: ((Omit<MoveResult, 'dtz' | 'precise' | 'category'> & { dtz: null; precise: null; category: Category | null }) | MoveError)[];
+}
 "#;

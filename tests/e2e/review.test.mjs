@@ -4,7 +4,10 @@
 import { describe, it as baseIt } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { skipReason, newPage, appUrl, waitVerdict, cliProbe, siteAndBrowser, expectedHeadline, dragMove, squareCenter, CLI, TABLES } from './helpers.mjs';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { skipReason, newPage, appUrl, waitVerdict, cliProbe, siteAndBrowser, expectedHeadline, dragMove, squareCenter, startSite, CLI, TABLES } from './helpers.mjs';
 import { applyUci } from '../../www/src/chess.js';
 
 const skip = skipReason({ needCli: true });
@@ -251,5 +254,32 @@ describe('board review defects', () => {
     const live = await page.$$eval('syzygy-board .sb-mainline .sb-ply', (els) => els.filter((b) => !b.disabled).length);
     assert.equal(live, 0);
     await page.context().close();
+  });
+
+  it('a host of WDL tables alone: who wins and every move\'s WDL show, the DTZ said to be unknown', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syzygy-wdl-only-'));
+    for (const f of fs.readdirSync(TABLES).filter((f) => f.endsWith('.rtbw'))) fs.symlinkSync(path.join(TABLES, f), path.join(dir, f));
+    const site = await startSite({ tables: [dir] });
+    const fen = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
+    const [cli] = cliProbe([fen]);
+    const page = await newPage(ctx.browser);
+    try {
+      await page.goto(appUrl(site.url, fen));
+      const v = await waitVerdict(page, fen);
+      assert.equal(v.headline, expectedHeadline(cli));
+      assert.match(await page.textContent('syzygy-board .sb-dtz'), /Not known: the host has no KRPvKR\.rtbz/);
+      // Every move, grouped by its WDL as the full tables group it.
+      const shown = await page.$$eval('syzygy-board [role="option"]', (els) => els.map((e) => [e.dataset.uci, e.dataset.group]));
+      const want = cli.moves.map((m) => m.uci).sort();
+      assert.deepEqual(shown.map(([u]) => u).sort(), want);
+      const wins = new Set(cli.moves.filter((m) => m.wdl < 0).map((m) => m.uci));
+      assert.deepEqual(new Set(shown.filter(([, g]) => g === shown[0][1]).map(([u]) => u)), wins);
+      await page.waitForFunction(() => /Best line unavailable: the host has no KRPvKR\.rtbz/.test(document.querySelector('syzygy-board .sb-mainline').textContent));
+      assert.deepEqual(page.errors.map(String), []);
+    } finally {
+      await page.context().close();
+      await site.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

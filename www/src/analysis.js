@@ -173,6 +173,13 @@ export async function analyse(ctx, fen, token) {
     if (stale()) return;
     // Failed requests may end without a last progress report: nothing is in flight for this position now.
     view.verdict.fetching(false);
+    // A DTZ table missing (a host of WDL tables alone): who wins, and every
+    // move's WDL, from what the WDL tables still answer.
+    if (err.result) {
+      renderResult(ctx, err.result, fen);
+      renderMainline(ctx, fen, token, err.result);
+      return;
+    }
     renderError(ctx, err, fen);
   }
 }
@@ -378,6 +385,12 @@ async function renderMainline(ctx, fen, token, result = null) {
   const { s, view, full } = ctx;
   if (!full) return;
   const r = result || s.results.get(fen);
+  // The WDL tables' answer alone (the host has no DTZ table): no line to follow.
+  if (r && r.code === 'missing-table' && Array.isArray(r.moves)) {
+    markStale(view.mainlineCard, false);
+    view.mainline.message(`Best line unavailable: ${shortReason({ code: r.code, message: r.error })}.`);
+    return;
+  }
   if (lineless(r)) {
     markStale(view.mainlineCard, false);
     view.mainline.message(r && r.wdl === 0 && !r.checkmate ? 'Drawn: no line to force.' : 'Game over.');

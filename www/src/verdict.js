@@ -80,10 +80,17 @@ export function describe(r, context = {}) {
   const approx = r.precise === false ? '~' : '';
   // A rounded DTZ of n stands for n or n + 1 plies.
   const span = (k) => (approx ? `${k} or ${k + 1} plies` : plies(k));
-  // The outcome stage: the WDL is known, the DTZ is still on its way.
-  const pending = r.dtz === null || r.dtz === undefined;
+  // The outcome stage: the WDL is known, the DTZ is still on its way; or
+  // it will not come (the host has no DTZ table: r.code says so).
+  const unknown = r.code === 'missing-table' && (r.dtz === null || r.dtz === undefined);
+  const pending = !unknown && (r.dtz === null || r.dtz === undefined);
   v.pending = pending;
-  const dtzLine = (text) => (pending ? { label: 'DTZ …', text: 'Counting the plies to the next capture, pawn move or mate…', pending: true } : { label: `DTZ ${approx}${n}`, text });
+  const dtzLine = (text) =>
+    unknown
+      ? { label: 'DTZ ?', text: `Not known: ${shortReason({ code: r.code, message: r.error })}. Who wins comes from its WDL table alone.` }
+      : pending
+        ? { label: 'DTZ …', text: 'Counting the plies to the next capture, pawn move or mate…', pending: true }
+        : { label: `DTZ ${approx}${n}`, text };
   // A decisive wdl that the halfmove clock turns into a (possible) draw.
   const byClock = Math.abs(r.wdl) === 2 && category !== categoryOfWdl(r.wdl);
   switch (category) {
@@ -132,13 +139,15 @@ export function describe(r, context = {}) {
   const rawWdl = r.wdl;
   const winner = rawWdl > 0 ? stm : opp;
   if (['cursed-win', 'blessed-loss', 'maybe-win', 'maybe-loss'].includes(category) || byClock) {
-    if (pending) v.dtz = dtzLine('');
+    if (pending || unknown) v.dtz = dtzLine('');
     else if (n > 100) v.dtz = { label: `DTZ ${approx}${n}`, text: beyond100(n, winner, context.zeroing, h) };
     else if (n > 0) v.dtz = { label: `DTZ ${approx}${n}`, text: `${winner} needs ${span(n)} to reach the next capture, pawn move or mate.` };
   }
 
   // The halfmove clock, only where it changes or nearly changes the result.
-  if (h > 0 && Math.abs(rawWdl) === 2) {
+  if (unknown && h > 0 && Math.abs(rawWdl) === 2) {
+    v.notes.push(`The halfmove clock stands at ${h}: without the DTZ, whether ${winner} wins before the 50-move rule is not known.`);
+  } else if (h > 0 && Math.abs(rawWdl) === 2) {
     const left = Math.max(0, 100 - h);
     if (category === categoryOfWdl(rawWdl)) {
       if (n > left) {
