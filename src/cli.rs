@@ -379,6 +379,10 @@ fn text_wdl(fen: &str, w: &probe::WdlAnalysis, missing: &ProbeError) -> String {
         "Stalemate".into()
     } else if o.facts.insufficient_material {
         "Draw by insufficient material".into()
+    } else if o.category.is_none() {
+        // A running clock: whether the win comes in time takes the DTZ.
+        let winner = if o.wdl > 0 { side.0 } else { side.1 };
+        format!("Win for {winner} or 50-move draw (the DTZ would tell)")
     } else {
         match o.wdl {
             2 => format!("{} wins", side.0),
@@ -388,7 +392,7 @@ fn text_wdl(fen: &str, w: &probe::WdlAnalysis, missing: &ProbeError) -> String {
             _ => format!("{} wins", side.1),
         }
     };
-    let category = o.category.map_or("DTZ needed", |c| c.as_str());
+    let category = o.category.map_or("unknown", |c| c.as_str());
     let mut s = String::new();
     let _ = writeln!(s, "{fen}");
     let _ = writeln!(

@@ -289,7 +289,8 @@ fn wdl_tables_only() -> PathBuf {
 /// Without DTZ tables the full analysis fails for the missing file, and
 /// the WDL tables alone still give the position's WDL and every move's,
 /// each equal to shakmaty-syzygy's on the full set, ranked mates first,
-/// then by the WDL after the move, zeroing moves first among equals.
+/// then by the WDL after the move, zeroing moves first among winning ones
+/// and last among losing ones.
 #[test]
 fn wdl_tables_alone_rank_every_move_by_its_wdl() {
     if !official_tables() {
@@ -341,7 +342,13 @@ fn wdl_tables_alone_rank_every_move_by_its_wdl() {
                     wdl_of(them.probe_wdl_after_zeroing(&child).expect("theirs"))
                 };
                 assert_eq!(m.wdl, want, "{} {}", fen(&pos), m.uci);
-                let key = (!m.facts.checkmate, m.wdl, !m.zeroing);
+                // Zeroing moves first when winning, last when losing.
+                let later = if m.wdl < 0 {
+                    !m.zeroing
+                } else {
+                    m.wdl > 0 && m.zeroing
+                };
+                let key = (!m.facts.checkmate, m.wdl, later);
                 assert!(
                     last.is_none_or(|k| k <= key),
                     "{}: ranked out of order at {}",

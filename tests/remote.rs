@@ -1345,6 +1345,17 @@ fn a_cache_dir_answers_offline_what_it_holds() {
     drop(srv);
     let (offline, code) = cli(&args, &fens);
     assert_eq!((offline.as_str(), code), (online.as_str(), 0));
+    // Read locally, and so counted by --stats: no request reached a server
+    // (until 2026-12-01 the tries before it counted, less one each).
+    let with_stats: Vec<&std::ffi::OsStr> = args
+        .iter()
+        .chain(&["--stats"])
+        .map(std::ffi::OsStr::new)
+        .collect();
+    let out = common::cli::run_cli(&with_stats, fens.as_bytes());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 4, "{err}");
+    assert!(err.lines().all(|l| l.contains("\"requests\":0,")), "{err}");
     // A position whose pages were never fetched is still an error.
     let (other, code) = cli(&args, "8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1\n");
     assert_eq!(code, 1, "{other}");

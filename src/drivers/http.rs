@@ -83,10 +83,10 @@ impl HttpFetcher {
     pub fn new(bases: Vec<String>, cache_dir: Option<PathBuf>) -> Result<Self, String> {
         // Checked as given (an error shows the URL typed); a scheme in
         // capitals (HTTPS://) is one too.
-        let bases: Vec<String> = bases.into_iter().map(|b| lower_scheme(&b)).collect();
         for b in &bases {
-            check_base(b)?;
+            check_base(&lower_scheme(b), b)?;
         }
+        let bases: Vec<String> = bases.iter().map(|b| lower_scheme(b)).collect();
         let bases: Vec<String> = bases
             .into_iter()
             .map(|b| if b.ends_with('/') { b } else { format!("{b}/") })
@@ -292,6 +292,8 @@ impl HttpFetcher {
         // even with an error, is not overruled.
         if req.open && !reached {
             if let Some(r) = self.kept_on_disk(req, None) {
+                // Read locally, as `--stats` counts it: no try reached a server.
+                *tries = 0;
                 return r;
             }
         }
@@ -562,7 +564,6 @@ fn shown(url: &str) -> String {
     }
 }
 
-/// A base URL requests can be made under: http(s), a host, a valid port.
 /// `url` with its scheme, when it is http or https in any case, in lower case.
 fn lower_scheme(url: &str) -> String {
     for scheme in ["http://", "https://"] {
@@ -575,9 +576,11 @@ fn lower_scheme(url: &str) -> String {
     url.to_string()
 }
 
-fn check_base(url: &str) -> Result<(), String> {
-    // Checked as given, named in messages without its credentials.
-    let b = shown(url);
+/// A base URL requests can be made under: http(s), a host, a valid port.
+/// Messages name it as `typed` (its scheme's case kept), without its
+/// credentials.
+fn check_base(url: &str, typed: &str) -> Result<(), String> {
+    let b = shown(typed);
     if !(url.starts_with("http://") || url.starts_with("https://")) {
         return Err(format!("--url must start with http:// or https://: {b}"));
     }
@@ -735,6 +738,7 @@ mod tests {
             ("http://h/t?q=1", "no query (?) or fragment (#)"),
             ("http://h:99999/t", "invalid port"),
             ("http:///t", "not a valid URL"),
+            ("HTTP://h:99999/t", "invalid port"),
         ] {
             let Err(e) = HttpFetcher::new(vec![url.into()], None) else {
                 panic!("{url} accepted");

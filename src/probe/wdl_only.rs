@@ -36,8 +36,10 @@ pub struct WdlAnalysis {
 }
 
 /// The position's outcome and every move's WDL, ranked: mates first, then
-/// by the WDL after the move, zeroing moves (progress the tables can
-/// vouch for) first among equals, ties by UCI.
+/// by the WDL after the move; among winning moves zeroing ones first (a
+/// capture or pawn move: progress the tables can vouch for), among losing
+/// ones last (they restart the 50-move count the defender plays for);
+/// ties by UCI.
 pub fn wdl_analysis(ctx: &Ctx<'_>, pos: &Chess) -> Result<WdlAnalysis, ProbeError> {
     let mut missing = false;
     let root = keep_going(outcome(ctx, pos), &mut missing)?;
@@ -78,7 +80,13 @@ pub fn wdl_analysis(ctx: &Ctx<'_>, pos: &Chess) -> Result<WdlAnalysis, ProbeErro
 }
 
 /// Sort key, best first: the WDL after the move is the opponent's, so lower
-/// is better; mates before other wins, zeroing moves before others.
+/// is better; mates before other wins; zeroing moves first when winning,
+/// last when losing.
 fn rank(m: &MoveOutcome) -> (bool, bool, i8, bool) {
-    (m.error.is_some(), !m.facts.checkmate, m.wdl, !m.zeroing)
+    let zeroing_later = match m.wdl {
+        w if w < 0 => !m.zeroing,
+        w if w > 0 => m.zeroing,
+        _ => false,
+    };
+    (m.error.is_some(), !m.facts.checkmate, m.wdl, zeroing_later)
 }

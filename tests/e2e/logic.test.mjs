@@ -345,6 +345,23 @@ describe('share codes (sharecode.js)', () => {
   });
 });
 
+describe('the WDL tables\' answer alone (verdict.js)', () => {
+  it('a decisive WDL under a running clock is a win or a 50-move draw, not a win; a move likewise where the clock already ran', async () => {
+    const { describe: verdictOf, describeMove } = await import('../../www/src/verdict.js');
+    const base = { dtz: null, precise: null, dtm: null, turn: 'white', code: 'missing-table', error: 'missing table: KRPvKR.rtbz', moves: [] };
+    const running = verdictOf({ ...base, wdl: 2, category: null, halfmoveClock: 60 });
+    assert.equal(running.headline, 'Win for White or 50-move draw');
+    assert.match(running.summary, /not known without the DTZ/);
+    assert.equal(running.dtz.label, 'DTZ ?');
+    const fresh = verdictOf({ ...base, wdl: 2, category: 'win', halfmoveClock: 0 });
+    assert.equal(fresh.headline, 'White wins');
+    assert.match(fresh.dtz.text, /the host has no KRPvKR\.rtbz/);
+    const move = { uci: 'c1c4', san: 'Rc4', wdl: -2, dtz: null, precise: null, category: null, zeroing: false };
+    assert.equal(describeMove({ ...move, clockAfter: 61 }).category, 'maybe-win');
+    assert.equal(describeMove({ ...move, clockAfter: 1 }).category, 'win');
+  });
+});
+
 describe('materials.js', () => {
   it('names the 145 materials of 3-5 pieces, including every table in the test folder', async () => {
     const { allMaterials } = await import('../../www/src/materials.js');

@@ -30,13 +30,16 @@ async function shellKept() {
   // An install that fails (a file of the shell the host would not give)
   // leaves its worker redundant and `ready` pending: said then, not 30 s on.
   const failed = new Promise((resolve) => {
-    const watch = (w) =>
+    const watch = (w) => {
+      // Failed already (between the lookup and here): said at once.
+      if (w.state === 'redundant') return resolve(false);
       w.addEventListener('statechange', () => {
         if (w.state !== 'redundant') return;
         const next = reg.installing || reg.waiting || reg.active;
         if (next && next !== w && next.scriptURL === ours) watch(next);
         else resolve(false);
       });
+    };
     watch(worker);
   });
   const ready = await Promise.race([sw.ready.then(() => true), failed, late]);
@@ -44,7 +47,7 @@ async function shellKept() {
   return ready;
 }
 
-/** "KQvK, KRvKN (2 files)": the materials of the files named, at most `max` shown. */
+/** "KQvK, KRvKN": the materials of the files named, at most `max` shown ("and 3 more"). */
 function materialsOf(files, max = 6) {
   const list = [...new Set(files.map((f) => f.replace(/\.rtb[wz]$/, '')))];
   const shown = list.slice(0, max).join(', ');

@@ -217,12 +217,14 @@ export function createMainline(callbacks) {
 
 /** The played line with the current ply highlighted. callbacks: jump(ply). */
 export function createHistory(callbacks) {
-  const el = h('div.sb-history', { role: 'group', 'aria-label': 'Played moves' });
+  const el = h('div.sb-history', { role: 'group', 'aria-label': 'Played moves', tabindex: '-1' });
   return {
     el,
     render(line, ply) {
       if (line.length < 2) {
+        const had = el.contains(document.activeElement);
         replace(el, h('span.sb-muted', 'Play a move on the board or from the list.'));
+        if (had) el.focus({ preventScroll: true });
         return;
       }
       const items = [];

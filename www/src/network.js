@@ -106,11 +106,15 @@ export function createNetworkPanel(callbacks) {
      */
     ask(text, yes, no) {
       asking?.(false);
+      // Where the focus goes back to once answered (the button that asked).
+      const from = document.activeElement;
       return new Promise((resolve) => {
         const answer = (v) => {
           if (asking !== answer) return;
           asking = null;
+          const had = box.contains(document.activeElement);
           box.remove();
+          if (had) (from && from.isConnected && from !== document.body ? from : clearBtn).focus({ preventScroll: true });
           resolve(v);
         };
         const noBtn = h('button.sb-btn', { type: 'button', onclick: () => answer(false) }, no);

@@ -53,10 +53,14 @@ export function outcomeOf(category, turn) {
 export function describe(r, context = {}) {
   const stm = sideName(r.turn);
   const opp = sideName(otherColor(r.turn));
-  const category = r.checkmate ? 'loss' : r.category || categoryOfWdl(r.wdl);
+  const h = r.halfmoveClock || 0;
+  // The WDL tables' answer alone (the host has no DTZ table: r.code says
+  // so): under a running clock a win may or may not come in time.
+  const unknown = r.code === 'missing-table' && (r.dtz === null || r.dtz === undefined);
+  const open = unknown && !r.category && Math.abs(r.wdl) === 2 && h > 0;
+  const category = r.checkmate ? 'loss' : r.category || (open ? (r.wdl > 0 ? 'maybe-win' : 'maybe-loss') : categoryOfWdl(r.wdl));
   const outcome = outcomeOf(category, r.turn);
   const n = Math.abs(r.dtz || 0);
-  const h = r.halfmoveClock || 0;
   const dtm = Number.isInteger(r.dtm) ? r.dtm : null;
   const v = { category, outcome, tone: outcome, headline: '', tag: null, summary: '', dtz: null, dtm, mateHolds: dtm !== null && mateHolds(category, dtm, h), notes: [] };
 
@@ -81,8 +85,7 @@ export function describe(r, context = {}) {
   // A rounded DTZ of n stands for n or n + 1 plies.
   const span = (k) => (approx ? `${k} or ${k + 1} plies` : plies(k));
   // The outcome stage: the WDL is known, the DTZ is still on its way; or
-  // it will not come (the host has no DTZ table: r.code says so).
-  const unknown = r.code === 'missing-table' && (r.dtz === null || r.dtz === undefined);
+  // it will not come (unknown).
   const pending = !unknown && (r.dtz === null || r.dtz === undefined);
   v.pending = pending;
   const dtzLine = (text) =>
@@ -124,11 +127,15 @@ export function describe(r, context = {}) {
       break;
     case 'maybe-win':
       v.headline = `Win for ${stm} or 50-move draw`;
-      v.summary = `${stm} can force checkmate; whether it comes before the 50-move rule is too close to tell, because this DTZ may be off by one.`;
+      v.summary = open
+        ? `${stm} can force checkmate; whether it comes before the 50-move rule, with the halfmove clock at ${h}, is not known without the DTZ.`
+        : `${stm} can force checkmate; whether it comes before the 50-move rule is too close to tell, because this DTZ may be off by one.`;
       break;
     case 'maybe-loss':
       v.headline = `Win for ${opp} or 50-move draw`;
-      v.summary = `${opp} can force checkmate; whether it comes before the 50-move rule is too close to tell, because this DTZ may be off by one.`;
+      v.summary = open
+        ? `${opp} can force checkmate; whether it comes before the 50-move rule, with the halfmove clock at ${h}, is not known without the DTZ.`
+        : `${opp} can force checkmate; whether it comes before the 50-move rule is too close to tell, because this DTZ may be off by one.`;
       break;
     default:
       v.headline = 'Unknown';
@@ -145,9 +152,7 @@ export function describe(r, context = {}) {
   }
 
   // The halfmove clock, only where it changes or nearly changes the result.
-  if (unknown && h > 0 && Math.abs(rawWdl) === 2) {
-    v.notes.push(`The halfmove clock stands at ${h}: without the DTZ, whether ${winner} wins before the 50-move rule is not known.`);
-  } else if (h > 0 && Math.abs(rawWdl) === 2) {
+  if (!unknown && h > 0 && Math.abs(rawWdl) === 2) {
     const left = Math.max(0, 100 - h);
     if (category === categoryOfWdl(rawWdl)) {
       if (n > left) {
@@ -234,6 +239,10 @@ export function describeMove(m) {
   if (m.checkmate) category = 'win';
   else if (m.stalemate || m.insufficientMaterial) category = 'draw';
   else if (m.category) category = flipCategory(m.category) || null;
+  // The WDL tables' answer alone: a decisive result under a clock the
+  // position already had running may or may not come in time (after a
+  // move from a fresh clock, 1, it is taken as the WDL says).
+  else if (Number.isInteger(m.wdl) && Math.abs(m.wdl) === 2 && m.dtz == null && m.clockAfter > 1) category = m.wdl < 0 ? 'maybe-win' : 'maybe-loss';
   else if (Number.isInteger(m.wdl)) category = flipCategory(categoryOfWdl(m.wdl)) || null;
   const group = (GROUPS.find((g) => g.categories.includes(category)) || GROUPS[GROUPS.length - 1]).key;
   const badges = [];
