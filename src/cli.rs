@@ -238,10 +238,16 @@ impl Prober {
         if let Err(e @ ProbeError::MissingTable(name)) = &answer {
             if name.contains(".rtbz") {
                 if let Ok(w) = self.wdl_analysis(fen) {
-                    let out = if json {
-                        report::wdl_analysis(fen, &w, Some(e))
-                    } else {
-                        text_wdl(fen, &w, e)
+                    // No line without the DTZ: said as for any line a table is missing for.
+                    let out = match (json, mainline) {
+                        (true, true) => {
+                            report::with_mainline_error(report::wdl_analysis(fen, &w, Some(e)), e)
+                        }
+                        (true, false) => report::wdl_analysis(fen, &w, Some(e)),
+                        (false, true) => {
+                            format!("{}  mainline: error: {e}\n", text_wdl(fen, &w, e))
+                        }
+                        (false, false) => text_wdl(fen, &w, e),
                     };
                     return (out, false);
                 }
@@ -379,17 +385,19 @@ fn text_wdl(fen: &str, w: &probe::WdlAnalysis, missing: &ProbeError) -> String {
         "Stalemate".into()
     } else if o.facts.insufficient_material {
         "Draw by insufficient material".into()
-    } else if o.category.is_none() {
-        // A running clock: whether the win comes in time takes the DTZ.
-        let winner = if o.wdl > 0 { side.0 } else { side.1 };
-        format!("Win for {winner} or 50-move draw (the DTZ would tell)")
     } else {
-        match o.wdl {
-            2 => format!("{} wins", side.0),
-            1 => format!("{} wins, but the 50-move rule draws", side.0),
-            0 => "Draw".into(),
-            -1 => format!("{} wins, but the 50-move rule draws", side.1),
-            _ => format!("{} wins", side.1),
+        use probe::Category::*;
+        let (winner, loser) = if o.wdl > 0 { side } else { (side.1, side.0) };
+        match o.category {
+            // A running clock: whether the win comes in time takes the DTZ.
+            None | Some(MaybeWin | MaybeLoss) => {
+                format!("Win for {winner} or 50-move draw (the DTZ would tell)")
+            }
+            Some(Win | Loss) => format!("{winner} wins"),
+            Some(Draw) => "Draw".into(),
+            Some(CursedWin | BlessedLoss) => {
+                format!("{winner} wins but the 50-move rule saves {loser}")
+            }
         }
     };
     let category = o.category.map_or("unknown", |c| c.as_str());

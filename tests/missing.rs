@@ -299,7 +299,8 @@ fn wdl_tables_alone_rank_every_move_by_its_wdl() {
     let dir = wdl_tables_only();
     let mut t = prober(dir.clone());
     let them = theirs();
-    let mut checked = 0;
+    let mut full = ours();
+    let (mut checked, mut decided) = (0, 0);
     for (material, seed) in [
         ("KRPvKR", 3),
         ("KQvKR", 4),
@@ -357,10 +358,25 @@ fn wdl_tables_alone_rank_every_move_by_its_wdl() {
                 );
                 last = Some(key);
             }
+            // Under a running clock the category is given only where the
+            // WDL tables decide it (a win on this ply, a clock past 100):
+            // then it is the full set's.
+            for clock in [40, 100, 120] {
+                let Some(p) = with_clock(&pos, clock) else {
+                    continue;
+                };
+                let w = t.wdl_analysis(&p).expect("WDL analysis");
+                if let Some(c) = w.outcome.category {
+                    let want = full.analyse(&p).expect("full set").category;
+                    assert_eq!(c, want, "{}", fen(&p));
+                    decided += 1;
+                }
+            }
             checked += 1;
         }
     }
     assert_eq!(checked, 200);
+    assert!(decided > 50, "{decided} categories decided under a clock");
 
     // The command line answers the same, saying which table is missing.
     let lucena = "1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1";
@@ -394,5 +410,13 @@ fn wdl_tables_alone_rank_every_move_by_its_wdl() {
             m.uci
         );
     }
+    // With --mainline: no line without the DTZ, said as for any missing table.
+    args.insert(1, std::ffi::OsStr::new("--mainline"));
+    let out = common::cli::run_cli(&args, b"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.trim_end().ends_with(r#""mainline":null,"mainlineError":"missing table: KRPvKR.rtbz","mainlineCode":"missing-table"}"#),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -74,9 +74,29 @@ pub fn wdl_analysis(ctx: &Ctx<'_>, pos: &Chess) -> Result<WdlAnalysis, ProbeErro
     if missing {
         return Err(ProbeError::Missing);
     }
-    let outcome = root.ok_or(ProbeError::Missing)?;
+    let mut outcome = root.ok_or(ProbeError::Missing)?;
+    if outcome.category.is_none() {
+        outcome.category = decided_by_moves(&outcome, &moves);
+    }
     sort_small_by(&mut moves, |a, b| (rank(a), &a.uci) < (rank(b), &b.uci));
     Ok(WdlAnalysis { outcome, moves })
+}
+
+/// The category a running clock left to the DTZ, where the moves or the
+/// clock decide it without one: a win on this very ply (a mate, or a
+/// zeroing move that keeps the win) holds below a clock of 150; past 100
+/// any other win comes too late, and any loss is saved.
+fn decided_by_moves(o: &Outcome, moves: &[MoveOutcome]) -> Option<Category> {
+    let h = o.halfmoves;
+    let now = moves
+        .iter()
+        .any(|m| m.error.is_none() && (m.facts.checkmate || (m.zeroing && m.wdl == -2)));
+    match o.wdl {
+        2 if now && h < 150 => Some(Category::new(2, 1, true, h, false)),
+        2 if h >= 100 => Some(Category::new(2, 2, true, h, false)),
+        -2 if h >= 100 => Some(Category::new(-2, -1, true, h, false)),
+        _ => None,
+    }
 }
 
 /// Sort key, best first: the WDL after the move is the opponent's, so lower

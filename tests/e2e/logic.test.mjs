@@ -346,7 +346,7 @@ describe('share codes (sharecode.js)', () => {
 });
 
 describe('the WDL tables\' answer alone (verdict.js)', () => {
-  it('a decisive WDL under a running clock is a win or a 50-move draw, not a win; a move likewise where the clock already ran', async () => {
+  it('a decisive WDL under a running clock is a win or a 50-move draw, not a win; a move likewise', async () => {
     const { describe: verdictOf, describeMove } = await import('../../www/src/verdict.js');
     const base = { dtz: null, precise: null, dtm: null, turn: 'white', code: 'missing-table', error: 'missing table: KRPvKR.rtbz', moves: [] };
     const running = verdictOf({ ...base, wdl: 2, category: null, halfmoveClock: 60 });
@@ -358,7 +358,11 @@ describe('the WDL tables\' answer alone (verdict.js)', () => {
     assert.match(fresh.dtz.text, /the host has no KRPvKR\.rtbz/);
     const move = { uci: 'c1c4', san: 'Rc4', wdl: -2, dtz: null, precise: null, category: null, zeroing: false };
     assert.equal(describeMove({ ...move, clockAfter: 61 }).category, 'maybe-win');
-    assert.equal(describeMove({ ...move, clockAfter: 1 }).category, 'win');
+    assert.match(describeMove({ ...move, clockAfter: 61 }).badges.map((b) => b.title).join(), /takes the DTZ table/);
+    // As the package says: null (not known) after any quiet move; the
+    // badge only where the clock already ran.
+    assert.equal(describeMove({ ...move, clockAfter: 1 }).category, 'maybe-win');
+    assert.deepEqual(describeMove({ ...move, clockAfter: 1 }).badges, []);
   });
 });
 

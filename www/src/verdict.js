@@ -239,10 +239,10 @@ export function describeMove(m) {
   if (m.checkmate) category = 'win';
   else if (m.stalemate || m.insufficientMaterial) category = 'draw';
   else if (m.category) category = flipCategory(m.category) || null;
-  // The WDL tables' answer alone: a decisive result under a clock the
-  // position already had running may or may not come in time (after a
-  // move from a fresh clock, 1, it is taken as the WDL says).
-  else if (Number.isInteger(m.wdl) && Math.abs(m.wdl) === 2 && m.dtz == null && m.clockAfter > 1) category = m.wdl < 0 ? 'maybe-win' : 'maybe-loss';
+  // The WDL tables' answer alone: a decisive result after a move that
+  // leaves the clock running may or may not come in time (the package
+  // says null, as here).
+  else if (Number.isInteger(m.wdl) && Math.abs(m.wdl) === 2 && m.dtz == null && m.clockAfter > 0) category = m.wdl < 0 ? 'maybe-win' : 'maybe-loss';
   else if (Number.isInteger(m.wdl)) category = flipCategory(categoryOfWdl(m.wdl)) || null;
   const group = (GROUPS.find((g) => g.categories.includes(category)) || GROUPS[GROUPS.length - 1]).key;
   const badges = [];
@@ -250,8 +250,11 @@ export function describeMove(m) {
   else if (m.stalemate) badges.push({ text: 'Stalemate', kind: 'info', title: 'This move stalemates: draw' });
   else if (m.insufficientMaterial) badges.push({ text: 'Insufficient material', kind: 'info', title: 'No mating material is left after this move' });
   if (m.zeroing && !m.checkmate) badges.push({ text: 'Zeroing', kind: 'zeroing', title: 'Capture or pawn move: resets the 50-move count' });
-  if (category === 'maybe-win' || category === 'maybe-loss')
-    badges.push({ text: '50-move?', kind: 'cursed', title: 'Too close to the 50-move limit to tell' });
+  // (The WDL tables' answer alone: said only where the clock already ran
+  // before the move; after a fresh one every quiet move would carry it.)
+  const wdlOnly = m.dtz == null && !m.category;
+  if ((category === 'maybe-win' || category === 'maybe-loss') && !(wdlOnly && m.clockAfter <= 1))
+    badges.push({ text: '50-move?', kind: 'cursed', title: wdlOnly ? 'Whether this comes before the 50-move rule takes the DTZ table, which the host does not have' : 'Too close to the 50-move limit to tell' });
   // The position after this move needs a table the server does not have.
   if (m.error) badges.push({ text: 'No table', kind: 'info', title: m.error });
   // Plies to mate after the move: the mover mates (dtm < 0 there) or is
