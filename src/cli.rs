@@ -413,13 +413,7 @@ fn text_wdl(fen: &str, w: &probe::WdlAnalysis, missing: &ProbeError) -> String {
             let _ = writeln!(s, "  {:<8} {:<8} error: {e}", m.san, m.uci);
             continue;
         }
-        let mark = if m.facts.checkmate {
-            "mate"
-        } else if m.zeroing {
-            "zeroing"
-        } else {
-            ""
-        };
+        let mark = mark(&m.facts, m.zeroing);
         // Where the clock leaves it to the DTZ: the WDL's, marked unsure.
         let category = m.category.map_or_else(
             || {
@@ -437,6 +431,17 @@ fn text_wdl(fen: &str, w: &probe::WdlAnalysis, missing: &ProbeError) -> String {
     s
 }
 
+/// A move's note in the text output: it mates, or it restarts the count.
+fn mark(facts: &probe::PositionFacts, zeroing: bool) -> &'static str {
+    if facts.checkmate {
+        "mate"
+    } else if zeroing {
+        "zeroing"
+    } else {
+        ""
+    }
+}
+
 fn text(fen: &str, a: &Analysis) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{fen}");
@@ -452,13 +457,7 @@ fn text(fen: &str, a: &Analysis) -> String {
             let _ = writeln!(s, "  {:<8} {:<8} error: {e}", m.san, m.uci);
             continue;
         }
-        let mark = if m.facts.checkmate {
-            "mate"
-        } else if m.zeroing {
-            "zeroing"
-        } else {
-            ""
-        };
+        let mark = mark(&m.facts, m.zeroing);
         let approx = if m.precise { "" } else { "~" };
         let mate = move_mate_in(m, a.halfmoves)
             .map(|t| format!(" {t:<13}"))
