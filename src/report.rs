@@ -6,7 +6,9 @@ use std::fmt::Write;
 use shakmaty::Color;
 
 use crate::error::ProbeError;
-use crate::probe::{Analysis, LineStep, Mainline, MoveInfo, Outcome, PositionFacts, WdlAnalysis};
+use crate::probe::{
+    Analysis, Category, LineStep, Mainline, MoveInfo, Outcome, PositionFacts, WdlAnalysis,
+};
 
 /// Appends `s` as a JSON string literal.
 pub fn string(out: &mut String, s: &str) {
@@ -69,11 +71,30 @@ fn move_json(out: &mut String, m: &MoveInfo) {
         field_str(out, "category", m.category.as_str());
         field_dtm(out, m.dtm);
     }
-    field(out, "zeroing", m.zeroing);
-    field(out, "checkmate", m.facts.checkmate);
-    field(out, "stalemate", m.facts.stalemate);
-    field(out, "insufficientMaterial", m.facts.insufficient_material);
+    move_facts(out, m.zeroing, &m.facts);
     close(out, '}');
+}
+
+/// What every move's object ends with: whether it zeroes, and what the
+/// rules say of the position after it.
+fn move_facts(out: &mut String, zeroing: bool, facts: &PositionFacts) {
+    field(out, "zeroing", zeroing);
+    field(out, "checkmate", facts.checkmate);
+    field(out, "stalemate", facts.stalemate);
+    field(out, "insufficientMaterial", facts.insufficient_material);
+}
+
+/// A result from the WDL alone: `wdl`, then `dtz`, `precise` and `dtm`
+/// null, and `category` null where the halfmove clock leaves it to the DTZ.
+fn wdl_fields(out: &mut String, wdl: i8, category: Option<Category>) {
+    field(out, "wdl", wdl);
+    field(out, "dtz", "null");
+    field(out, "precise", "null");
+    match category {
+        Some(c) => field_str(out, "category", c.as_str()),
+        None => field(out, "category", "null"),
+    }
+    field_dtm(out, None);
 }
 
 /// The CLI/JS answer for one FEN.
@@ -102,20 +123,19 @@ pub fn analysis(fen: &str, a: &Analysis) -> String {
 /// `dtz`, `precise` and `dtm` null, `category` null where the halfmove
 /// clock leaves it to the DTZ, and no moves yet.
 pub fn outcome(fen: &str, o: &Outcome) -> String {
+    let mut out = outcome_head(fen, o);
+    out.push_str(":[]}");
+    out
+}
+
+/// [`outcome`] up to its `"moves"` key.
+fn outcome_head(fen: &str, o: &Outcome) -> String {
     let mut out = String::with_capacity(256);
     out.push('{');
     field_str(&mut out, "fen", fen);
-    field(&mut out, "wdl", o.wdl);
-    field(&mut out, "dtz", "null");
-    field(&mut out, "precise", "null");
-    match o.category {
-        Some(c) => field_str(&mut out, "category", c.as_str()),
-        None => field(&mut out, "category", "null"),
-    }
-    field_dtm(&mut out, None);
+    wdl_fields(&mut out, o.wdl, o.category);
     position_fields(&mut out, &o.facts, o.halfmoves, o.turn);
     string(&mut out, "moves");
-    out.push_str(":[]}");
     out
 }
 
@@ -126,10 +146,8 @@ pub fn outcome(fen: &str, o: &Outcome) -> String {
 /// which table is missing, as the error alone said before (the JS API
 /// puts this answer on its error instead: `missing` None).
 pub fn wdl_analysis(fen: &str, a: &WdlAnalysis, missing: Option<&ProbeError>) -> String {
-    let mut out = outcome(fen, &a.outcome);
-    // (outcome() ends with an empty move list.)
-    out.truncate(out.len() - "[]}".len());
-    out.push('[');
+    let mut out = outcome_head(fen, &a.outcome);
+    out.push_str(":[");
     for m in &a.moves {
         out.push('{');
         field_str(&mut out, "uci", &m.uci);
@@ -138,23 +156,9 @@ pub fn wdl_analysis(fen: &str, a: &WdlAnalysis, missing: Option<&ProbeError>) ->
             field_str(&mut out, "error", &e.to_string());
             field_str(&mut out, "code", e.code());
         } else {
-            field(&mut out, "wdl", m.wdl);
-            field(&mut out, "dtz", "null");
-            field(&mut out, "precise", "null");
-            match m.category {
-                Some(c) => field_str(&mut out, "category", c.as_str()),
-                None => field(&mut out, "category", "null"),
-            }
-            field_dtm(&mut out, None);
+            wdl_fields(&mut out, m.wdl, m.category);
         }
-        field(&mut out, "zeroing", m.zeroing);
-        field(&mut out, "checkmate", m.facts.checkmate);
-        field(&mut out, "stalemate", m.facts.stalemate);
-        field(
-            &mut out,
-            "insufficientMaterial",
-            m.facts.insufficient_material,
-        );
+        move_facts(&mut out, m.zeroing, &m.facts);
         close(&mut out, '}');
         out.push(',');
     }
