@@ -235,8 +235,8 @@ impl Prober {
         // A DTZ table missing (a host of WDL tables alone, as most 6- and
         // 7-piece mirrors are): who wins, and every move's WDL, still come
         // from the WDL tables; the line says which table is missing.
-        if let Err(e @ ProbeError::MissingTable(name)) = &answer {
-            if name.contains(".rtbz") {
+        if let Err(e) = &answer {
+            if e.is_dtz_table() {
                 if let Ok(w) = self.wdl_analysis(fen) {
                     // No line without the DTZ: said as for any line a table is missing for.
                     let out = match (json, mainline) {
@@ -414,14 +414,7 @@ fn text_wdl(fen: &str, w: &probe::WdlAnalysis, missing: &ProbeError) -> String {
             continue;
         }
         let mark = mark(&m.facts, m.zeroing);
-        // Where the clock leaves it to the DTZ: the WDL's, marked unsure.
-        let category = m.category.map_or_else(
-            || {
-                let c = probe::Category::from_wdl(m.wdl, 0, false);
-                format!("{}?", c.map_or("", |c| c.as_str()))
-            },
-            |c| c.as_str().to_string(),
-        );
+        let category = wdl_category_of(m.wdl, m.category);
         let line = format!(
             "  {:<8} {:<8} {:<13} wdl {:>2} {mark}",
             m.san, m.uci, category, m.wdl
@@ -429,6 +422,24 @@ fn text_wdl(fen: &str, w: &probe::WdlAnalysis, missing: &ProbeError) -> String {
         let _ = writeln!(s, "{}", line.trim_end());
     }
     s
+}
+
+/// A move's category from its WDL alone at the clock after it (see
+/// [`wdl_category_of`]).
+fn wdl_category(wdl: i8, clock: u32, checkmate: bool) -> String {
+    wdl_category_of(wdl, probe::Category::from_wdl(wdl, clock, checkmate))
+}
+
+/// A move's category from the WDL tables: where the clock leaves it to the
+/// DTZ, the WDL's own, marked unsure.
+fn wdl_category_of(wdl: i8, category: Option<probe::Category>) -> String {
+    category.map_or_else(
+        || {
+            let c = probe::Category::from_wdl(wdl, 0, false);
+            format!("{}?", c.map_or("", |c| c.as_str()))
+        },
+        |c| c.as_str().to_string(),
+    )
 }
 
 /// A move's note in the text output: it mates, or it restarts the count.
@@ -453,11 +464,25 @@ fn text(fen: &str, a: &Analysis) -> String {
         a.halfmoves
     );
     for m in &a.moves {
-        if let Some(e) = &m.error {
-            let _ = writeln!(s, "  {:<8} {:<8} error: {e}", m.san, m.uci);
-            continue;
-        }
         let mark = mark(&m.facts, m.zeroing);
+        match &m.error {
+            // Only its DTZ table missing: the WDL tables' answer, as `text_wdl` gives it.
+            Some(e) if m.wdl_known => {
+                let clock = probe::clock_after(a.halfmoves, m.zeroing);
+                let category = wdl_category(m.wdl, clock, m.facts.checkmate);
+                let line = format!(
+                    "  {:<8} {:<8} {:<13} wdl {:>2} {mark}",
+                    m.san, m.uci, category, m.wdl
+                );
+                let _ = writeln!(s, "{}; no DTZ: {e}", line.trim_end());
+                continue;
+            }
+            Some(e) => {
+                let _ = writeln!(s, "  {:<8} {:<8} error: {e}", m.san, m.uci);
+                continue;
+            }
+            None => {}
+        }
         let approx = if m.precise { "" } else { "~" };
         let mate = move_mate_in(m, a.halfmoves)
             .map(|t| format!(" {t:<13}"))

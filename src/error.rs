@@ -43,6 +43,11 @@ impl ProbeError {
             ProbeError::Unreadable(..) => "unreadable",
         }
     }
+
+    /// A DTZ table is missing: the WDL tables may still say who wins.
+    pub fn is_dtz_table(&self) -> bool {
+        matches!(self, ProbeError::MissingTable(name) if name.contains(".rtbz"))
+    }
 }
 
 impl fmt::Display for ProbeError {

@@ -7,7 +7,8 @@ use shakmaty::Color;
 
 use crate::error::ProbeError;
 use crate::probe::{
-    Analysis, Category, LineStep, Mainline, MoveInfo, Outcome, PositionFacts, WdlAnalysis,
+    clock_after, Analysis, Category, LineStep, Mainline, MoveInfo, Outcome, PositionFacts,
+    WdlAnalysis,
 };
 
 /// Appends `s` as a JSON string literal.
@@ -56,12 +57,20 @@ fn close(out: &mut String, bracket: char) {
     out.push(bracket);
 }
 
-fn move_json(out: &mut String, m: &MoveInfo) {
+/// One move of an analysis at a halfmove clock of `halfmoves`.
+fn move_json(out: &mut String, m: &MoveInfo, halfmoves: u32) {
     out.push('{');
     field_str(out, "uci", &m.uci);
     field_str(out, "san", &m.san);
-    // A move without a result says why instead of giving placeholder values.
+    // A move without a result says why instead of giving placeholder
+    // values; where only its DTZ table is missing, with its WDL as the
+    // WDL tables alone give it (see `wdl_analysis`).
     if let Some(e) = &m.error {
+        if m.wdl_known {
+            let clock = clock_after(halfmoves, m.zeroing);
+            let category = Category::from_wdl(m.wdl, clock, m.facts.checkmate);
+            wdl_fields(out, m.wdl, category);
+        }
         field_str(out, "error", &e.to_string());
         field_str(out, "code", e.code());
     } else {
@@ -111,7 +120,7 @@ pub fn analysis(fen: &str, a: &Analysis) -> String {
     string(&mut out, "moves");
     out.push_str(":[");
     for m in &a.moves {
-        move_json(&mut out, m);
+        move_json(&mut out, m, a.halfmoves);
         out.push(',');
     }
     close(&mut out, ']');

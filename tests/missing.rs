@@ -12,7 +12,8 @@ use syzygy_web::drivers::{FsFetcher, Tablebase};
 use syzygy_web::probe::{parse_fen, Analysis};
 use syzygy_web::{Config, ProbeError};
 
-/// A folder of links to every official table except `without`'s files.
+/// A folder of links to every official table except `without`'s files
+/// (a material's two, or one file named with its extension).
 fn tables_without(without: &str) -> PathBuf {
     static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -25,7 +26,7 @@ fn tables_without(without: &str) -> PathBuf {
     let src = std::fs::canonicalize(syzygy_path()).expect("tables");
     for e in std::fs::read_dir(&src).expect("tables").flatten() {
         let name = e.file_name().into_string().expect("name");
-        if name.starts_with(&format!("{without}.")) {
+        if name == without || name.starts_with(&format!("{without}.")) {
             continue;
         }
         std::os::unix::fs::symlink(e.path(), dir.join(&name)).expect("link");
@@ -107,7 +108,9 @@ fn mate_and_stalemate_need_no_table() {
     }
 }
 
-/// Whatever is answered without a table equals the full set's answer.
+/// Whatever is answered without a table equals the full set's answer: a
+/// move without a result has at most its WDL, equal to the full set's,
+/// and has it wherever only a DTZ file is missing.
 fn compare_without(without: &str, materials: &[&str], per: usize) -> (u64, u64, u64, u64) {
     let mut part = prober(tables_without(without));
     let mut full = ours();
@@ -134,6 +137,12 @@ fn compare_without(without: &str, materials: &[&str], per: usize) -> (u64, u64, 
                 let fm = f.moves.iter().find(|x| x.uci == m.uci).expect("listed");
                 if m.error.is_some() {
                     assert!(missing(&m.error, without), "{} {}", fen(&p), m.uci);
+                    // (Without both files the rules may still decide the
+                    // WDL: rooks and queens against a bare king.)
+                    assert!(m.wdl_known || !without.ends_with(".rtbz"), "{}", fen(&p));
+                    if m.wdl_known {
+                        assert_eq!(m.wdl, fm.wdl, "{} {}", fen(&p), m.uci);
+                    }
                     move_errors += 1;
                 } else {
                     assert_eq!(m, fm, "{}", fen(&p));
@@ -157,6 +166,55 @@ fn answers_without_a_table_equal_the_full_sets() {
         "without KQvK: {roots} positions, {answered} answered, {moves} moves listed, {errors} with a per-move error"
     );
     assert!(answered > 100 && errors > 0);
+}
+
+/// A host with a material's WDL file but not its DTZ file (as mirrors
+/// that serve 6- and 7-piece WDL tables alone are for the moves into
+/// them): a move into it still has its WDL, equal to the full set's, and
+/// the CLI gives it beside the missing table's error.
+#[test]
+fn a_move_without_its_dtz_table_keeps_its_wdl() {
+    for (without, materials) in [
+        ("KPvK.rtbz", &["KPvKP", "KPPvK"][..]),
+        ("KQvK.rtbz", &["KQvKP", "KQvKR", "KPvK"][..]),
+    ] {
+        let (roots, answered, moves, errors) = compare_without(without, materials, 500);
+        println!(
+            "without {without}: {roots} positions, {answered} answered, {moves} moves listed, {errors} with their WDL alone"
+        );
+        assert!(answered > 100 && errors > 0, "{without}");
+    }
+    let dir = tables_without("KQvK.rtbz");
+    let mut part = prober(dir.clone());
+    let (p, m) = sample("KPvK", 500, 13)
+        .into_iter()
+        .find_map(|p| {
+            let a = part.analyse(&p).ok()?;
+            let m = a
+                .moves
+                .into_iter()
+                .find(|m| m.wdl_known && m.error.is_some())?;
+            Some((p, m))
+        })
+        .expect("a KPvK position promoting into KQvK");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_syzygy-web"))
+        .args(["probe", "--json", "--path"])
+        .arg(&dir)
+        .arg(fen(&p))
+        .output()
+        .expect("run the CLI");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let object = format!(
+        "{{\"uci\":\"{}\",\"san\":\"{}\",\"wdl\":{},\"dtz\":null,\"precise\":null,",
+        m.uci, m.san, m.wdl
+    );
+    assert!(text.contains(&object), "{object} in {text}");
+    assert!(
+        text.contains("\"dtm\":null,\"error\":\"missing table: KQvK.rtbz\",\"code\":\"missing-table\",\"zeroing\":true"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Every legal move is listed even when its table is absent.

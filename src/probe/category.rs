@@ -2,6 +2,16 @@
 
 use std::fmt;
 
+/// The halfmove clock after a move played at `halfmoves`: a capture or
+/// pawn move (`zeroing`) starts it again.
+pub fn clock_after(halfmoves: u32, zeroing: bool) -> u32 {
+    if zeroing {
+        0
+    } else {
+        halfmoves.saturating_add(1)
+    }
+}
+
 /// The lichess tablebase categories, from the side to move's view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Category {

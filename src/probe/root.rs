@@ -4,7 +4,7 @@
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
-use super::category::Category;
+use super::category::{clock_after, Category};
 use super::position::PositionFacts;
 use super::search::{child_dtz, keep_going, probe_dtz, probe_wdl, Dtz};
 use crate::engine::Ctx;
@@ -27,9 +27,14 @@ pub struct MoveInfo {
     /// (from the view of the side to move there); None where unknown
     /// (Syzygy tables hold no mate distances).
     pub dtm: Option<i32>,
-    /// Why this move has no result (its table is missing); then `wdl`,
-    /// `dtz`, `precise` and `category` are placeholders (0, draw).
+    /// Why this move has no result (its table is missing); then `dtz`,
+    /// `precise` and `category` are placeholders (0, draw), and so is
+    /// `wdl` unless `wdl_known`.
     pub error: Option<ProbeError>,
+    /// `wdl` is the move's: always without `error`, and with it where only
+    /// a DTZ table is missing and the WDL tables answered (a host that
+    /// serves WDL tables alone for some materials).
+    pub wdl_known: bool,
 }
 
 /// A position's result and its ranked moves.
@@ -56,16 +61,31 @@ pub fn analyse(ctx: &Ctx<'_>, pos: &Chess) -> Result<Analysis, ProbeError> {
     for m in pos.legal_moves().iter() {
         let mut child = pos.clone();
         child.play_unchecked(*m);
-        // A move whose table is absent gets its own error; the others are answered.
-        let (wdl, dtz, error) = match child_dtz(ctx, &child) {
-            Err(e @ ProbeError::MissingTable(_)) => (0, Dtz::DRAW, Some(e)),
+        // A move whose table is absent gets its own error, with its WDL
+        // where only a DTZ table is missing; the others are answered.
+        let (wdl, dtz, error, wdl_known) = match child_dtz(ctx, &child) {
+            Err(e @ ProbeError::MissingTable(_)) => {
+                let wdl = if e.is_dtz_table() {
+                    match probe_wdl(ctx, &child) {
+                        Err(ProbeError::MissingTable(_)) => None,
+                        r => match keep_going(r, &mut missing)? {
+                            Some(wdl) => Some(wdl),
+                            None => continue,
+                        },
+                    }
+                } else {
+                    None
+                };
+                (wdl.unwrap_or(0), Dtz::DRAW, Some(e), wdl.is_some())
+            }
             r => match keep_going(r, &mut missing)? {
-                Some((wdl, dtz)) => (wdl, dtz, None),
+                Some((wdl, dtz)) => (wdl, dtz, None, true),
                 None => continue,
             },
         };
         moves.push(MoveInfo {
             error,
+            wdl_known,
             ..move_info(pos, m, &child, wdl, dtz)
         });
     }
@@ -152,11 +172,7 @@ pub(super) fn san(pos: &Chess, m: &Move, child: &Chess, facts: &PositionFacts) -
 
 pub(super) fn move_info(pos: &Chess, m: &Move, child: &Chess, wdl: i8, dtz: Dtz) -> MoveInfo {
     let zeroing = m.is_zeroing();
-    let clock = if zeroing {
-        0
-    } else {
-        pos.halfmoves().saturating_add(1)
-    };
+    let clock = clock_after(pos.halfmoves(), zeroing);
     let facts = PositionFacts::of(child);
     MoveInfo {
         uci: m.to_uci(CastlingMode::Standard).to_string(),
@@ -169,6 +185,7 @@ pub(super) fn move_info(pos: &Chess, m: &Move, child: &Chess, wdl: i8, dtz: Dtz)
         facts,
         dtm: None,
         error: None,
+        wdl_known: true,
     }
 }
 
@@ -183,12 +200,13 @@ pub(super) fn sort(moves: &mut [MoveInfo]) {
 /// 50-move limit where a capture wins); then mates; wins by fewest plies to
 /// zeroing (a zeroing move counts as one ply), zeroing moves first among
 /// equals; cursed wins likewise; draws; blessed losses and losses by most
-/// plies to zeroing; moves without a result last. Where mate distances are
-/// known they come next within a WDL: fastest mate when winning, longest
-/// resistance when losing.
+/// plies to zeroing; moves without a result last (those whose WDL is known
+/// first among them, by it). Where mate distances are known they come next
+/// within a WDL: fastest mate when winning, longest resistance when losing.
 fn rank(m: &MoveInfo) -> (u8, u8, i64, i64, bool, i64) {
     if m.error.is_some() {
-        return (u8::MAX, 6, 0, 0, false, 0);
+        let wdl = if m.wdl_known { i64::from(m.wdl) } else { 3 };
+        return (u8::MAX, 6, wdl, 0, false, 0);
     }
     // The category is the opponent's after the move: lower is better here.
     let clock = m.category as u8;

@@ -4,7 +4,7 @@
 
 use shakmaty::{CastlingMode, Chess, Position};
 
-use super::category::Category;
+use super::category::{clock_after, Category};
 use super::position::PositionFacts;
 use super::root::{outcome, san, Outcome};
 use super::search::{keep_going, probe_wdl};
@@ -55,11 +55,7 @@ pub fn wdl_analysis(ctx: &Ctx<'_>, pos: &Chess) -> Result<WdlAnalysis, ProbeErro
             },
         };
         let zeroing = m.is_zeroing();
-        let clock = if zeroing {
-            0
-        } else {
-            pos.halfmoves().saturating_add(1)
-        };
+        let clock = clock_after(pos.halfmoves(), zeroing);
         let facts = PositionFacts::of(&child);
         moves.push(MoveOutcome {
             uci: m.to_uci(CastlingMode::Standard).to_string(),

@@ -251,6 +251,19 @@ describe('verdict.js', () => {
     assert.match(badges[1].title, /KBPvKP\.rtbw/);
   });
 
+  it('a move whose DTZ table alone is missing is grouped by its WDL', () => {
+    // As the CLI answers 8/4P3/8/8/8/8/k7/4K3 w without KQvK.rtbz (tests/missing.rs).
+    const moves = [
+      { uci: 'e1d1', san: 'Kd1', wdl: -2, dtz: -2, precise: true, category: 'loss', zeroing: false, clockAfter: 1 },
+      { uci: 'e7e8q', san: 'e8=Q', wdl: -2, dtz: null, precise: null, category: 'loss', dtm: null, error: 'missing table: KQvK.rtbz', code: 'missing-table', zeroing: true, clockAfter: 0 },
+    ];
+    const groups = groupMoves(moves);
+    assert.deepEqual(groups.map((g) => [g.key, g.moves.map((m) => m.san)]), [['win', ['Kd1', 'e8=Q']]]);
+    const badges = describeMove(moves[1]).badges;
+    assert.deepEqual(badges.map((b) => b.text), ['Zeroing', 'DTZ ?']);
+    assert.match(badges[1].title, /DTZ not known: the host has no KQvK\.rtbz/);
+  });
+
   it('titles every error code of the package', () => {
     const titles = {
       'invalid-fen': 'Invalid FEN',

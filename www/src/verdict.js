@@ -255,8 +255,10 @@ export function describeMove(m) {
   const wdlOnly = m.dtz == null && !m.category;
   if ((category === 'maybe-win' || category === 'maybe-loss') && !(wdlOnly && m.clockAfter <= 1))
     badges.push({ text: '50-move?', kind: 'cursed', title: wdlOnly ? 'Whether this comes before the 50-move rule takes the DTZ table, which the host does not have' : 'Too close to the 50-move limit to tell' });
-  // The position after this move needs a table the server does not have.
-  if (m.error) badges.push({ text: 'No table', kind: 'info', title: m.error });
+  // The position after this move needs a table the server does not have:
+  // with its WDL (only a DTZ table missing), the DTZ alone is unknown.
+  if (m.error && Number.isInteger(m.wdl)) badges.push({ text: 'DTZ ?', kind: 'info', title: `DTZ not known: ${shortReason({ code: m.code, message: m.error })}` });
+  else if (m.error) badges.push({ text: 'No table', kind: 'info', title: m.error });
   // Plies to mate after the move: the mover mates (dtm < 0 there) or is
   // mated, in moves as players count them; where the 50-move rule comes
   // first (or may, at the clock after the move), the plies without it.
