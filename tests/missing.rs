@@ -132,6 +132,15 @@ fn compare_without(without: &str, materials: &[&str], per: usize) -> (u64, u64, 
                 fen(&p)
             );
             assert_eq!(a.moves.len(), f.moves.len());
+            // Moves without a result come last, those with their WDL first
+            // among them, by it (lower: better for the mover).
+            let tail: Vec<_> = a.moves.iter().skip_while(|m| m.error.is_none()).collect();
+            assert!(tail.iter().all(|m| m.error.is_some()), "{}", fen(&p));
+            let keys: Vec<_> = tail
+                .iter()
+                .map(|m| (!m.wdl_known, if m.wdl_known { m.wdl } else { 0 }))
+                .collect();
+            assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{}", fen(&p));
             for m in &a.moves {
                 moves += 1;
                 let fm = f.moves.iter().find(|x| x.uci == m.uci).expect("listed");

@@ -201,12 +201,18 @@ pub(super) fn sort(moves: &mut [MoveInfo]) {
 /// zeroing (a zeroing move counts as one ply), zeroing moves first among
 /// equals; cursed wins likewise; draws; blessed losses and losses by most
 /// plies to zeroing; moves without a result last (those whose WDL is known
-/// first among them, by it). Where mate distances are known they come next
+/// first among them, by it, zeroing ones first among winning moves and
+/// last among losing ones). Where mate distances are known they come next
 /// within a WDL: fastest mate when winning, longest resistance when losing.
 fn rank(m: &MoveInfo) -> (u8, u8, i64, i64, bool, i64) {
     if m.error.is_some() {
-        let wdl = if m.wdl_known { i64::from(m.wdl) } else { 3 };
-        return (u8::MAX, 6, wdl, 0, false, 0);
+        // As the WDL-only answer ranks them (`wdl_only::rank`).
+        let (wdl, zeroing_later) = if m.wdl_known {
+            (m.wdl, m.wdl != 0 && (m.wdl < 0) != m.zeroing)
+        } else {
+            (3, false)
+        };
+        return (u8::MAX, 6, i64::from(wdl), 0, zeroing_later, 0);
     }
     // The category is the opponent's after the move: lower is better here.
     let clock = m.category as u8;
