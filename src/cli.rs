@@ -424,12 +424,6 @@ fn text_wdl(fen: &str, w: &probe::WdlAnalysis, missing: &ProbeError) -> String {
     s
 }
 
-/// A move's category from its WDL alone at the clock after it (see
-/// [`wdl_category_of`]).
-fn wdl_category(wdl: i8, clock: u32, checkmate: bool) -> String {
-    wdl_category_of(wdl, probe::Category::from_wdl(wdl, clock, checkmate))
-}
-
 /// A move's category from the WDL tables: where the clock leaves it to the
 /// DTZ, the WDL's own, marked unsure.
 fn wdl_category_of(wdl: i8, category: Option<probe::Category>) -> String {
@@ -468,8 +462,7 @@ fn text(fen: &str, a: &Analysis) -> String {
         match &m.error {
             // Only its DTZ table missing: the WDL tables' answer, as `text_wdl` gives it.
             Some(e) if m.wdl_known => {
-                let clock = probe::clock_after(a.halfmoves, m.zeroing);
-                let category = wdl_category(m.wdl, clock, m.facts.checkmate);
+                let category = wdl_category_of(m.wdl, m.wdl_category(a.halfmoves));
                 let line = format!(
                     "  {:<8} {:<8} {:<13} wdl {:>2} {mark}",
                     m.san, m.uci, category, m.wdl

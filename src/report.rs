@@ -7,8 +7,7 @@ use shakmaty::Color;
 
 use crate::error::ProbeError;
 use crate::probe::{
-    clock_after, Analysis, Category, LineStep, Mainline, MoveInfo, Outcome, PositionFacts,
-    WdlAnalysis,
+    Analysis, Category, LineStep, Mainline, MoveInfo, Outcome, PositionFacts, WdlAnalysis,
 };
 
 /// Appends `s` as a JSON string literal.
@@ -67,9 +66,7 @@ fn move_json(out: &mut String, m: &MoveInfo, halfmoves: u32) {
     // WDL tables alone give it (see `wdl_analysis`).
     if let Some(e) = &m.error {
         if m.wdl_known {
-            let clock = clock_after(halfmoves, m.zeroing);
-            let category = Category::from_wdl(m.wdl, clock, m.facts.checkmate);
-            wdl_fields(out, m.wdl, category);
+            wdl_fields(out, m.wdl, m.wdl_category(halfmoves));
         }
         field_str(out, "error", &e.to_string());
         field_str(out, "code", e.code());

@@ -14,7 +14,7 @@ mod root;
 mod search;
 mod wdl_only;
 
-pub use category::{clock_after, Category};
+pub use category::Category;
 pub use mainline::{mainline_step, LineStep, Mainline, MainlineStep};
 pub use position::{parse_fen, parse_position, PositionFacts};
 pub use reach::{legal_moves, reachable_materials};

@@ -37,6 +37,16 @@ pub struct MoveInfo {
     pub wdl_known: bool,
 }
 
+impl MoveInfo {
+    /// The category its WDL alone gives, at the clock after the move
+    /// (played at `halfmoves`); None where that clock leaves it to the DTZ.
+    /// For a move whose DTZ is unknown (`wdl_known` beside `error`).
+    pub fn wdl_category(&self, halfmoves: u32) -> Option<Category> {
+        let clock = clock_after(halfmoves, self.zeroing);
+        Category::from_wdl(self.wdl, clock, self.facts.checkmate)
+    }
+}
+
 /// A position's result and its ranked moves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Analysis {
