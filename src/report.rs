@@ -62,8 +62,8 @@ fn move_json(out: &mut String, m: &MoveInfo, halfmoves: u32) {
     field_str(out, "uci", &m.uci);
     field_str(out, "san", &m.san);
     // A move without a result says why instead of giving placeholder
-    // values; where only its DTZ table is missing, with its WDL as the
-    // WDL tables alone give it (see `wdl_analysis`).
+    // values; where the missing table is one only its DTZ needs, with its
+    // WDL as the WDL tables alone give it (see `wdl_analysis`).
     if let Some(e) = &m.error {
         if m.wdl_known {
             wdl_fields(out, m.wdl, m.wdl_category(halfmoves));

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use common::*;
 use shakmaty::{CastlingMode, Position};
 use syzygy_web::drivers::{FsFetcher, Tablebase};
-use syzygy_web::probe::{parse_fen, Analysis};
+use syzygy_web::probe::{parse_fen, Analysis, MainlineStep, MoveInfo};
 use syzygy_web::{Config, ProbeError};
 
 /// A folder of links to every official table except `without`'s files
@@ -132,15 +132,30 @@ fn compare_without(without: &str, materials: &[&str], per: usize) -> (u64, u64, 
                 fen(&p)
             );
             assert_eq!(a.moves.len(), f.moves.len());
-            // Moves without a result come last, those with their WDL first
-            // among them, by it (lower: better for the mover).
-            let tail: Vec<_> = a.moves.iter().skip_while(|m| m.error.is_none()).collect();
-            assert!(tail.iter().all(|m| m.error.is_some()), "{}", fen(&p));
-            let keys: Vec<_> = tail
+            // Ranked by WDL first (lower: better for the mover), a move
+            // without a result after the answered ones of its WDL, and
+            // one without even a WDL last.
+            let keys: Vec<_> = a
+                .moves
                 .iter()
-                .map(|m| (!m.wdl_known, if m.wdl_known { m.wdl } else { 0 }))
+                .map(|m| (if m.wdl_known { m.wdl } else { i8::MAX }, m.error.is_some()))
                 .collect();
             assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{}", fen(&p));
+            // The answered moves keep the full set's order among themselves.
+            let order = |moves: &[MoveInfo]| -> Vec<String> {
+                let known: Vec<&str> = a
+                    .moves
+                    .iter()
+                    .filter(|m| m.error.is_none())
+                    .map(|m| m.uci.as_str())
+                    .collect();
+                moves
+                    .iter()
+                    .filter(|m| known.contains(&m.uci.as_str()))
+                    .map(|m| m.uci.clone())
+                    .collect()
+            };
+            assert_eq!(order(&a.moves), order(&f.moves), "{}", fen(&p));
             for m in &a.moves {
                 moves += 1;
                 let fm = f.moves.iter().find(|x| x.uci == m.uci).expect("listed");
@@ -226,6 +241,63 @@ fn a_move_without_its_dtz_table_keeps_its_wdl() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A quiet move whose DTZ needs a missing table (a reply of the position
+/// after it captures into KRvKR) keeps its WDL; the clock runs after it,
+/// so its category is left to the DTZ (null in the JSON, the WDL's own
+/// marked unsure in the text), from a clock of 0 as from 30.
+#[test]
+fn a_quiet_move_with_its_wdl_alone_at_a_running_clock() {
+    let dir = tables_without("KRvKR");
+    let mut part = prober(dir.clone());
+    let (p, m) = sample("KRPvKR", 400, 7)
+        .into_iter()
+        .find_map(|p| {
+            let a = part.analyse(&p).ok()?;
+            let m = a
+                .moves
+                .into_iter()
+                .find(|m| m.wdl_known && m.error.is_some() && !m.zeroing && m.wdl.abs() == 2)?;
+            Some((p, m))
+        })
+        .expect("a KRPvKR move whose DTZ needs KRvKR");
+    let error = m.error.as_ref().expect("an error").to_string();
+    let at_zero = fen(&p);
+    let (head, _) = at_zero.rsplit_once(" 0 ").expect("a FEN at clock 0");
+    let running = format!("{head} 30 1");
+    // After a quiet move the clock runs, even from 0: whether the 50-move
+    // rule comes first is the DTZ's to say. The text gives the WDL's own
+    // category (the opponent's after the move) marked unsure.
+    assert_eq!(m.wdl_category(0), None);
+    let by_wdl = if m.wdl < 0 { "loss?" } else { "win?" };
+    for fen in [&at_zero, &running] {
+        let run = |args: &[&str]| {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_syzygy-web"))
+                .args(["probe"])
+                .args(args)
+                .arg("--path")
+                .arg(&dir)
+                .arg(fen)
+                .output()
+                .expect("run the CLI");
+            assert_eq!(out.status.code(), Some(0), "{fen}");
+            String::from_utf8(out.stdout).expect("utf-8")
+        };
+        let json = run(&["--json"]);
+        let object = format!(
+            "{{\"uci\":\"{}\",\"san\":\"{}\",\"wdl\":{},\"dtz\":null,\"precise\":null,\"category\":null,\"dtm\":null,\"error\":\"{error}\",\"code\":\"missing-table\",\"zeroing\":false",
+            m.uci, m.san, m.wdl
+        );
+        assert!(json.contains(&object), "{object} in {json}");
+        let text = run(&[]);
+        let line = format!(
+            "  {:<8} {:<8} {:<13} wdl {:>2}; no DTZ: {error}\n",
+            m.san, m.uci, by_wdl, m.wdl
+        );
+        assert!(text.contains(&line), "{line:?} in {text}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Every legal move is listed even when its table is absent.
 #[test]
 fn every_move_is_listed() {
@@ -241,18 +313,24 @@ fn every_move_is_listed() {
     }
 }
 
-/// A move without a result is ranked last, so the first ranked move may
-/// not be the best: a line either stops with the missing table's error or
-/// starts with a move as good as the full set's best (same WDL and DTZ
-/// after it). Without KQvK, KQvKN's captures of the knight lack a result;
-/// without KRvKR, so do KRPvKR's quiet moves that let the rook take the
-/// pawn (the reply's table is the missing one).
+/// A move without a result ranks after the answered moves of its WDL (or
+/// last, without one), so the first ranked move may not be the best: a
+/// line either stops with the missing table's error or starts with a move
+/// as good as the full set's best (same WDL and DTZ after it). Without
+/// KQvK, KQvKN's captures of the knight lack a result; without KRvKR, so
+/// do KRPvKR's quiet moves that let the rook take the pawn (the reply's
+/// table is the missing one). Without KPvK.rtbz, KPvKP's pawn captures keep
+/// their WDL, and a line goes on past those worse than its first move.
 #[test]
 fn a_mainline_never_follows_a_lesser_move_past_a_missing_table() {
     let mut full = ours();
-    for (material, without_table) in [("KQvKN", "KQvK"), ("KRPvKR", "KRvKR")] {
+    for (material, without_table) in [
+        ("KQvKN", "KQvK"),
+        ("KRPvKR", "KRvKR"),
+        ("KPvKP", "KPvK.rtbz"),
+    ] {
         let mut without = prober(tables_without(without_table));
-        let (mut stopped, mut followed) = (0, 0);
+        let (mut stopped, mut followed, mut past_wdl) = (0, 0, 0);
         for pos in sample(material, 400, 7) {
             let Ok(want) = full.mainline(&pos) else {
                 continue;
@@ -263,10 +341,26 @@ fn a_mainline_never_follows_a_lesser_move_past_a_missing_table() {
                     stopped += 1;
                 }
                 Ok(got) => {
+                    let a = without.analyse(&pos).expect("analysis beside a line");
+                    if a.moves.iter().any(|m| m.error.is_some() && m.wdl_known) {
+                        past_wdl += 1;
+                    }
+                    // As good: the same WDL after it, and as few plies to
+                    // the next zeroing move (one for a zeroing move or a
+                    // mate, whatever the DTZ after it: among winning
+                    // zeroing moves that ties, and only a tie-break
+                    // unknown without the table would tell them apart).
+                    let plies = |m: &MainlineStep| {
+                        if m.zeroing {
+                            1
+                        } else {
+                            m.dtz.unsigned_abs() + 1
+                        }
+                    };
                     if let (Some(g), Some(w)) = (got.moves.first(), want.moves.first()) {
                         assert_eq!(
-                            (g.wdl, g.dtz),
-                            (w.wdl, w.dtz),
+                            (g.wdl, plies(g)),
+                            (w.wdl, plies(w)),
                             "{material}: {} vs {}",
                             g.uci,
                             w.uci
@@ -276,10 +370,17 @@ fn a_mainline_never_follows_a_lesser_move_past_a_missing_table() {
                 }
             }
         }
+        println!("{material} without {without_table}: {stopped} lines stopped, {followed} followed, {past_wdl} of them past a move with its WDL alone");
         assert!(
             stopped > 0 && followed > 0,
             "{material}: stopped {stopped}, followed {followed}"
         );
+        if without_table.ends_with(".rtbz") {
+            assert!(
+                past_wdl > 0,
+                "{material}: no line past a move with its WDL alone"
+            );
+        }
     }
     let dir = tables_without("KQvK");
     // The CLI keeps the analysis when the line fails: the line's error beside it.

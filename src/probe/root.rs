@@ -31,9 +31,9 @@ pub struct MoveInfo {
     /// `precise` and `category` are placeholders (0, draw), and so is
     /// `wdl` unless `wdl_known`.
     pub error: Option<ProbeError>,
-    /// `wdl` is the move's: always without `error`, and with it where only
-    /// a DTZ table is missing and the WDL tables answered (a host that
-    /// serves WDL tables alone for some materials).
+    /// `wdl` is the move's: always without `error`, and with it where the
+    /// missing table is one only the DTZ needs and the WDL tables answered
+    /// (a host that serves WDL tables alone for some materials).
     pub wdl_known: bool,
 }
 
@@ -74,22 +74,10 @@ pub fn analyse(ctx: &Ctx<'_>, pos: &Chess) -> Result<Analysis, ProbeError> {
         // A move whose table is absent gets its own error, with its WDL
         // where only a DTZ table is missing; the others are answered.
         let (wdl, dtz, error, wdl_known) = match child_dtz(ctx, &child) {
-            Err(e @ ProbeError::MissingTable(_)) => {
-                let wdl = if e.is_dtz_table() {
-                    match probe_wdl(ctx, &child) {
-                        Err(ProbeError::MissingTable(_)) => None,
-                        r => match keep_going(r, &mut missing)? {
-                            Some(wdl) => Some(wdl),
-                            None => continue,
-                        },
-                    }
-                } else {
-                    None
-                };
-                (wdl.unwrap_or(0), Dtz::DRAW, Some(e), wdl.is_some())
-            }
+            Err(e @ ProbeError::MissingTable(_)) => (0, Dtz::DRAW, Some(e), false),
             r => match keep_going(r, &mut missing)? {
-                Some((wdl, dtz)) => (wdl, dtz, None, true),
+                Some((wdl, Ok(dtz))) => (wdl, dtz, None, true),
+                Some((wdl, Err(e))) => (wdl, Dtz::DRAW, Some(e), true),
                 None => continue,
             },
         };
@@ -204,39 +192,45 @@ pub(super) fn sort(moves: &mut [MoveInfo]) {
     sort_small_by(moves, |a, b| (rank(a), &a.uci) < (rank(b), &b.uci));
 }
 
-/// Sort key, best first: the move's category under the halfmove clock
+/// Sort key, best first: the move's WDL (the opponent's after it: lower is
+/// better), then within it the move's category under the halfmove clock
 /// (a win the clock keeps before one it may spoil, a loss it spoils before
 /// one it keeps: with mate distances, the fastest mate may walk past the
 /// 50-move limit where a capture wins); then mates; wins by fewest plies to
 /// zeroing (a zeroing move counts as one ply), zeroing moves first among
 /// equals; cursed wins likewise; draws; blessed losses and losses by most
-/// plies to zeroing; moves without a result last (those whose WDL is known
-/// first among them, by it, zeroing ones first among winning moves and
-/// last among losing ones). Where mate distances are known they come next
-/// within a WDL: fastest mate when winning, longest resistance when losing.
-fn rank(m: &MoveInfo) -> (u8, u8, i64, i64, bool, i64) {
+/// plies to zeroing. The category never ranks a worse WDL first, so leading
+/// with the WDL changes no order among answered moves; it places a move
+/// whose DTZ is unknown but whose WDL is known (a missing table) after the
+/// answered moves of its WDL and before those of a worse one, zeroing ones
+/// first among winning moves and last among losing ones, as the WDL-only
+/// answer ranks them. Moves without even a WDL come last. Where mate
+/// distances are known they come next within a WDL: fastest mate when
+/// winning, longest resistance when losing.
+fn rank(m: &MoveInfo) -> (i8, bool, u8, u8, i64, i64, bool, i64) {
     if m.error.is_some() {
+        if !m.wdl_known {
+            return (i8::MAX, true, 0, 0, 0, 0, false, 0);
+        }
         // As the WDL-only answer ranks them (`wdl_only::rank`).
-        let (wdl, zeroing_later) = if m.wdl_known {
-            (m.wdl, m.wdl != 0 && (m.wdl < 0) != m.zeroing)
-        } else {
-            (3, false)
-        };
-        return (u8::MAX, 6, i64::from(wdl), 0, zeroing_later, 0);
+        let zeroing_later = m.wdl != 0 && (m.wdl < 0) != m.zeroing;
+        return (m.wdl, true, 0, 0, 0, 0, zeroing_later, 0);
     }
     // The category is the opponent's after the move: lower is better here.
     let clock = m.category as u8;
-    if m.facts.checkmate {
-        return (clock, 0, 0, 0, false, 0);
-    }
-    let child = i64::from(m.dtz).abs();
-    let ours = if m.zeroing { 1 } else { child + 1 };
-    let mate = m.dtm.map_or(0, |d| i64::from(d).abs());
-    match m.wdl {
-        -2 => (clock, 1, mate, ours, !m.zeroing, child),
-        -1 => (clock, 2, mate, ours, !m.zeroing, child),
-        0 => (clock, 3, 0, 0, false, 0),
-        1 => (clock, 4, -mate, -ours, m.zeroing, -child),
-        _ => (clock, 5, -mate, -ours, m.zeroing, -child),
-    }
+    let (class, mate, ours, later, child) = if m.facts.checkmate {
+        (0, 0, 0, false, 0)
+    } else {
+        let child = i64::from(m.dtz).abs();
+        let ours = if m.zeroing { 1 } else { child + 1 };
+        let mate = m.dtm.map_or(0, |d| i64::from(d).abs());
+        match m.wdl {
+            -2 => (1, mate, ours, !m.zeroing, child),
+            -1 => (2, mate, ours, !m.zeroing, child),
+            0 => (3, 0, 0, false, 0),
+            1 => (4, -mate, -ours, m.zeroing, -child),
+            _ => (5, -mate, -ours, m.zeroing, -child),
+        }
+    };
+    (m.wdl, false, clock, class, mate, ours, later, child)
 }

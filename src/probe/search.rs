@@ -288,15 +288,33 @@ pub fn probe_dtz(ctx: &Ctx<'_>, pos: &Chess) -> Result<(i8, Dtz), ProbeError> {
 /// position, probes few children (see `lost_by_bounds`). Dozens of
 /// such searches per move list are what fans out into hundreds of
 /// requests otherwise.
-pub fn child_dtz(ctx: &Ctx<'_>, pos: &Chess) -> Result<(i8, Dtz), ProbeError> {
-    dtz_at(ctx, pos, 0, false)
+///
+/// Where a table only the DTZ needs is missing (a host of WDL tables alone
+/// for some materials), the WDL found on the way stands beside that error,
+/// so the move keeps who wins.
+pub fn child_dtz(ctx: &Ctx<'_>, pos: &Chess) -> Result<(i8, Result<Dtz, ProbeError>), ProbeError> {
+    value_at(ctx, pos, 0, false)
 }
 
 fn dtz_at(ctx: &Ctx<'_>, pos: &Chess, depth: u32, eager: bool) -> Result<(i8, Dtz), ProbeError> {
+    let (wdl, dtz) = value_at(ctx, pos, depth, eager)?;
+    Ok((wdl, dtz?))
+}
+
+/// The WDL, and the DTZ or the missing table that keeps it unknown.
+fn value_at(
+    ctx: &Ctx<'_>,
+    pos: &Chess,
+    depth: u32,
+    eager: bool,
+) -> Result<(i8, Result<Dtz, ProbeError>), ProbeError> {
     match search(ctx, pos, true, eager) {
-        Ok((0, _)) => Ok((0, Dtz::DRAW)),
-        Ok((wdl, true)) => Ok((wdl, before_zeroing(wdl))),
-        Ok((wdl, false)) => from_table(ctx, pos, Some(wdl), depth, eager).map(|d| (wdl, d)),
+        Ok((0, _)) => Ok((0, Ok(Dtz::DRAW))),
+        Ok((wdl, true)) => Ok((wdl, Ok(before_zeroing(wdl)))),
+        Ok((wdl, false)) => match from_table(ctx, pos, Some(wdl), depth, eager) {
+            Err(e @ ProbeError::MissingTable(_)) => Ok((wdl, Err(e))),
+            r => Ok((wdl, Ok(r?))),
+        },
         Err(ProbeError::Missing) => {
             // A drawn position needs no DTZ: what its DTZ would read is
             // fetched only where it rides along with what the WDL needs.

@@ -60,9 +60,9 @@ export interface MoveResult {
   zeroing: boolean; checkmate: boolean; stalemate: boolean; insufficientMaterial: boolean;
 }
 /** A move whose result needs an absent table: why, instead of the values. Listed last.
- *  Where only a DTZ table is absent it also has its WDL from the WDL tables (dtz, precise
- *  and dtm null; category null where the halfmove clock leaves it to the DTZ), listed
- *  first among these, best first. */
+ *  Where the absent table is one only its DTZ needs, it also has its WDL from the WDL
+ *  tables (dtz, precise and dtm null; category null where the halfmove clock leaves it
+ *  to the DTZ), listed after the answered moves of its WDL, before those of a worse one. */
 export interface MoveError {
   uci: string; san: string; error: string; code: 'missing-table';
   wdl?: number; dtz?: null; precise?: null; category?: Category | null; dtm?: null;
