@@ -4,8 +4,10 @@
 //! a validator (no ETag, no Last-Modified) the size alone would not see a
 //! same-size replacement, so fresh bytes that differ from a kept piece count
 //! as a change too (each run opens a file from the network: a replacement
-//! whose head is unchanged goes unseen there, as it would by size alone). Every file is written whole under a temporary name and
-//! renamed, so a crash or a second process never leaves a torn piece.
+//! whose head is unchanged goes unseen there, as it would by size alone).
+//! Every file is written whole under a temporary name and renamed, so a
+//! crash or a second process never leaves a torn piece; the next run to
+//! open the cache removes the temporary files a killed run left.
 //! A piece's name carries a tag of the version it was fetched as: a write
 //! that raced a version change (another thread of the round, another
 //! process behind another mirror) leaves a piece no read of the new
@@ -14,6 +16,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use super::run::Response;
 
@@ -26,6 +29,7 @@ pub struct DiskCache {
 impl DiskCache {
     pub fn new(dir: PathBuf) -> Result<Self, String> {
         fs::create_dir_all(&dir).map_err(|e| format!("cache dir {}: {e}", dir.display()))?;
+        sweep_leftovers(&dir);
         Ok(DiskCache { dir })
     }
 
@@ -188,6 +192,34 @@ impl DiskCache {
     }
 }
 
+/// Age past which a temporary file is a killed run's leftover: a live
+/// write renames its file within milliseconds.
+const LEFTOVER_AGE: Duration = Duration::from_secs(600);
+
+/// Removes the temporary files of writes a killed run never renamed
+/// ([`DiskCache::write`]'s `*.tmp`): nothing reads them, and without this
+/// they would fill the folder run after run.
+fn sweep_leftovers(dir: &Path) {
+    let Ok(folders) = fs::read_dir(dir) else {
+        return;
+    };
+    for folder in folders.flatten() {
+        // A plain file at the top (the writable check's) is no folder.
+        let Ok(entries) = fs::read_dir(folder.path()) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            if !e.file_name().to_string_lossy().ends_with(".tmp") {
+                continue;
+            }
+            let age = e.metadata().and_then(|m| m.modified()).ok();
+            if age.and_then(|t| t.elapsed().ok()) > Some(LEFTOVER_AGE) {
+                let _ = fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -289,6 +321,33 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+        let _ = fs::remove_dir_all(&c.dir);
+    }
+
+    /// A killed run's temporary files go when a later run opens the
+    /// cache; a fresh one (a write another process has under way) stays.
+    #[test]
+    fn a_killed_runs_temporary_files_are_swept() {
+        let c = cache("leftovers");
+        c.put("KRvK.rtbw", PIECE, "\"v1\"", 0, &[1; PIECE as usize]);
+        let folder = c.folder("KRvK.rtbw");
+        let (old, fresh) = (folder.join("0.x.99.0.tmp"), folder.join("0.x.99.1.tmp"));
+        fs::write(&old, b"torn").unwrap();
+        fs::write(&fresh, b"torn").unwrap();
+        let then = std::time::SystemTime::now() - 2 * LEFTOVER_AGE;
+        fs::File::options()
+            .write(true)
+            .open(&old)
+            .unwrap()
+            .set_modified(then)
+            .unwrap();
+        let c = DiskCache::new(c.dir.clone()).unwrap();
+        assert!(!old.exists());
+        assert!(fresh.exists());
+        assert_eq!(
+            bytes_of(c.get("KRvK.rtbw", 0, PIECE, None)),
+            Some(vec![1; PIECE as usize])
+        );
         let _ = fs::remove_dir_all(&c.dir);
     }
 
