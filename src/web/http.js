@@ -510,22 +510,26 @@ export class RangeClient {
       return { value: { size: cr.size, validator, bytes } };
     }
     if (res.status === 200) {
-      // The server ignored Range: keep the stream, read only as far as needed.
-      const size = Number(res.headers.get('Content-Length'));
-      if (size === 0 && res.headers.get('Content-Length') !== null) {
+      // The server ignored Range: keep the stream, read only as far as
+      // needed. One sent without its length (chunked) is read whole, within
+      // the limit: its end tells the file's size (null until then).
+      const length = res.headers.get('Content-Length');
+      const size = length === null ? null : Number(length);
+      if (size === 0) {
         // An empty file (some servers answer it so rather than 416): its size is the news.
         controller.abort();
         return { value: { size: 0, validator, bytes: new Uint8Array(0) } };
       }
-      if (!Number.isFinite(size) || size <= 0 || !res.headers.get('Content-Length')) {
+      if (size !== null && !(Number.isSafeInteger(size) && size > 0)) {
         controller.abort();
-        throw fatal(`${url}: the server ignored the Range header and sent no length (or a compressed body); it must support Range requests`);
+        throw fatal(`${url}: the server ignored the Range header and sent a Content-Length this client cannot read (${length}); it must support Range requests`);
       }
       let body = this.bodies.get(url);
       // Past what this driver streams: a CDN may drop Range now and then
       // (a cache miss), so a first such 200 is asked again; a second is
       // the server's way (WholeBody.get says so).
-      if (Math.min(end, size) > this.limit && !this.wholeAnswers.has(url)) {
+      const first = !this.wholeAnswers.has(url);
+      if (size !== null && Math.min(end, size) > this.limit && first) {
         this.wholeAnswers.add(url);
         controller.abort();
         return { retry: 'the server answered 200 (the whole file) to a Range request' };
@@ -543,7 +547,15 @@ export class RangeClient {
         this.bodies.set(url, body);
         trimBodies(this.bodies, body);
       }
-      const v = await body.get(start, end);
+      let v;
+      try {
+        v = await body.get(start, end);
+      } catch (e) {
+        // A stream without its length found past the limit: asked again
+        // once, as a first 200 with a length past it is.
+        if (size === null && first && e && e.fatal) return { retry: 'the server answered 200 (the whole file, its length not sent) to a Range request' };
+        throw e;
+      }
       trimBodies(this.bodies, body);
       return v ? { value: v } : { retry: bodyFailure(body.controller) };
     }

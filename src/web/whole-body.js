@@ -26,7 +26,9 @@ const STALL_MS = 20000;
  * backpressure stops the server) and is read only as far as a request needs:
  * one stream per file, never past the limit. A stream read to the end, or
  * closed to free its connection, still serves the bytes it read; the runtime
- * forgets it when idle or over its byte budget.
+ * forgets it when idle or over its byte budget. A stream sent without its
+ * length (`size` null: chunked) tells the file's size only at its end, so
+ * it is read whole, within the limit.
  */
 export class WholeBody {
   constructor(url, res, controller, size, validator, counters, limit, onEvict) {
@@ -38,7 +40,7 @@ export class WholeBody {
     this.validator = validator;
     this.counters = counters;
     this.onEvict = onEvict;
-    this.buf = new Uint8Array(Math.min(size, 65536));
+    this.buf = new Uint8Array(Math.min(size ?? 65536, 65536));
     this.have = 0;
     // Whether the connection is still open and can be read further.
     this.live = !!this.reader;
@@ -54,15 +56,16 @@ export class WholeBody {
 
   /** Whether the bytes up to `end` are within the streaming limit. */
   reaches(end) {
-    return Math.min(end, this.size) <= this.limit;
+    return this.size === null || Math.min(end, this.size) <= this.limit;
   }
 
   /** {size, validator, bytes} of [start, end), or null when the stream cannot reach `end`. */
   get(start, end) {
-    const want = Math.min(end, this.size);
+    // Without a length: to the end (at most one byte past the limit).
+    const want = this.size === null ? this.limit + 1 : Math.min(end, this.size);
     this.lastUse = Date.now();
     this.touch();
-    if (want > this.limit) {
+    if (this.size !== null && want > this.limit) {
       this.evict();
       return Promise.reject(
         fatal(
@@ -74,10 +77,11 @@ export class WholeBody {
     this.reading++;
     const p = this.chain.then(() => this.fill(want)).finally(() => this.reading--);
     this.chain = p.catch(() => {});
-    return p.then((ok) => (ok ? { size: this.size, validator: this.validator, bytes: this.buf.slice(start, want) } : null));
+    return p.then((ok) => (ok ? { size: this.size, validator: this.validator, bytes: this.buf.slice(start, Math.min(end, this.size)) } : null));
   }
 
   async fill(n) {
+    let ended = false;
     const deadline = performance.now() + FIRST_MS + (n - this.have) / MIN_BODY_RATE;
     while (this.have < n && this.live) {
       if (performance.now() > deadline) {
@@ -102,9 +106,12 @@ export class WholeBody {
       } finally {
         clearTimeout(stall);
       }
-      if (r.done) break;
+      if (r.done) {
+        ended = true;
+        break;
+      }
       const v = r.value;
-      if (v.length > this.size - this.have) {
+      if (this.size !== null && v.length > this.size - this.have) {
         // More bytes than its Content-Length: the browser decoded a
         // compressed body (another origin hides its Content-Encoding).
         this.evict();
@@ -114,7 +121,7 @@ export class WholeBody {
       if (this.have + take > this.buf.length) {
         let cap = this.buf.length * 2;
         while (cap < this.have + take) cap *= 2;
-        const bigger = new Uint8Array(Math.min(cap, this.size));
+        const bigger = new Uint8Array(Math.min(cap, this.size ?? Infinity));
         bigger.set(this.buf.subarray(0, this.have));
         this.buf = bigger;
       }
@@ -125,8 +132,16 @@ export class WholeBody {
       // into the file) must not be cut by the idle timer.
       this.touch();
     }
+    if (this.size === null && ended) this.size = this.have;
+    if (this.size === null && this.have > this.limit) {
+      this.evict();
+      throw fatal(
+        `${this.url}: the server ignores Range requests (it answers 200 with the whole file), and the file (its length not sent) ` +
+          `is longer than the ${this.limit} bytes this driver will stream from such a server; serve tables from a host with Range support`,
+      );
+    }
     if (this.have < n || this.have >= this.size) this.close();
-    return this.have >= n;
+    return this.size !== null && this.have >= Math.min(n, this.size);
   }
 
   touch() {
