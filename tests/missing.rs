@@ -108,6 +108,33 @@ fn mate_and_stalemate_need_no_table() {
     }
 }
 
+/// Whether a move's category is known: answered, or decided by its WDL
+/// alone (a zeroing move starts the clock again; a cursed, blessed or
+/// drawn result needs no DTZ).
+fn decided(m: &MoveInfo) -> bool {
+    m.error.is_none() || (m.wdl_known && (m.zeroing || m.wdl.abs() != 2))
+}
+
+/// Moves ranked by WDL first (lower: better for the mover), those without
+/// even a WDL last; within a WDL, known categories best first, then the
+/// moves whose category the clock leaves to an unknown DTZ.
+fn assert_ranked(a: &Analysis, fen: &str) {
+    for w in a.moves.windows(2) {
+        let (x, y) = (&w[0], &w[1]);
+        assert!(x.wdl_known || !y.wdl_known, "{fen}: {} {}", x.uci, y.uci);
+        if !y.wdl_known {
+            continue;
+        }
+        assert!(x.wdl <= y.wdl, "{fen}: {} {}", x.uci, y.uci);
+        if x.wdl == y.wdl {
+            assert!(decided(x) || !decided(y), "{fen}: {} {}", x.uci, y.uci);
+            if decided(x) && decided(y) {
+                assert!(x.category <= y.category, "{fen}: {} {}", x.uci, y.uci);
+            }
+        }
+    }
+}
+
 /// Whatever is answered without a table equals the full set's answer: a
 /// move without a result has at most its WDL, equal to the full set's,
 /// and has it wherever only a DTZ file is missing.
@@ -132,15 +159,7 @@ fn compare_without(without: &str, materials: &[&str], per: usize) -> (u64, u64, 
                 fen(&p)
             );
             assert_eq!(a.moves.len(), f.moves.len());
-            // Ranked by WDL first (lower: better for the mover), a move
-            // without a result after the answered ones of its WDL, and
-            // one without even a WDL last.
-            let keys: Vec<_> = a
-                .moves
-                .iter()
-                .map(|m| (if m.wdl_known { m.wdl } else { i8::MAX }, m.error.is_some()))
-                .collect();
-            assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{}", fen(&p));
+            assert_ranked(&a, &fen(&p));
             // The answered moves keep the full set's order among themselves.
             let order = |moves: &[MoveInfo]| -> Vec<String> {
                 let known: Vec<&str> = a
@@ -192,6 +211,41 @@ fn answers_without_a_table_equal_the_full_sets() {
     assert!(answered > 100 && errors > 0);
 }
 
+/// The first sampled position of `material` with a move that keeps its
+/// WDL without a result and passes `pick`, and that move.
+fn move_with_its_wdl_alone(
+    dir: &std::path::Path,
+    material: &str,
+    n: usize,
+    seed: u64,
+    pick: impl Fn(&MoveInfo) -> bool,
+) -> Option<(shakmaty::Chess, MoveInfo)> {
+    let mut part = prober(dir.to_path_buf());
+    sample(material, n, seed).into_iter().find_map(|p| {
+        let a = part.analyse(&p).ok()?;
+        let m = a
+            .moves
+            .into_iter()
+            .find(|m| m.wdl_known && m.error.is_some() && pick(m))?;
+        Some((p, m))
+    })
+}
+
+/// The CLI's `probe` output for `fen` over the tables in `dir`, exit status 0.
+fn cli_probe(dir: &std::path::Path, args: &[&str], fen: &str) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_syzygy-web"))
+        .arg("probe")
+        .args(args)
+        .arg("--path")
+        .arg(dir)
+        .arg(fen)
+        .output()
+        .expect("run the CLI");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert_eq!(out.status.code(), Some(0), "{fen}: {text}");
+    text
+}
+
 /// A host with a material's WDL file but not its DTZ file (as mirrors
 /// that serve 6- and 7-piece WDL tables alone are for the moves into
 /// them): a move into it still has its WDL, equal to the full set's, and
@@ -209,26 +263,9 @@ fn a_move_without_its_dtz_table_keeps_its_wdl() {
         assert!(answered > 100 && errors > 0, "{without}");
     }
     let dir = tables_without("KQvK.rtbz");
-    let mut part = prober(dir.clone());
-    let (p, m) = sample("KPvK", 500, 13)
-        .into_iter()
-        .find_map(|p| {
-            let a = part.analyse(&p).ok()?;
-            let m = a
-                .moves
-                .into_iter()
-                .find(|m| m.wdl_known && m.error.is_some())?;
-            Some((p, m))
-        })
+    let (p, m) = move_with_its_wdl_alone(&dir, "KPvK", 500, 13, |_| true)
         .expect("a KPvK position promoting into KQvK");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_syzygy-web"))
-        .args(["probe", "--json", "--path"])
-        .arg(&dir)
-        .arg(fen(&p))
-        .output()
-        .expect("run the CLI");
-    let text = String::from_utf8(out.stdout).expect("utf-8");
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    let text = cli_probe(&dir, &["--json"], &fen(&p));
     let object = format!(
         "{{\"uci\":\"{}\",\"san\":\"{}\",\"wdl\":{},\"dtz\":null,\"precise\":null,",
         m.uci, m.san, m.wdl
@@ -241,6 +278,65 @@ fn a_move_without_its_dtz_table_keeps_its_wdl() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// At a running clock the category decides the ranking first: a move
+/// whose WDL alone is known, where that WDL decides its category (a
+/// capture or pawn move starts the clock again), ranks by that category,
+/// above answered moves of its WDL that the clock spoils; one whose
+/// category the clock leaves to the DTZ comes after every move of its WDL.
+/// Each such category equals the full set's, and the answered moves keep
+/// the full set's order.
+#[test]
+fn moves_with_their_wdl_alone_rank_by_the_category_it_decides() {
+    let dir = tables_without("KPvK.rtbz");
+    let mut part = prober(dir.clone());
+    let mut full = ours();
+    let (mut positions, mut by_category, mut lifted) = (0, 0, 0);
+    for name in ["KPvKP", "KPPvK"] {
+        for p in sample(name, 600, 29) {
+            // At clock 90 (a position with an en passant square cannot be).
+            let at_zero = fen(&p);
+            let Some((head, _)) = at_zero.rsplit_once(" 0 ") else {
+                continue;
+            };
+            let Ok(p) = parse_fen(&format!("{head} 90 1")) else {
+                continue;
+            };
+            let (Ok(a), Ok(f)) = (part.analyse(&p), full.analyse(&p)) else {
+                continue;
+            };
+            positions += 1;
+            assert_ranked(&a, &fen(&p));
+            for (i, m) in a.moves.iter().enumerate() {
+                if m.error.is_none() || !m.wdl_known || !decided(m) {
+                    continue;
+                }
+                let fm = f.moves.iter().find(|x| x.uci == m.uci).expect("listed");
+                assert_eq!(m.category, fm.category, "{} {}", fen(&p), m.uci);
+                by_category += 1;
+                if a.moves[i + 1..]
+                    .iter()
+                    .any(|x| x.error.is_none() && x.wdl == m.wdl)
+                {
+                    lifted += 1;
+                }
+            }
+            let answered = |moves: &[MoveInfo]| -> Vec<String> {
+                moves
+                    .iter()
+                    .filter(|m| a.moves.iter().any(|x| x.uci == m.uci && x.error.is_none()))
+                    .map(|m| m.uci.clone())
+                    .collect()
+            };
+            assert_eq!(answered(&a.moves), answered(&f.moves), "{}", fen(&p));
+        }
+    }
+    println!(
+        "at clock 90 without KPvK.rtbz: {positions} positions, {by_category} moves with their WDL alone ranked by the category it decides, {lifted} of them above an answered move of their WDL"
+    );
+    assert!(by_category > 0 && lifted > 0, "{by_category} {lifted}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// A quiet move whose DTZ needs a missing table (a reply of the position
 /// after it captures into KRvKR) keeps its WDL; the clock runs after it,
 /// so its category is left to the DTZ (null in the JSON, the WDL's own
@@ -248,18 +344,9 @@ fn a_move_without_its_dtz_table_keeps_its_wdl() {
 #[test]
 fn a_quiet_move_with_its_wdl_alone_at_a_running_clock() {
     let dir = tables_without("KRvKR");
-    let mut part = prober(dir.clone());
-    let (p, m) = sample("KRPvKR", 400, 7)
-        .into_iter()
-        .find_map(|p| {
-            let a = part.analyse(&p).ok()?;
-            let m = a
-                .moves
-                .into_iter()
-                .find(|m| m.wdl_known && m.error.is_some() && !m.zeroing && m.wdl.abs() == 2)?;
-            Some((p, m))
-        })
-        .expect("a KRPvKR move whose DTZ needs KRvKR");
+    let (p, m) =
+        move_with_its_wdl_alone(&dir, "KRPvKR", 400, 7, |m| !m.zeroing && m.wdl.abs() == 2)
+            .expect("a KRPvKR move whose DTZ needs KRvKR");
     let error = m.error.as_ref().expect("an error").to_string();
     let at_zero = fen(&p);
     let (head, _) = at_zero.rsplit_once(" 0 ").expect("a FEN at clock 0");
@@ -270,25 +357,13 @@ fn a_quiet_move_with_its_wdl_alone_at_a_running_clock() {
     assert_eq!(m.wdl_category(0), None);
     let by_wdl = if m.wdl < 0 { "loss?" } else { "win?" };
     for fen in [&at_zero, &running] {
-        let run = |args: &[&str]| {
-            let out = std::process::Command::new(env!("CARGO_BIN_EXE_syzygy-web"))
-                .args(["probe"])
-                .args(args)
-                .arg("--path")
-                .arg(&dir)
-                .arg(fen)
-                .output()
-                .expect("run the CLI");
-            assert_eq!(out.status.code(), Some(0), "{fen}");
-            String::from_utf8(out.stdout).expect("utf-8")
-        };
-        let json = run(&["--json"]);
+        let json = cli_probe(&dir, &["--json"], fen);
         let object = format!(
             "{{\"uci\":\"{}\",\"san\":\"{}\",\"wdl\":{},\"dtz\":null,\"precise\":null,\"category\":null,\"dtm\":null,\"error\":\"{error}\",\"code\":\"missing-table\",\"zeroing\":false",
             m.uci, m.san, m.wdl
         );
         assert!(json.contains(&object), "{object} in {json}");
-        let text = run(&[]);
+        let text = cli_probe(&dir, &[], fen);
         let line = format!(
             "  {:<8} {:<8} {:<13} wdl {:>2}; no DTZ: {error}\n",
             m.san, m.uci, by_wdl, m.wdl
@@ -346,10 +421,10 @@ fn a_mainline_never_follows_a_lesser_move_past_a_missing_table() {
                         past_wdl += 1;
                     }
                     // As good: the same WDL after it, and as few plies to
-                    // the next zeroing move (one for a zeroing move or a
-                    // mate, whatever the DTZ after it: among winning
-                    // zeroing moves that ties, and only a tie-break
-                    // unknown without the table would tell them apart).
+                    // the next zeroing move (one for a zeroing move,
+                    // whatever the DTZ after it: among winning zeroing
+                    // moves that ties, and only a tie-break unknown
+                    // without the table would tell them apart).
                     let plies = |m: &MainlineStep| {
                         if m.zeroing {
                             1
@@ -370,7 +445,7 @@ fn a_mainline_never_follows_a_lesser_move_past_a_missing_table() {
                 }
             }
         }
-        println!("{material} without {without_table}: {stopped} lines stopped, {followed} followed, {past_wdl} of them past a move with its WDL alone");
+        println!("{material} without {without_table}: {stopped} lines stopped, {followed} followed, {past_wdl} of them beside a move with its WDL alone");
         assert!(
             stopped > 0 && followed > 0,
             "{material}: stopped {stopped}, followed {followed}"

@@ -27,9 +27,10 @@ pub struct MoveInfo {
     /// (from the view of the side to move there); None where unknown
     /// (Syzygy tables hold no mate distances).
     pub dtm: Option<i32>,
-    /// Why this move has no result (its table is missing); then `dtz`,
-    /// `precise` and `category` are placeholders (0, draw), and so is
-    /// `wdl` unless `wdl_known`.
+    /// Why this move has no result (its table is missing); then `dtz` and
+    /// `precise` are placeholders (0), and so are `wdl` unless `wdl_known`
+    /// and `category` (draw) unless the WDL decides it
+    /// ([`MoveInfo::wdl_category`]).
     pub error: Option<ProbeError>,
     /// `wdl` is the move's: always without `error`, and with it where the
     /// missing table is one only the DTZ needs and the WDL tables answered
@@ -81,11 +82,19 @@ pub fn analyse(ctx: &Ctx<'_>, pos: &Chess) -> Result<Analysis, ProbeError> {
                 None => continue,
             },
         };
-        moves.push(MoveInfo {
+        let mut info = MoveInfo {
             error,
             wdl_known,
             ..move_info(pos, m, &child, wdl, dtz)
-        });
+        };
+        // Without its DTZ, the category its WDL decides (a zeroing move, or
+        // a cursed, blessed or drawn result), which ranks it.
+        if info.error.is_some() && wdl_known {
+            if let Some(c) = info.wdl_category(pos.halfmoves()) {
+                info.category = c;
+            }
+        }
+        moves.push(info);
     }
     if missing {
         return Err(ProbeError::Missing);
@@ -199,38 +208,54 @@ pub(super) fn sort(moves: &mut [MoveInfo]) {
 /// 50-move limit where a capture wins); then mates; wins by fewest plies to
 /// zeroing (a zeroing move counts as one ply), zeroing moves first among
 /// equals; cursed wins likewise; draws; blessed losses and losses by most
-/// plies to zeroing. The category never ranks a worse WDL first, so leading
-/// with the WDL changes no order among answered moves; it places a move
-/// whose DTZ is unknown but whose WDL is known (a missing table) after the
-/// answered moves of its WDL and before those of a worse one, zeroing ones
-/// first among winning moves and last among losing ones, as the WDL-only
-/// answer ranks them. Moves without even a WDL come last. Where mate
-/// distances are known they come next within a WDL: fastest mate when
-/// winning, longest resistance when losing.
-fn rank(m: &MoveInfo) -> (i8, bool, u8, u8, i64, i64, bool, i64) {
-    if m.error.is_some() {
-        if !m.wdl_known {
-            return (i8::MAX, true, 0, 0, 0, 0, false, 0);
-        }
+/// plies to zeroing. Where mate distances are known they come next within
+/// a WDL: fastest mate when winning, longest resistance when losing. The
+/// category never ranks a worse WDL first, so leading with the WDL changes
+/// no order among answered moves.
+///
+/// A move whose DTZ is unknown but whose WDL is known (a missing table)
+/// ranks as if its DTZ were the worst its WDL allows: where the WDL
+/// decides its category (a zeroing move, a cursed, blessed or drawn
+/// result), among the answered moves of that category, after those it
+/// ties; elsewhere (the clock may spoil it) after the answered moves of
+/// its WDL, before those of a worse one, zeroing ones first among winning
+/// moves and last among losing ones, as the WDL-only answer ranks them.
+/// Moves without even a WDL come last.
+fn rank(m: &MoveInfo) -> (i8, bool, u8, u8, i64, i64, bool, i64, bool) {
+    let unknown = m.error.is_some();
+    if unknown && !m.wdl_known {
+        return (i8::MAX, true, 0, 0, 0, 0, false, 0, true);
+    }
+    if unknown && !m.zeroing && m.wdl.abs() == 2 {
         // As the WDL-only answer ranks them (`wdl_only::rank`).
-        let zeroing_later = m.wdl != 0 && (m.wdl < 0) != m.zeroing;
-        return (m.wdl, true, 0, 0, 0, 0, zeroing_later, 0);
+        let zeroing_later = (m.wdl < 0) != m.zeroing;
+        return (m.wdl, true, 0, 0, 0, 0, zeroing_later, 0, true);
     }
     // The category is the opponent's after the move: lower is better here.
     let clock = m.category as u8;
     let (class, mate, ours, later, child) = if m.facts.checkmate {
         (0, 0, 0, false, 0)
     } else {
-        let child = i64::from(m.dtz).abs();
-        let ours = if m.zeroing { 1 } else { child + 1 };
+        // Unknown plies rank as the most a win can take, the fewest a
+        // loss can hold.
+        let child = (!unknown).then(|| i64::from(m.dtz).abs());
+        let ours = if m.zeroing {
+            Some(1)
+        } else {
+            child.map(|c| c + 1)
+        };
         let mate = m.dtm.map_or(0, |d| i64::from(d).abs());
+        let (win_ours, win_child) = (ours.unwrap_or(i64::MAX), child.unwrap_or(i64::MAX));
+        let (loss_ours, loss_child) = (ours.unwrap_or(0), child.unwrap_or(0));
         match m.wdl {
-            -2 => (1, mate, ours, !m.zeroing, child),
-            -1 => (2, mate, ours, !m.zeroing, child),
+            -2 => (1, mate, win_ours, !m.zeroing, win_child),
+            -1 => (2, mate, win_ours, !m.zeroing, win_child),
             0 => (3, 0, 0, false, 0),
-            1 => (4, -mate, -ours, m.zeroing, -child),
-            _ => (5, -mate, -ours, m.zeroing, -child),
+            1 => (4, -mate, -loss_ours, m.zeroing, -loss_child),
+            _ => (5, -mate, -loss_ours, m.zeroing, -loss_child),
         }
     };
-    (m.wdl, false, clock, class, mate, ours, later, child)
+    (
+        m.wdl, false, clock, class, mate, ours, later, child, unknown,
+    )
 }

@@ -59,10 +59,12 @@ export interface MoveResult {
   dtm: number | null;
   zeroing: boolean; checkmate: boolean; stalemate: boolean; insufficientMaterial: boolean;
 }
-/** A move whose result needs an absent table: why, instead of the values. Listed last.
- *  Where the absent table is one only its DTZ needs, it also has its WDL from the WDL
- *  tables (dtz, precise and dtm null; category null where the halfmove clock leaves it
- *  to the DTZ), listed after the answered moves of its WDL, before those of a worse one. */
+/** A move whose result needs an absent table: why, instead of the values. Listed last,
+ *  unless the absent table is one only its DTZ needs: then it also has its WDL from the
+ *  WDL tables (dtz, precise and dtm null; category null where the halfmove clock leaves
+ *  it to the DTZ) and is ranked as if its DTZ were the worst its WDL allows: by its
+ *  category where the WDL decides it, else after the moves of its WDL, before those of
+ *  a worse one. */
 export interface MoveError {
   uci: string; san: string; error: string; code: 'missing-table';
   wdl?: number; dtz?: null; precise?: null; category?: Category | null; dtm?: null;
