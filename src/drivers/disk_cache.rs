@@ -5,9 +5,10 @@
 //! same-size replacement, so fresh bytes that differ from a kept piece count
 //! as a change too (each run opens a file from the network: a replacement
 //! whose head is unchanged goes unseen there, as it would by size alone).
-//! Every file is written whole under a temporary name and renamed, so a
-//! crash or a second process never leaves a torn piece; the next run to
-//! open the cache removes the temporary files a killed run left.
+//! Every file is written whole under a temporary name in the cache's own
+//! `.tmp` folder and renamed, so a crash or a second process never leaves
+//! a torn piece; the next run to open the cache removes the temporary
+//! files a killed run left there.
 //! A piece's name carries a tag of the version it was fetched as: a write
 //! that raced a version change (another thread of the round, another
 //! process behind another mirror) leaves a piece no read of the new
@@ -29,7 +30,7 @@ pub struct DiskCache {
 impl DiskCache {
     pub fn new(dir: PathBuf) -> Result<Self, String> {
         fs::create_dir_all(&dir).map_err(|e| format!("cache dir {}: {e}", dir.display()))?;
-        sweep_leftovers(&dir);
+        sweep_leftovers(&dir.join(TMP));
         Ok(DiskCache { dir })
     }
 
@@ -179,43 +180,40 @@ impl DiskCache {
     }
 
     /// Writes a file whole or not at all: a temporary name unique to this
-    /// process and call, then a rename over the final one.
+    /// process and call, in the cache's `.tmp` folder (the same file
+    /// system), then a rename over the final one.
     fn write(&self, path: &Path, bytes: &[u8]) {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(format!(".{}.{n}.tmp", std::process::id()));
-        let tmp = PathBuf::from(tmp);
+        let folder = self.dir.join(TMP);
+        let _ = fs::create_dir_all(&folder);
+        let tmp = folder.join(format!("{}.{n}", std::process::id()));
         if fs::write(&tmp, bytes).is_err() || fs::rename(&tmp, path).is_err() {
             let _ = fs::remove_file(&tmp);
         }
     }
 }
 
+/// The cache's folder of files being written ([`DiskCache::write`]); no
+/// table's name starts with a dot.
+const TMP: &str = ".tmp";
+
 /// Age past which a temporary file is a killed run's leftover: a live
 /// write renames its file within milliseconds.
 const LEFTOVER_AGE: Duration = Duration::from_secs(600);
 
-/// Removes the temporary files of writes a killed run never renamed
-/// ([`DiskCache::write`]'s `*.tmp`): nothing reads them, and without this
-/// they would fill the folder run after run.
-fn sweep_leftovers(dir: &Path) {
-    let Ok(folders) = fs::read_dir(dir) else {
+/// Removes from `tmp` (the cache's own folder of files being written) the
+/// files of writes a killed run never renamed: nothing reads them, and
+/// without this they would pile up run after run. Only that folder is
+/// listed, never the pieces, nor anything else in a folder the user chose.
+fn sweep_leftovers(tmp: &Path) {
+    let Ok(entries) = fs::read_dir(tmp) else {
         return;
     };
-    for folder in folders.flatten() {
-        // A plain file at the top (the writable check's) is no folder.
-        let Ok(entries) = fs::read_dir(folder.path()) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            if !e.file_name().to_string_lossy().ends_with(".tmp") {
-                continue;
-            }
-            let age = e.metadata().and_then(|m| m.modified()).ok();
-            if age.and_then(|t| t.elapsed().ok()) > Some(LEFTOVER_AGE) {
-                let _ = fs::remove_file(e.path());
-            }
+    for e in entries.flatten() {
+        let age = e.metadata().and_then(|m| m.modified()).ok();
+        if age.and_then(|t| t.elapsed().ok()) > Some(LEFTOVER_AGE) {
+            let _ = fs::remove_file(e.path());
         }
     }
 }
@@ -316,11 +314,7 @@ mod tests {
         c.put("KQvK.rtbw", size, "", 0, &fourth);
         assert_eq!(bytes_of(c.get("KQvK.rtbw", 0, size, None)), Some(fourth));
         // Nothing temporary is left behind.
-        let names: Vec<String> = fs::read_dir(c.folder("KQvK.rtbw"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+        assert_eq!(fs::read_dir(c.dir.join(TMP)).unwrap().count(), 0);
         let _ = fs::remove_dir_all(&c.dir);
     }
 
@@ -330,8 +324,8 @@ mod tests {
     fn a_killed_runs_temporary_files_are_swept() {
         let c = cache("leftovers");
         c.put("KRvK.rtbw", PIECE, "\"v1\"", 0, &[1; PIECE as usize]);
-        let folder = c.folder("KRvK.rtbw");
-        let (old, fresh) = (folder.join("0.x.99.0.tmp"), folder.join("0.x.99.1.tmp"));
+        let folder = c.dir.join(TMP);
+        let (old, fresh) = (folder.join("99.0"), folder.join("99.1"));
         fs::write(&old, b"torn").unwrap();
         fs::write(&fresh, b"torn").unwrap();
         let then = std::time::SystemTime::now() - 2 * LEFTOVER_AGE;
