@@ -193,7 +193,12 @@ export class RangeClient {
     if (body && !body.reaches(end)) body.evict();
     else if (body && !(span && span.parts.length > 1)) {
       if (span) span.started = true; // nothing joins a read of the stream
-      const got = await body.get(start, end);
+      // (A first stream without its length found past the limit: asked
+      // again below, as its own request does.)
+      const got = await body.get(start, end).catch((e) => {
+        if (body.size === null && body.first && e && e.fatal) return null;
+        throw e;
+      });
       trimBodies(this.bodies, body);
       const v = got && { ...got, asOf: body.asOf };
       if (v) return span ? { ...v, parts: [{ ...v, start }] } : v;
@@ -542,6 +547,8 @@ export class RangeClient {
         body = new WholeBody(url, res, controller, size, validator, this.counters, this.limit, (b) => {
           if (this.bodies.get(url) === b) this.bodies.delete(url);
         });
+        // The URL's first 200: one without its length found past the limit is asked again.
+        body.first = first;
         // Its later reads are answers as of when its request left (see `versions`).
         body.asOf = asOf;
         this.bodies.set(url, body);
@@ -553,7 +560,7 @@ export class RangeClient {
       } catch (e) {
         // A stream without its length found past the limit: asked again
         // once, as a first 200 with a length past it is.
-        if (size === null && first && e && e.fatal) return { retry: 'the server answered 200 (the whole file, its length not sent) to a Range request' };
+        if (size === null && body.first && e && e.fatal) return { retry: 'the server answered 200 (the whole file, its length not sent) to a Range request' };
         throw e;
       }
       trimBodies(this.bodies, body);

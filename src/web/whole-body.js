@@ -82,9 +82,14 @@ export class WholeBody {
 
   async fill(n) {
     let ended = false;
-    const deadline = performance.now() + FIRST_MS + (n - this.have) / MIN_BODY_RATE;
+    // The minimum rate over the bytes this read needs; without a length
+    // (the end unknown), over the bytes received so far: a stream that
+    // keeps it up is read on, one that drips slower ends.
+    const t0 = performance.now();
+    const from = this.have;
+    const deadline = () => t0 + FIRST_MS + ((this.size === null ? this.have : n) - from) / MIN_BODY_RATE;
     while (this.have < n && this.live) {
-      if (performance.now() > deadline) {
+      if (performance.now() > deadline()) {
         this.controller.slow = true;
         break;
       }
@@ -94,10 +99,10 @@ export class WholeBody {
       // mid-body and keeps the connection open would hold it for good.
       const stall = setTimeout(
         () => {
-          this.controller.slow = performance.now() > deadline;
+          this.controller.slow = performance.now() > deadline();
           stop(this.controller, this.reader);
         },
-        Math.max(0, Math.min(STALL_MS, deadline - performance.now())),
+        Math.max(0, Math.min(STALL_MS, deadline() - performance.now())),
       );
       try {
         r = await this.reader.read();
@@ -132,7 +137,11 @@ export class WholeBody {
       // into the file) must not be cut by the idle timer.
       this.touch();
     }
-    if (this.size === null && ended) this.size = this.have;
+    if (this.size === null && ended) {
+      // Its size at last; the buffer, grown by doubling, down to it.
+      this.size = this.have;
+      this.buf = this.buf.slice(0, this.have);
+    }
     if (this.size === null && this.have > this.limit) {
       this.evict();
       throw fatal(
