@@ -28,9 +28,9 @@ pub struct MoveInfo {
     /// (Syzygy tables hold no mate distances).
     pub dtm: Option<i32>,
     /// Why this move has no result (its table is missing); then `dtz` and
-    /// `precise` are placeholders (0), and so are `wdl` unless `wdl_known`
-    /// and `category` (draw) unless the WDL decides it
-    /// ([`MoveInfo::wdl_category`]).
+    /// `precise` are placeholders (0), and so is `wdl` unless `wdl_known`;
+    /// `category` is the one a DTZ of 0 gives, which is the category where
+    /// the WDL decides it ([`MoveInfo::wdl_category`]), else a placeholder.
     pub error: Option<ProbeError>,
     /// `wdl` is the move's: always without `error`, and with it where the
     /// missing table is one only the DTZ needs and the WDL tables answered
@@ -82,19 +82,11 @@ pub fn analyse(ctx: &Ctx<'_>, pos: &Chess) -> Result<Analysis, ProbeError> {
                 None => continue,
             },
         };
-        let mut info = MoveInfo {
+        moves.push(MoveInfo {
             error,
             wdl_known,
             ..move_info(pos, m, &child, wdl, dtz)
-        };
-        // Without its DTZ, the category its WDL decides (a zeroing move, or
-        // a cursed, blessed or drawn result), which ranks it.
-        if info.error.is_some() && wdl_known {
-            if let Some(c) = info.wdl_category(pos.halfmoves()) {
-                info.category = c;
-            }
-        }
-        moves.push(info);
+        });
     }
     if missing {
         return Err(ProbeError::Missing);
@@ -218,8 +210,7 @@ pub(super) fn sort(moves: &mut [MoveInfo]) {
 /// decides its category (a zeroing move, a cursed, blessed or drawn
 /// result), among the answered moves of that category, after those it
 /// ties; elsewhere (the clock may spoil it) after the answered moves of
-/// its WDL, before those of a worse one, zeroing ones first among winning
-/// moves and last among losing ones, as the WDL-only answer ranks them.
+/// its WDL, before those of a worse one (all of them quiet moves).
 /// Moves without even a WDL come last.
 fn rank(m: &MoveInfo) -> (i8, bool, u8, u8, i64, i64, bool, i64, bool) {
     let unknown = m.error.is_some();
@@ -227,9 +218,7 @@ fn rank(m: &MoveInfo) -> (i8, bool, u8, u8, i64, i64, bool, i64, bool) {
         return (i8::MAX, true, 0, 0, 0, 0, false, 0, true);
     }
     if unknown && !m.zeroing && m.wdl.abs() == 2 {
-        // As the WDL-only answer ranks them (`wdl_only::rank`).
-        let zeroing_later = (m.wdl < 0) != m.zeroing;
-        return (m.wdl, true, 0, 0, 0, 0, zeroing_later, 0, true);
+        return (m.wdl, true, 0, 0, 0, 0, false, 0, true);
     }
     // The category is the opponent's after the move: lower is better here.
     let clock = m.category as u8;
@@ -237,7 +226,7 @@ fn rank(m: &MoveInfo) -> (i8, bool, u8, u8, i64, i64, bool, i64, bool) {
         (0, 0, 0, false, 0)
     } else {
         // Unknown plies rank as the most a win can take, the fewest a
-        // loss can hold.
+        // loss can hold (a blessed one holds more than 100).
         let child = (!unknown).then(|| i64::from(m.dtz).abs());
         let ours = if m.zeroing {
             Some(1)
@@ -246,7 +235,8 @@ fn rank(m: &MoveInfo) -> (i8, bool, u8, u8, i64, i64, bool, i64, bool) {
         };
         let mate = m.dtm.map_or(0, |d| i64::from(d).abs());
         let (win_ours, win_child) = (ours.unwrap_or(i64::MAX), child.unwrap_or(i64::MAX));
-        let (loss_ours, loss_child) = (ours.unwrap_or(0), child.unwrap_or(0));
+        let fewest = if m.wdl.abs() == 1 { 101 } else { 1 };
+        let (loss_ours, loss_child) = (ours.unwrap_or(fewest + 1), child.unwrap_or(fewest));
         match m.wdl {
             -2 => (1, mate, win_ours, !m.zeroing, win_child),
             -1 => (2, mate, win_ours, !m.zeroing, win_child),
