@@ -6,7 +6,7 @@
 //! as a change too (each run opens a file from the network: a replacement
 //! whose head is unchanged goes unseen there, as it would by size alone).
 //! Every file is written whole under a temporary name in the cache's own
-//! `.tmp` folder and renamed, so a crash or a second process never leaves
+//! `.syzygy-web-tmp` folder and renamed, so a crash or a second process never leaves
 //! a torn piece; the next run to open the cache removes the temporary
 //! files a killed run left there.
 //! A piece's name carries a tag of the version it was fetched as: a write
@@ -38,8 +38,10 @@ impl DiskCache {
     /// cannot: a read-only one still answers from what it holds, but keeps
     /// nothing new, which the CLI says rather than fetch again silently.
     pub fn unwritable(dir: &Path) -> Option<String> {
-        let probe = dir.join(format!(".writable.{}", std::process::id()));
-        match fs::write(&probe, b"") {
+        // Where every write goes first (see `write`).
+        let folder = dir.join(TMP);
+        let probe = folder.join(format!("writable.{}", std::process::id()));
+        match fs::create_dir_all(&folder).and_then(|()| fs::write(&probe, b"")) {
             Ok(()) => {
                 let _ = fs::remove_file(&probe);
                 None
@@ -179,24 +181,48 @@ impl DiskCache {
         true
     }
 
-    /// Writes a file whole or not at all: a temporary name unique to this
-    /// process and call, in the cache's `.tmp` folder (the same file
-    /// system), then a rename over the final one.
+    /// Writes a file whole or not at all: a temporary file in the cache's
+    /// [`TMP`] folder (the same file system), then a rename over the final
+    /// one. Its name carries the target's folder and name besides this
+    /// process's id and call, and is created new: processes with one id
+    /// (containers sharing a volume) never write into each other's file,
+    /// and at worst skip a piece another is writing.
     fn write(&self, path: &Path, bytes: &[u8]) {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let folder = self.dir.join(TMP);
         let _ = fs::create_dir_all(&folder);
-        let tmp = folder.join(format!("{}.{n}", std::process::id()));
-        if fs::write(&tmp, bytes).is_err() || fs::rename(&tmp, path).is_err() {
-            let _ = fs::remove_file(&tmp);
+        let target: Vec<String> = path
+            .iter()
+            .rev()
+            .take(2)
+            .map(|c| c.to_string_lossy().into_owned())
+            .collect();
+        let tmp = folder.join(format!("{}.{n}.{}", std::process::id(), target.join(".")));
+        let written = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, bytes));
+        match written {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(_) => {
+                let _ = fs::remove_file(&tmp);
+            }
+            Ok(()) => {
+                if fs::rename(&tmp, path).is_err() {
+                    let _ = fs::remove_file(&tmp);
+                }
+            }
         }
     }
 }
 
-/// The cache's folder of files being written ([`DiskCache::write`]); no
-/// table's name starts with a dot.
-const TMP: &str = ".tmp";
+/// The cache's folder of files being written ([`DiskCache::write`]), named
+/// for this program: a `--cache-dir` may be a folder other programs use
+/// too (`~/.cache`), and everything old in it is swept. No table's name
+/// starts with a dot.
+const TMP: &str = ".syzygy-web-tmp";
 
 /// Age past which a temporary file is a killed run's leftover: a live
 /// write renames its file within milliseconds.
