@@ -199,6 +199,8 @@ export class RangeClient {
         if (body.size === null && body.first && e && e.fatal) return null;
         throw e;
       });
+      // One that can bring no more (cut, slow) makes way for a new request.
+      if (!got && !body.live) body.evict();
       trimBodies(this.bodies, body);
       const v = got && { ...got, asOf: body.asOf };
       if (v) return span ? { ...v, parts: [{ ...v, start }] } : v;
@@ -547,7 +549,6 @@ export class RangeClient {
         body = new WholeBody(url, res, controller, size, validator, this.counters, this.limit, (b) => {
           if (this.bodies.get(url) === b) this.bodies.delete(url);
         });
-        // The URL's first 200: one without its length found past the limit is asked again.
         body.first = first;
         // Its later reads are answers as of when its request left (see `versions`).
         body.asOf = asOf;

@@ -40,6 +40,9 @@ export class WholeBody {
     this.validator = validator;
     this.counters = counters;
     this.onEvict = onEvict;
+    // Whether it answers the URL's first request served whole: a first
+    // stream without its length found past the limit is asked again.
+    this.first = false;
     this.buf = new Uint8Array(Math.min(size ?? 65536, 65536));
     this.have = 0;
     // Whether the connection is still open and can be read further.
