@@ -115,6 +115,26 @@ fn promotion_move_lists_match_reference() {
     println!("moves compared: {moves}");
 }
 
+/// A lost position's DTZ from its children's table values: where a
+/// zeroing move wins, a child's entry is free and may decode past the
+/// DTZ map. `2q5/k7/7P/4K3/8/6Q1/8/8 b` (found among 3000 random KQPvKQ
+/// positions by the CLI, which answered "corrupt table" until 2026-12-02)
+/// meets one two plies on; its move list, and a sample of KQPvKQ with
+/// black to move, against the reference.
+#[test]
+fn a_free_entry_past_the_dtz_map_is_no_corruption() {
+    let (mut us, them) = (ours(), theirs());
+    let p = syzygy_web::probe::parse_fen("2q5/k7/7P/4K3/8/6Q1/8/8 b - - 0 1").expect("FEN");
+    let mut moves = check_move_list(&mut us, &them, &p);
+    for p in sample("KQPvKQ", 3000, 63)
+        .into_iter()
+        .filter(|p| p.turn() == shakmaty::Color::Black)
+    {
+        moves += check_move_list(&mut us, &them, &p);
+    }
+    println!("moves compared: {moves}");
+}
+
 /// Our move list of `p` against the reference's WDL and DTZ after each
 /// move; the number of moves compared.
 fn check_move_list(

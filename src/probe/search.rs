@@ -419,8 +419,8 @@ fn sign(w: i8) -> i32 {
 /// their table values, and no further once the best found beats every
 /// table value left: a few children's captures and promotions instead of
 /// every child's. None when the bounds do not apply (a cursed loss, no
-/// non-zeroing move, a child whose side is not stored or that is not
-/// won): the full 1-ply search answers then.
+/// non-zeroing move, a child whose side is not stored, that is not won or
+/// whose entry is past the map): the full 1-ply search answers then.
 fn lost_by_bounds(ctx: &Ctx<'_>, pos: &Chess, wdl: i8) -> Result<Option<Dtz>, ProbeError> {
     if wdl != -2 {
         return Ok(None);
@@ -435,7 +435,15 @@ fn lost_by_bounds(ctx: &Ctx<'_>, pos: &Chess, wdl: i8) -> Result<Option<Dtz>, Pr
     {
         let child = after(pos, m);
         let mat = Material::of(&child.board().material());
-        match keep_going(dtz_table(ctx, &child, &mat, 2), &mut missing)? {
+        let stored = match dtz_table(ctx, &child, &mat, 2) {
+            // Where a zeroing move wins, the entry is free and may hold a
+            // value past the map (`2q5/k7/7P/4K3/8/6Q1/8/8 b`, two plies on):
+            // the full search finds that win before it reads the entry,
+            // and reports the table corrupt where none wins.
+            Err(ProbeError::CorruptTable(..)) => return Ok(None),
+            r => r,
+        };
+        match keep_going(stored, &mut missing)? {
             Some(Some(stored)) => bounds.push((stored.plies as i32, i, stored.precise, child)),
             Some(None) => return Ok(None),
             // The child with the best bound will need the tables its
