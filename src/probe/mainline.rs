@@ -73,16 +73,17 @@ pub fn mainline_step(ctx: &Ctx<'_>, pos: &Chess) -> Result<LineStep, ProbeError>
     // A move without a result (a table it or a reply needs is missing)
     // might be the best: the line goes on only past a first move that none
     // of them can beat.
-    let first = a.moves.first();
+    // (A known WDL worse for the mover than the first move's cannot rank
+    // above it: the ranking leads with the WDL.)
+    let first = a.moves.first().filter(|b| b.error.is_none());
     let best = first.is_some_and(|b| surely_best(&a, b));
-    let rival = a.moves.iter().find(|m| match (&m.error, first) {
-        (None, _) => false,
-        // A known WDL worse for the mover than the first move's cannot
-        // rank above it (the ranking leads with the WDL).
-        (Some(_), Some(b)) if m.wdl_known && b.error.is_none() => !best && m.wdl <= b.wdl,
-        (Some(_), _) => true,
-    });
-    if let Some(e) = rival.and_then(|m| m.error.as_ref()) {
+    let beaten = |m: &MoveInfo| best || first.is_some_and(|b| m.wdl_known && m.wdl > b.wdl);
+    if let Some(e) = a
+        .moves
+        .iter()
+        .filter(|m| !beaten(m))
+        .find_map(|m| m.error.as_ref())
+    {
         return Err(e.clone());
     }
     Ok(step_from(pos, &a, false))
