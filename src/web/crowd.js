@@ -3,22 +3,54 @@
 // protocol of another origin only where it sends Timing-Allow-Origin,
 // which few static hosts and CDNs do.
 
-// Answers kept per origin: enough for any window of 1.5 round trips.
+// Answers kept per origin: enough for a first round and the next.
 const KEEP = 64;
 // Answers that must show HTTP/1.1 before it is taken for shown: one could
 // be a stall of the page's main thread.
 const SHOWN_TWICE = 2;
 // A request that waited for a connection takes at least this many trips.
 const WAITED = 1.5;
+// Requests that left, and were answered, within this share of the
+// shortest trip of each other went out at once.
+const TOGETHER = 1 / 3;
+
+/**
+ * Whether more than `limit` of `answers` left within `span` (ms) of each
+ * other and were answered within `span` of each other.
+ */
+function together(answers, span, limit) {
+  return answers.some((a) => {
+    const ends = answers
+      .filter((b) => b.start >= a.start && b.start <= a.start + span)
+      .map((b) => b.end)
+      .sort((x, y) => x - y);
+    return ends.some((e, i) => i + limit < ends.length && ends[i + limit] - e <= span);
+  });
+}
 
 /**
  * The requests out and lately answered, by origin, timed from their start
  * to their answer's headers (a body's time depends on the link's
  * bandwidth, shared by every stream of a multiplexed host). An answer
- * takes at least `trip`, the shortest seen from that origin; over
- * HTTP/1.1 a connection carries one request at a time, so within 1.5
- * trips each of `limit` connections answers at most one: more requests
- * started and answered inside such a window show a multiplexed host.
+ * takes at least `trip`, the shortest seen from that origin.
+ *
+ * Over HTTP/1.1 a connection carries one request at a time: of more than
+ * `limit` requests out together, one waits for another's answer and then
+ * takes a trip of its own, so their answers spread over a trip at least.
+ * More than `limit` requests that left within a third of the shortest
+ * trip of each other and were answered within a third of it show a
+ * multiplexed host. A first round's times also hold the set-up of its
+ * connections (TCP and TLS: two trips more on a real link), which can
+ * make every time seen so far longer than the wait of a queued request:
+ * nothing is shown before an answer to a request that left after the
+ * origin's first answer, on a connection already open. (At 150 ms a
+ * request, an HTTP/1.1 host's first six answers took 190-310 ms here and
+ * the next five 340-470 ms, 1.7-2.0 times the shortest: a window of 1.5
+ * times it, which this took more than six answers in for a multiplexed
+ * host, held them all in a fresh-clone run on a busier machine. Answers
+ * on open connections took 155-200 ms; an HTTP/2 host's first eleven
+ * came within 45 ms of each other.)
+ *
  * The other way: a request that started with `limit` others to its origin
  * out, took half a trip more than a trip, and was answered most of a trip
  * after the first of them: over HTTP/1.1 it waited for a connection, where
@@ -32,7 +64,7 @@ export class Crowd {
   constructor(limit) {
     this.limit = limit;
     this.out = new Set();
-    // origin -> {trip, answers: [{start, end, late}], http1: count}
+    // origin -> {trip, first (the first answer's time), answers: [{start, end, late}], http1: count}
     this.origins = new Map();
   }
 
@@ -73,16 +105,17 @@ export class Crowd {
     const now = r.end;
     const ahead = r.ahead;
     r.ahead = null;
-    const o = this.origins.get(r.origin) || { trip: Infinity, answers: [], http1: 0 };
+    const o = this.origins.get(r.origin) || { trip: Infinity, first: Infinity, answers: [], http1: 0 };
     this.origins.set(r.origin, o);
     o.answers.push({ start: r.start, end: now, late: r.late });
     if (o.answers.length > KEEP) o.answers.shift();
-    // A late answer times no trip and counts in no window: the stall in
-    // its time could make the window hold several waves of six.
+    o.first = Math.min(o.first, now);
+    // A late answer times no trip and counts in no group: the stall in
+    // its time could bring several waves of six together.
     if (!r.late) o.trip = Math.min(o.trip, now - r.start);
     if (o.trip === Infinity) return null;
-    const from = now - 1.5 * o.trip;
-    if (o.answers.filter((a) => !a.late && a.start >= from && a.end <= now).length > this.limit) return true;
+    const timely = o.answers.filter((a) => !a.late);
+    if (timely.some((a) => a.start >= o.first) && together(timely, TOGETHER * o.trip, this.limit)) return true;
     // A stall inflates a late answer's time and its wait alike.
     if (!ahead || r.late) return null;
     const ends = ahead.filter((a) => a.end !== null).map((a) => a.end);
