@@ -931,6 +931,28 @@ fn wrong_content_range_is_never_trusted() {
 }
 
 #[test]
+fn a_range_answered_from_earlier_is_cut_to_the_one_asked() {
+    // RFC 9110 lets a server send more than the range asked, its
+    // Content-Range saying what: here every table answer starts 5000
+    // bytes early (at byte 0 where the range starts before that).
+    let srv = server!("a_range_answered_from_earlier_is_cut_to_the_one_asked");
+    let ps = krpvkr(4, 31);
+    let want = expected(&ps);
+    srv.faults(r#"{"mode":"wider-range","before":5000}"#);
+    let mut t = srv.driver();
+    check_all(&mut t, &ps, &want);
+    let server = srv.stats();
+    assert!(server.faulted("wider-range") > 0);
+    let log = server.log();
+    assert!(log.iter().all(|l| l.status == 206), "{log:?}");
+    // One request a read, no retry; `--stats` counts the bytes before
+    // each range too: what the server sent.
+    let ours = t.stats();
+    assert_eq!(ours.requests, server.requests(), "{ours:?}");
+    assert_eq!(ours.bytes, server.bytes(), "{ours:?}");
+}
+
+#[test]
 fn gzip_on_a_range_is_a_clear_error() {
     let srv = server!("gzip_on_a_range_is_a_clear_error");
     srv.faults(r#"{"match":"KPvK.rtbw","mode":"gzip"}"#);

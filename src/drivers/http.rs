@@ -49,7 +49,8 @@ pub struct HttpFetcher {
     /// [`Fetcher::take_streamed`]).
     streamed: Mutex<Vec<Streamed>>,
     /// Requests past each one's first try, and bytes of answers not used
-    /// (error pages, bodies cut short), since the last round (see
+    /// (error pages, bodies cut short, a range's bytes before the one
+    /// asked), since the last round (see
     /// [`Fetcher::take_retried`]).
     retried: (AtomicU64, AtomicU64),
     /// Files answered 206 since the last round (see [`Fetcher::take_ranged`]).
@@ -407,10 +408,18 @@ impl HttpFetcher {
                     ));
                 };
                 let want_end = req.end.min(size);
+                // A server may send more than the range asked (RFC 9110),
+                // its Content-Range saying what: one that starts earlier
+                // is read from its start, as far into the file as a server
+                // that ignores Range may be streamed, and cut.
                 // `b < size` first: then `b + 1` cannot overflow.
-                if a != req.start || b >= size || b + 1 < want_end {
+                let skip = req
+                    .start
+                    .checked_sub(a)
+                    .filter(|&s| s <= self.whole_body_limit);
+                let (Some(skip), true) = (skip, b < size && b + 1 >= want_end) else {
                     return Try::Retry(format!("Content-Range {cr} does not match {range}"));
-                }
+                };
                 // Only what was asked: a range claimed far longer is not
                 // read into memory.
                 let len = want_end - a;
@@ -438,6 +447,9 @@ impl HttpFetcher {
                         r.push(req.name.clone());
                     }
                 }
+                let cut = bytes.len().min(skip as usize);
+                self.retried.1.fetch_add(cut as u64, Ordering::Relaxed);
+                bytes.drain(..cut);
                 Try::Got(Response::Bytes {
                     size,
                     validator,

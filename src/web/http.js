@@ -505,16 +505,21 @@ export class RangeClient {
         throw fatal(`${url}: the body of a range response is ${length} bytes for a ${cr.end - cr.start + 1}-byte range, so the server compressed it; serve tables without compression (no Content-Encoding)`);
       }
       const wantEnd = Math.min(end, cr.end + 1, cr.size);
-      if (cr.start !== start || cr.end + 1 < Math.min(need, cr.size) || cr.end >= cr.size) {
+      // A server may send more than the range asked (RFC 9110), its
+      // Content-Range saying what: one that starts earlier is read from
+      // its start, as far into the file as a server that ignores Range
+      // may be streamed, and cut.
+      const skip = start - cr.start;
+      if (skip < 0 || skip > this.limit || cr.end + 1 < Math.min(need, cr.size) || cr.end >= cr.size) {
         controller.abort();
         return { retry: `Content-Range ${res.headers.get('Content-Range')} does not match bytes=${start}-${end - 1}` };
       }
       // (A 200 before was now and then, not the server's way; a 403 before, not now.)
       this.wholeAnswers.delete(url);
       this.forbidden.delete(url);
-      const bytes = await this.read(res, wantEnd - start, controller);
-      if (bytes === null || bytes.length < wantEnd - start) return { retry: bodyFailure(controller) };
-      return { value: { size: cr.size, validator, bytes } };
+      const bytes = await this.read(res, wantEnd - cr.start, controller);
+      if (bytes === null || bytes.length < wantEnd - cr.start) return { retry: bodyFailure(controller) };
+      return { value: { size: cr.size, validator, bytes: bytes.subarray(skip), received: bytes.length } };
     }
     if (res.status === 200) {
       // The server ignored Range: keep the stream, read only as far as

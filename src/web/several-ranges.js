@@ -157,8 +157,8 @@ export async function requestParts(client, url, ranges, high, timed = null, trie
     if (!r.value) return r;
     const covered = ranges.every(([a, b]) => a >= ranges[0][0] && Math.min(b, r.value.size) <= ranges[0][0] + r.value.bytes.length);
     if (!covered) client.several.learn(url, false);
-    const { size, validator, bytes } = r.value;
-    return { value: { size, validator, parts: [{ start: ranges[0][0], bytes }], received: bytes.length } };
+    const { size, validator, bytes, received } = r.value;
+    return { value: { size, validator, parts: [{ start: ranges[0][0], bytes }], received: received ?? bytes.length } };
   }
   if (encoding) {
     controller.abort();

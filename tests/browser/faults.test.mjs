@@ -52,6 +52,13 @@ const CASES = [
   { name: 'dripping body', faults: { match: 'KRPvKR', mode: 'drip', chunk: 4096, intervalMs: 10 } },
   { name: 'wrong Content-Range once: retried', faults: { match: 'KRPvKR', mode: 'wrong-range', count: 1 }, retries: 1 },
   {
+    // RFC 9110 lets a server send more than the range asked, its
+    // Content-Range saying what (until 2026-12-02 retried, then an error).
+    name: 'ranges answered from 5000 bytes earlier: cut to those asked, no retry',
+    faults: { match: 'KRPvKR', mode: 'wider-range', before: 5000 },
+    check: ({ stats }) => assert.equal(stats.retries, 0, `${stats.retries} retries`),
+  },
+  {
     name: 'wrong size in Content-Range once: a version change, recovered',
     faults: { match: 'KRPvKR.rtbw', mode: 'wrong-range', shift: 0, sizeDelta: 64, count: 1 },
   },

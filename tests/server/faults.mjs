@@ -13,6 +13,7 @@ export const FAULT_MODES = Object.freeze({
   slow: 'wait `delayMs` [1000] before replying normally',
   drip: 'send the body in `chunk` [1024] byte pieces every `intervalMs` [50]',
   'wrong-range': '206 whose Content-Range start is off by `shift` [1] and/or whose size is off by `sizeDelta` [0]; body = the requested bytes',
+  'wider-range': '206 for a range that starts `before` [4096] bytes before the one asked (not before byte 0), its Content-Range and body both from there, as RFC 9110 lets a server send',
   gzip: 'apply Content-Encoding: gzip to the (range) body',
   redirect: 'reply `status` [302] to /redirected<path>, which is served normally',
   'etag-change': 'bump the file generation (new ETag and Last-Modified), then reply normally',
@@ -34,10 +35,11 @@ function normalizeSpec(raw, i) {
   const skip = raw.skip == null ? 0 : Number(raw.skip);
   if (!(count >= 0) || (count !== Infinity && !Number.isInteger(count))) throw new Error(`fault ${i}: bad count`);
   if (!(skip >= 0) || !Number.isInteger(skip)) throw new Error(`fault ${i}: bad skip`);
-  for (const k of ['status', 'bytes', 'delayMs', 'chunk', 'intervalMs', 'shift', 'sizeDelta']) {
+  for (const k of ['status', 'bytes', 'delayMs', 'chunk', 'intervalMs', 'shift', 'sizeDelta', 'before']) {
     if (raw[k] != null && !Number.isFinite(Number(raw[k]))) throw new Error(`fault ${i}: ${k} must be a number`);
   }
   if (raw.chunk != null && !(Number(raw.chunk) >= 1)) throw new Error(`fault ${i}: chunk must be >= 1`);
+  if (raw.before != null && !(Number(raw.before) >= 0)) throw new Error(`fault ${i}: before must be >= 0`);
   if (raw.headers != null && (typeof raw.headers !== 'object' || Array.isArray(raw.headers))) {
     throw new Error(`fault ${i}: headers must be an object`);
   }

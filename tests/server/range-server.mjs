@@ -497,8 +497,10 @@ export async function startServer(options = {}) {
     if (range?.parts) return serveParts(req, res, rec, file, size, range.parts, headers, extra);
 
     let status = range ? 206 : 200;
-    const start = range ? range.start : 0;
-    const len = range ? range.end - range.start + 1 : size;
+    // `wider-range`: the answer starts earlier than asked, and says so.
+    const before = range && mode === 'wider-range' ? Math.min(range.start, Math.floor(Number(fault.before ?? 4096))) : 0;
+    const start = range ? range.start - before : 0;
+    const len = range ? range.end - range.start + 1 + before : size;
     if (range) headers['Content-Range'] = `bytes ${start}-${start + len - 1}/${size}`;
     // A stream whose length only its end tells (chunked over HTTP/1.1).
     if (!(mode === 'ignore-range' && fault.chunked)) headers['Content-Length'] = len;

@@ -406,6 +406,18 @@ test('fault: wrong-range', async () => {
   assert.equal(r.headers['content-range'], `bytes 0-15/${KQVK.length + 64}`);
 });
 
+test('fault: wider-range', async () => {
+  await faults({ mode: 'wider-range', before: 100 });
+  let r = await raw('/tables/KQvK.rtbw', range('bytes=200-215'));
+  assert.equal(r.status, 206);
+  assert.equal(r.headers['content-range'], `bytes 100-215/${KQVK.length}`);
+  assert.deepEqual(r.body, KQVK.subarray(100, 216));
+  // Not before the file's start.
+  r = await raw('/tables/KQvK.rtbw', range('bytes=16-31'));
+  assert.equal(r.headers['content-range'], `bytes 0-31/${KQVK.length}`);
+  assert.deepEqual(r.body, KQVK.subarray(0, 32));
+});
+
 test('fault: gzip', async () => {
   await faults({ mode: 'gzip' });
   const r = await raw('/tables/KQvK.rtbw', range('bytes=16-79'));
