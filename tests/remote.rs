@@ -945,6 +945,14 @@ fn a_range_answered_from_earlier_is_cut_to_the_one_asked() {
     assert!(server.faulted("wider-range") > 0);
     let log = server.log();
     assert!(log.iter().all(|l| l.status == 206), "{log:?}");
+    // (Heads start at byte 0, where nothing comes before.)
+    assert!(
+        log.iter().any(|l| l
+            .range
+            .as_deref()
+            .is_some_and(|r| !r.starts_with("bytes=0-"))),
+        "{log:?}"
+    );
     // One request a read, no retry; `--stats` counts the bytes before
     // each range too: what the server sent.
     let ours = t.stats();

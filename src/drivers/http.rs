@@ -410,8 +410,9 @@ impl HttpFetcher {
                 let want_end = req.end.min(size);
                 // A server may send more than the range asked (RFC 9110),
                 // its Content-Range saying what: one that starts earlier
-                // is read from its start, as far into the file as a server
-                // that ignores Range may be streamed, and cut.
+                // is read from its start, and cut, where what comes before
+                // the range is no more than a server that ignores Range
+                // may stream.
                 // `b < size` first: then `b + 1` cannot overflow.
                 let skip = req
                     .start
@@ -447,7 +448,7 @@ impl HttpFetcher {
                         r.push(req.name.clone());
                     }
                 }
-                let cut = bytes.len().min(skip as usize);
+                let cut = usize::try_from(skip).map_or(bytes.len(), |s| s.min(bytes.len()));
                 self.retried.1.fetch_add(cut as u64, Ordering::Relaxed);
                 bytes.drain(..cut);
                 Try::Got(Response::Bytes {

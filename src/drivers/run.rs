@@ -56,8 +56,9 @@ pub trait Fetcher {
     }
 
     /// Requests past each one's first try (retries, another mirror asked)
-    /// and bytes of answers not used (error pages, bodies cut short) since
-    /// the last call: they crossed the network, and `--stats` counts them.
+    /// and bytes of answers not used (error pages, bodies cut short, a
+    /// range's bytes before the one asked) since the last call: they
+    /// crossed the network, and `--stats` counts them.
     fn take_retried(&mut self) -> (u64, u64) {
         (0, 0)
     }

@@ -162,7 +162,7 @@ export class RangeClient {
       }
       const r = await this.answer(url, early.start, early.end, res, early.controller, early.end, 0);
       if (r.retry) return null;
-      got = r.value ? r.value.bytes.length : 0;
+      got = r.value ? (r.value.received ?? r.value.bytes.length) : 0;
       return r;
     } finally {
       if (ask.trace) ask.trace.end(wave, got);
@@ -507,8 +507,8 @@ export class RangeClient {
       const wantEnd = Math.min(end, cr.end + 1, cr.size);
       // A server may send more than the range asked (RFC 9110), its
       // Content-Range saying what: one that starts earlier is read from
-      // its start, as far into the file as a server that ignores Range
-      // may be streamed, and cut.
+      // its start, and cut, where what comes before the range is no more
+      // than a server that ignores Range may stream.
       const skip = start - cr.start;
       if (skip < 0 || skip > this.limit || cr.end + 1 < Math.min(need, cr.size) || cr.end >= cr.size) {
         controller.abort();

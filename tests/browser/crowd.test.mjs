@@ -8,25 +8,30 @@ const ORIGIN = 'https://cdn.example';
 
 /**
  * Requests started at `starts` (ms) and answered at `answers` (seen late,
- * after a stall of the page, where `late` says so): the verdicts, in the
- * order of the answers.
+ * after a stall of the page, where `late` says so), each event in its
+ * time's order (a start before an answer at the same time): the
+ * verdicts, in the order of the answers.
  */
 function run(starts, answers, late = []) {
   const crowd = new Crowd(6);
-  const tokens = starts.map((t) => crowd.start(ORIGIN, t));
-  return answers
-    .map((t, i) => [t, i])
-    .sort((a, b) => a[0] - b[0])
-    .map(([t, i]) => {
-      crowd.answered(tokens[i], t, !!late[i]);
-      return crowd.end(tokens[i]);
-    });
+  const tokens = [];
+  const events = [...starts.map((t, i) => [t, 0, i]), ...answers.map((t, i) => [t, 1, i])].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const shown = [];
+  for (const [t, answer, i] of events) {
+    if (!answer) {
+      tokens[i] = crowd.start(ORIGIN, t);
+      continue;
+    }
+    crowd.answered(tokens[i], t, !!late[i]);
+    shown.push(crowd.end(tokens[i]));
+  }
+  return shown;
 }
 
 const eleven = Array.from({ length: 11 }, (_, i) => i);
 
 describe('crowd', () => {
-  it('shows a multiplexed host when eleven requests sent together are answered within a round trip, once a request on an open connection is answered', () => {
+  it('shows a multiplexed host when eleven requests sent together are answered within a round trip, once a request sent after the first answer is answered', () => {
     // The first round's times may hold its connections' set-up: they show
     // nothing alone. A twelfth request leaves after the first answer.
     const shown = run([...eleven, 111], [...eleven.map((s) => 100 + s), 211]);

@@ -13,7 +13,7 @@ export const FAULT_MODES = Object.freeze({
   slow: 'wait `delayMs` [1000] before replying normally',
   drip: 'send the body in `chunk` [1024] byte pieces every `intervalMs` [50]',
   'wrong-range': '206 whose Content-Range start is off by `shift` [1] and/or whose size is off by `sizeDelta` [0]; body = the requested bytes',
-  'wider-range': '206 for a range that starts `before` [4096] bytes before the one asked (not before byte 0), its Content-Range and body both from there, as RFC 9110 lets a server send',
+  'wider-range': '206 for a range that starts `before` [4096] bytes before the one asked (not before byte 0), its Content-Range and body both from there, as RFC 9110 lets a server send; a request for several ranges is answered as usual',
   gzip: 'apply Content-Encoding: gzip to the (range) body',
   redirect: 'reply `status` [302] to /redirected<path>, which is served normally',
   'etag-change': 'bump the file generation (new ETag and Last-Modified), then reply normally',
