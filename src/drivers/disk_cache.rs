@@ -13,25 +13,117 @@
 //! that raced a version change (another thread of the round, another
 //! process behind another mirror) leaves a piece no read of the new
 //! version looks for.
+//! The cache keeps at most [`BUDGET`] bytes of pieces: past it, the
+//! folders of the files least recently read or written go, whole.
 
+use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
 
 use super::run::Response;
 
 const PIECE: u64 = 4096;
 
+/// Most bytes the cache keeps, as the browser's IndexedDB has a budget:
+/// a run of many positions over 6- and 7-piece tables would otherwise
+/// fill a disk.
+const BUDGET: u64 = 2 << 30;
+
+/// How often a run that opens the cache counts what it holds: the count
+/// lists every piece (half a million in a full cache), too slow for each
+/// run of one position.
+const TRIM_EVERY: Duration = Duration::from_secs(3600);
+
 pub struct DiskCache {
     dir: PathBuf,
+    /// Files whose use this run has marked (see [`DiskCache::used`]).
+    marked: Mutex<HashSet<String>>,
 }
 
 impl DiskCache {
     pub fn new(dir: PathBuf) -> Result<Self, String> {
         fs::create_dir_all(&dir).map_err(|e| format!("cache dir {}: {e}", dir.display()))?;
         sweep_leftovers(&dir.join(TMP));
-        Ok(DiskCache { dir })
+        let cache = DiskCache {
+            dir,
+            marked: Mutex::new(HashSet::new()),
+        };
+        if cache.trim_due() {
+            cache.trim(BUDGET);
+        }
+        Ok(cache)
+    }
+
+    /// Whether the cache was last counted over [`TRIM_EVERY`] ago (or
+    /// never); if so, marks it counted now.
+    fn trim_due(&self) -> bool {
+        let marker = self.dir.join(TRIMMED);
+        let last = fs::metadata(&marker).and_then(|m| m.modified()).ok();
+        if last
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age < TRIM_EVERY)
+        {
+            return false;
+        }
+        fs::write(&marker, b"").is_ok()
+    }
+
+    /// Removes the folders of the files least recently used (their
+    /// identity's time, see [`DiskCache::used`]) until the pieces left take
+    /// at most `budget` bytes. Only folders named as a table and holding
+    /// an identity are counted or removed: a `--cache-dir` may be a folder
+    /// other programs use too.
+    fn trim(&self, budget: u64) {
+        let Ok(entries) = fs::read_dir(&self.dir) else {
+            return;
+        };
+        let mut folders = Vec::new();
+        let mut total = 0u64;
+        for e in entries.flatten() {
+            if !is_table_name(&e.file_name().to_string_lossy()) {
+                continue;
+            }
+            let Ok(used) = fs::metadata(e.path().join("identity")).and_then(|m| m.modified())
+            else {
+                continue;
+            };
+            let size: u64 = fs::read_dir(e.path())
+                .map(|d| {
+                    d.flatten()
+                        .filter_map(|p| p.metadata().ok())
+                        .map(|m| m.len())
+                        .sum()
+                })
+                .unwrap_or(0);
+            total += size;
+            folders.push((used, size, e.path()));
+        }
+        folders.sort();
+        for (_, size, path) in folders {
+            if total <= budget {
+                break;
+            }
+            if fs::remove_dir_all(&path).is_ok() {
+                total -= size;
+            }
+        }
+    }
+
+    /// Marks a file used now, once a run: its identity's time orders the
+    /// trim (a file's time is set by the write of a new one, never by a read).
+    fn used(&self, name: &str) {
+        let Ok(mut marked) = self.marked.lock() else {
+            return;
+        };
+        if marked.insert(name.to_string()) {
+            let _ = fs::File::options()
+                .write(true)
+                .open(self.folder(name).join("identity"))
+                .and_then(|f| f.set_modified(SystemTime::now()));
+        }
     }
 
     /// Why pages cannot be kept in `dir` (an existing folder), if they
@@ -105,6 +197,7 @@ impl DiskCache {
             at += PIECE;
         }
         bytes.truncate((end - start) as usize);
+        self.used(name);
         Some(Response::Bytes {
             size,
             validator,
@@ -165,6 +258,7 @@ impl DiskCache {
                 self.write(path, piece);
             }
         }
+        self.used(name);
     }
 
     /// Empties a file's folder and records its identity; false if the
@@ -223,6 +317,23 @@ impl DiskCache {
 /// too (`~/.cache`), and everything old in it is swept. No table's name
 /// starts with a dot.
 const TMP: &str = ".syzygy-web-tmp";
+
+/// The file whose time says when the cache was last counted ([`DiskCache::trim`]).
+const TRIMMED: &str = ".syzygy-web-trimmed";
+
+/// Whether a folder of the cache is named as a table file is
+/// (`KRPvKR.rtbw`): the only folders a trim may remove.
+fn is_table_name(name: &str) -> bool {
+    let Some((material, ext)) = name.rsplit_once('.') else {
+        return false;
+    };
+    let Some((white, black)) = material.split_once('v') else {
+        return false;
+    };
+    let side =
+        |s: &str| s.starts_with('K') && s.len() <= 7 && s.bytes().all(|b| b"KQRBNP".contains(&b));
+    matches!(ext, "rtbw" | "rtbz") && side(white) && side(black)
+}
 
 /// Age past which a temporary file is a killed run's leftover: a live
 /// write renames its file within milliseconds.
@@ -369,6 +480,71 @@ mod tests {
             Some(vec![1; PIECE as usize])
         );
         let _ = fs::remove_dir_all(&c.dir);
+    }
+
+    /// Sets the time of a file's use to `ago` before now.
+    fn used_ago(c: &DiskCache, name: &str, ago: Duration) {
+        fs::File::options()
+            .write(true)
+            .open(c.folder(name).join("identity"))
+            .unwrap()
+            .set_modified(SystemTime::now() - ago)
+            .unwrap();
+    }
+
+    /// Past the budget, the files least recently used go first, whole;
+    /// nothing the cache did not make is touched.
+    #[test]
+    fn a_trim_removes_the_least_recently_used_files_first() {
+        let c = cache("trim");
+        for name in ["KQvK.rtbw", "KRvK.rtbw", "KPvK.rtbz"] {
+            c.put(name, 3 * PIECE, "\"v1\"", 0, &[7; 3 * PIECE as usize]);
+        }
+        used_ago(&c, "KQvK.rtbw", Duration::from_secs(300));
+        used_ago(&c, "KRvK.rtbw", Duration::from_secs(200));
+        used_ago(&c, "KPvK.rtbz", Duration::from_secs(100));
+        // Another program's folder with a file of that name, and a file.
+        let other = c.dir.join("notes");
+        fs::create_dir_all(&other).unwrap();
+        fs::write(other.join("identity"), vec![0; 1 << 20]).unwrap();
+        fs::write(c.dir.join("KQvK.rtbw.txt"), b"mine").unwrap();
+        let full = |n: &str| bytes_of(c.get(n, 0, 3 * PIECE, None)).is_some();
+        // Each folder holds its identity (`12288\n"v1"`: 10 bytes) and three pieces.
+        c.trim(2 * (3 * PIECE + 10));
+        assert!(!c.folder("KQvK.rtbw").exists());
+        assert!(full("KRvK.rtbw") && full("KPvK.rtbz"));
+        assert!(other.join("identity").exists() && c.dir.join("KQvK.rtbw.txt").exists());
+        // A read marks its file used: now KPvK.rtbz is the oldest.
+        let again = DiskCache {
+            dir: c.dir.clone(),
+            marked: Mutex::new(HashSet::new()),
+        };
+        used_ago(&again, "KRvK.rtbw", Duration::from_secs(400));
+        assert!(bytes_of(again.get("KRvK.rtbw", 0, PIECE, None)).is_some());
+        again.trim(3 * PIECE + 10);
+        assert!(again.folder("KRvK.rtbw").exists());
+        assert!(!again.folder("KPvK.rtbz").exists());
+        let _ = fs::remove_dir_all(&c.dir);
+    }
+
+    /// Only names of table files are a trim's to remove.
+    #[test]
+    fn table_names_are_told_apart() {
+        for name in ["KQvK.rtbw", "KRPvKR.rtbz", "KQQQQQvK.rtbw"] {
+            assert!(is_table_name(name), "{name}");
+        }
+        for name in [
+            "notes",
+            "KQvK.rtbw.txt",
+            "kqvk.rtbw",
+            "KQvK",
+            "KQvX.rtbw",
+            "QvK.rtbz",
+            ".syzygy-web-tmp",
+            "KvK.rtbw.bak",
+        ] {
+            assert!(!is_table_name(name), "{name}");
+        }
     }
 
     /// A host that leaves out its ETag on some answers (seen behind some
