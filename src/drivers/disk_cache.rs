@@ -13,15 +13,16 @@
 //! that raced a version change (another thread of the round, another
 //! process behind another mirror) leaves a piece no read of the new
 //! version looks for.
-//! The cache keeps at most [`BUDGET`] bytes of pieces: past it, the
-//! folders of the files least recently read or written go, whole.
+//! A run that opens the cache trims it to [`BUDGET`] bytes of pieces (at
+//! most once an hour): the folders of the files least recently read or
+//! written go, whole.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use super::run::Response;
 
@@ -39,8 +40,8 @@ const TRIM_EVERY: Duration = Duration::from_secs(3600);
 
 pub struct DiskCache {
     dir: PathBuf,
-    /// Files whose use this run has marked (see [`DiskCache::used`]).
-    marked: Mutex<HashSet<String>>,
+    /// Files whose use this run has marked, and when (see [`DiskCache::used`]).
+    marked: Mutex<HashMap<String, Instant>>,
 }
 
 impl DiskCache {
@@ -49,26 +50,40 @@ impl DiskCache {
         sweep_leftovers(&dir.join(TMP));
         let cache = DiskCache {
             dir,
-            marked: Mutex::new(HashSet::new()),
+            marked: Mutex::new(HashMap::new()),
         };
-        if cache.trim_due() {
+        if let Some(_held) = cache.trim_due() {
             cache.trim(BUDGET);
         }
         Ok(cache)
     }
 
-    /// Whether the cache was last counted over [`TRIM_EVERY`] ago (or
-    /// never); if so, marks it counted now.
-    fn trim_due(&self) -> bool {
+    /// The marker of the last count, locked, where it was made over
+    /// [`TRIM_EVERY`] ago or is new (then marked counted now): runs that
+    /// start together count once (two trims at once would each remove
+    /// what is over the budget). None where the cache cannot be written.
+    fn trim_due(&self) -> Option<fs::File> {
         let marker = self.dir.join(TRIMMED);
-        let last = fs::metadata(&marker).and_then(|m| m.modified()).ok();
-        if last
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age < TRIM_EVERY)
+        let (file, new) = match fs::File::options()
+            .write(true)
+            .create_new(true)
+            .open(&marker)
         {
-            return false;
+            Ok(f) => (f, true),
+            Err(_) => (fs::File::options().write(true).open(&marker).ok()?, false),
+        };
+        file.try_lock().ok()?;
+        let age = file
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()?
+            .elapsed()
+            .ok();
+        if !new && age.is_none_or(|a| a < TRIM_EVERY) {
+            return None;
         }
-        fs::write(&marker, b"").is_ok()
+        file.set_modified(SystemTime::now()).ok()?;
+        Some(file)
     }
 
     /// Removes the folders of the files least recently used (their
@@ -106,19 +121,28 @@ impl DiskCache {
             if total <= budget {
                 break;
             }
-            if fs::remove_dir_all(&path).is_ok() {
-                total -= size;
+            // (Gone already: another process emptied it for a new version.)
+            match fs::remove_dir_all(&path) {
+                Ok(()) => total -= size,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => total -= size,
+                Err(_) => {}
             }
         }
     }
 
-    /// Marks a file used now, once a run: its identity's time orders the
-    /// trim (a file's time is set by the write of a new one, never by a read).
+    /// Marks a file used now, once a run (and again each [`TRIM_EVERY`] of
+    /// a long one): its identity's time orders the trim (set otherwise only
+    /// where a new version's identity is written).
     fn used(&self, name: &str) {
         let Ok(mut marked) = self.marked.lock() else {
             return;
         };
-        if marked.insert(name.to_string()) {
+        let now = Instant::now();
+        if marked
+            .get(name)
+            .is_none_or(|&t| now.duration_since(t) >= TRIM_EVERY)
+        {
+            marked.insert(name.to_string(), now);
             let _ = fs::File::options()
                 .write(true)
                 .open(self.folder(name).join("identity"))
@@ -321,7 +345,7 @@ const TMP: &str = ".syzygy-web-tmp";
 /// The file whose time says when the cache was last counted ([`DiskCache::trim`]).
 const TRIMMED: &str = ".syzygy-web-trimmed";
 
-/// Whether a folder of the cache is named as a table file is
+/// Whether a folder of the cache is named as a table file
 /// (`KRPvKR.rtbw`): the only folders a trim may remove.
 fn is_table_name(name: &str) -> bool {
     let Some((material, ext)) = name.rsplit_once('.') else {
@@ -517,13 +541,39 @@ mod tests {
         // A read marks its file used: now KPvK.rtbz is the oldest.
         let again = DiskCache {
             dir: c.dir.clone(),
-            marked: Mutex::new(HashSet::new()),
+            marked: Mutex::new(HashMap::new()),
         };
         used_ago(&again, "KRvK.rtbw", Duration::from_secs(400));
         assert!(bytes_of(again.get("KRvK.rtbw", 0, PIECE, None)).is_some());
         again.trim(3 * PIECE + 10);
         assert!(again.folder("KRvK.rtbw").exists());
         assert!(!again.folder("KPvK.rtbz").exists());
+        let _ = fs::remove_dir_all(&c.dir);
+    }
+
+    /// A run counts the cache where no run has for an hour, and runs that
+    /// start together count it once.
+    #[test]
+    fn a_trim_runs_once_an_hour_and_once_at_a_time() {
+        let c = cache("trim-due");
+        // `cache` opened it: counted now.
+        assert!(c.trim_due().is_none());
+        let marker = c.dir.join(TRIMMED);
+        let old = SystemTime::now() - 2 * TRIM_EVERY;
+        let set = |t| {
+            fs::File::options()
+                .write(true)
+                .open(&marker)
+                .unwrap()
+                .set_modified(t)
+                .unwrap()
+        };
+        set(old);
+        let held = c.trim_due().expect("an hour past: due");
+        set(old);
+        assert!(c.trim_due().is_none(), "another run's count under way");
+        drop(held);
+        assert!(c.trim_due().is_some());
         let _ = fs::remove_dir_all(&c.dir);
     }
 

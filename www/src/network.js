@@ -80,7 +80,7 @@ export function createNetworkPanel(callbacks) {
     /** Totals from tb.stats(). */
     stats(s) {
       if (!s) return;
-      totals.value.textContent = `${s.requests} requests, ${formatBytes(s.bytes)}`;
+      totals.value.textContent = `${s.requests} request${s.requests === 1 ? '' : 's'}, ${formatBytes(s.bytes)}`;
       pages.value.textContent = `memory ${s.pagesFromMemory}, IndexedDB ${s.pagesFromIndexedDb}, network ${s.pagesFromNetwork}`;
       cache.value.textContent =
         s.indexedDb === 'memory-only'
