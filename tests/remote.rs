@@ -386,6 +386,26 @@ fn status_500_is_retried_then_answers() {
 }
 
 #[test]
+fn a_dripping_error_page_is_left_after_a_second() {
+    // A server in distress sends its 503 page a byte every 3 s (90 s for
+    // its 30 bytes, past the try's 60 s): it is left after a second, its
+    // connection closed, and the file asked for again.
+    let srv = server!("a_dripping_error_page_is_left_after_a_second");
+    let ps = krpvkr(2, 5);
+    let want = expected(&ps);
+    srv.faults(
+        r#"{"match":"KRPvKR.rtbw","mode":"status","status":503,"count":1,
+            "body":"Service Unavailable, try later","intervalMs":3000}"#,
+    );
+    let mut t = srv.driver();
+    check_all(&mut t, &ps, &want);
+    let log = srv.stats().log_of("KRPvKR.rtbw");
+    assert_eq!(log[0].status, 503, "{log:?}");
+    assert!(log[0].bytes < 5, "the error page was read on: {log:?}");
+    assert!(log[1..].iter().all(|l| l.status == 206), "{log:?}");
+}
+
+#[test]
 fn persistent_5xx_is_a_network_error_naming_the_file() {
     let srv = server!("persistent_5xx_is_a_network_error_naming_the_file");
     srv.faults(r#"{"match":"KPvK.rtbw","mode":"status","status":503}"#);

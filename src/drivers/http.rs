@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::run::{Fetcher, Request, Response, Streamed};
 use crate::ProbeError;
@@ -544,14 +544,29 @@ impl HttpFetcher {
 
 /// Reads an error answer's body to its end, when that is near: only then
 /// does its connection go back to the pool (else every 404 of a missing
-/// table, every 503 retried, opened a new one: a TLS handshake each).
+/// table, every 503 retried, opened a new one: a TLS handshake each). One
+/// that comes slowly (a server in distress dripping its error page) is
+/// left after [`ERROR_BODY_TIME`], its connection closed: the try's
+/// answer is known, and the whole try's time would go to the page.
 fn drain(resp: &mut ureq::http::Response<ureq::Body>) -> u64 {
+    let started = Instant::now();
     let mut body = resp.body_mut().as_reader().take(ERROR_BODY_READ);
-    std::io::copy(&mut body, &mut std::io::sink()).unwrap_or(0)
+    let mut buf = [0u8; 8192];
+    let mut read = 0u64;
+    while started.elapsed() < ERROR_BODY_TIME {
+        match body.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => read += n as u64,
+        }
+    }
+    read
 }
 
 /// How much of an error answer's body is read to keep its connection.
 const ERROR_BODY_READ: u64 = 64 * 1024;
+
+/// How long an error answer's body is read for (see [`drain`]).
+const ERROR_BODY_TIME: Duration = Duration::from_secs(1);
 
 /// The wait before try `attempt` + 1 (from 1): 200 ms, then four times as long.
 fn backoff(attempt: u32) -> Duration {

@@ -7,7 +7,7 @@ export const FAULT_MODES = Object.freeze({
   'first-range': 'reply to a request for several ranges with a plain 206 for the first of them alone',
   'drop-several': 'close the connection without an answer to a request for several ranges, as a proxy that cannot pass them; one range is served normally',
   'refuse-several': 'reply `status` [400] to a request for several ranges, as some proxies and CDNs do; one range is served normally',
-  status: 'reply with `status` [500]; optional `body`',
+  status: 'reply with `status` [500]; optional `body`, sent a byte every `intervalMs` where that is given',
   truncate: 'normal headers, send only `bytes` [half the body] then end the connection cleanly',
   reset: 'normal headers, send `bytes` [half the body] then reset the socket',
   slow: 'wait `delayMs` [1000] before replying normally',

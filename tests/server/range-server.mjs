@@ -390,7 +390,19 @@ export async function startServer(options = {}) {
       const status = Number(fault.status ?? 500);
       const headers = { ...cors, ...extra };
       if (status === 416 && found?.file) headers['Content-Range'] = `bytes */${found.st.size}`;
-      return sendText(res, rec, status, fault.body != null ? String(fault.body) : `${status} (injected fault)\n`, headers);
+      const text = fault.body != null ? String(fault.body) : `${status} (injected fault)\n`;
+      if (!(fault.intervalMs > 0)) return sendText(res, rec, status, text, headers);
+      // An error page sent a byte every `intervalMs`, as a server in distress may.
+      const body = Buffer.from(text);
+      res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': 'no-cache', ...headers });
+      rec.status(status);
+      if (req.method === 'HEAD') return res.end();
+      for (let i = 0; i < body.length && !res.destroyed; i++) {
+        res.write(body.subarray(i, i + 1));
+        rec.addBytes(1);
+        if (!(await sleep(Number(fault.intervalMs), res))) return;
+      }
+      return res.end();
     }
     if (found?.redirect) {
       res.writeHead(301, { ...cors, Location: found.redirect, 'Content-Length': 0, 'Cache-Control': 'no-cache' });

@@ -395,6 +395,14 @@ test('fault: drip', async () => {
   assert.ok(r.ms >= 110, `drip took ${r.ms} ms`); // 4 chunks, 3 pauses
 });
 
+test('fault: status with its page dripped', async () => {
+  await faults({ mode: 'status', status: 503, body: 'busy', intervalMs: 40 });
+  const r = await raw('/tables/KRvK.rtbw', range('bytes=0-3'));
+  assert.equal(r.status, 503);
+  assert.equal(Buffer.from(r.body).toString(), 'busy');
+  assert.ok(r.ms >= 110, `drip took ${r.ms} ms`); // 4 bytes, 3 pauses before the last
+});
+
 test('fault: wrong-range', async () => {
   await faults({ mode: 'wrong-range', shift: 1, count: 1 });
   let r = await raw('/tables/KQvK.rtbw', range('bytes=0-15'));
