@@ -513,6 +513,28 @@ fn a_mirror_down_and_a_404_elsewhere_is_a_network_error() {
     assert_eq!(e.code(), "network", "{e}");
 }
 
+/// A host name with no address (the resolver's "not known", as for any
+/// name under .invalid) is not asked again: the error comes at once and
+/// says so. Where no resolver answers at all ("temporary failure"), the
+/// request is asked again, as a blip may pass.
+#[test]
+fn a_host_without_an_address_is_not_asked_again() {
+    let fetcher = HttpFetcher::new(vec!["http://no-such-host.invalid/tables/".into()], None)
+        .expect("fetcher");
+    let mut t = Tablebase::new(fetcher, Config::default());
+    let e = t
+        .probe_dtz(&krvk_white_to_move())
+        .expect_err("no such host");
+    let why = e.to_string();
+    assert_eq!(e.code(), "network", "{why}");
+    if why.contains("Temporary failure") {
+        assert!(why.contains("retries"), "{why}");
+    } else {
+        assert!(why.contains("has no address"), "{why}");
+        assert!(!why.contains("retries"), "{why}");
+    }
+}
+
 /// A mirror that refuses (401: asking again would not change it) gives way
 /// to the next at once, and is asked last from then on.
 #[test]
@@ -1395,6 +1417,20 @@ fn a_cache_dir_answers_offline_what_it_holds() {
     drop(srv);
     let (offline, code) = cli(&args, &fens);
     assert_eq!((offline.as_str(), code), (online.as_str(), 0));
+    // A host whose name has no address (as a resolver may say offline):
+    // not asked again, and the pages kept answer too.
+    let nameless: Vec<&str> = args
+        .iter()
+        .map(|&a| {
+            if a == url {
+                "http://no-such-host.invalid/tables/"
+            } else {
+                a
+            }
+        })
+        .collect();
+    let (unknown, code) = cli(&nameless, &fens);
+    assert_eq!((unknown.as_str(), code), (online.as_str(), 0));
     // Read locally, and so counted by --stats: no request reached a server
     // (until 2026-12-01 the tries before it counted, less one each).
     let with_stats: Vec<&std::ffi::OsStr> = args

@@ -65,6 +65,9 @@ enum Try {
     /// No answer at all (the connection failed or timed out): retried as
     /// `Retry`, and what lets the disk cache answer offline.
     NoAnswer(String),
+    /// The resolver said the host's name has no address: no answer, as
+    /// `NoAnswer` (offline, a resolver may say so), but not asked again.
+    NoAddress(String),
     /// A retry the server asked to wait for (429 or 503 with Retry-After).
     RetryAfter(String, Duration),
     Fatal(String),
@@ -207,7 +210,7 @@ impl HttpFetcher {
             loop {
                 let got = self.try_once(&url, req);
                 *tries += 1;
-                reached |= !matches!(got, Try::NoAnswer(_));
+                reached |= !matches!(got, Try::NoAnswer(_) | Try::NoAddress(_));
                 let limit = match got {
                     Try::RetryAfter(..) => allowed.max(1),
                     _ => allowed,
@@ -238,6 +241,12 @@ impl HttpFetcher {
                     Try::Fatal(why) => {
                         self.failing[i].store(true, Ordering::Relaxed);
                         refused.get_or_insert(why);
+                        break;
+                    }
+                    Try::NoAddress(why) => {
+                        self.failing[i].store(true, Ordering::Relaxed);
+                        last = why.clone();
+                        down.get_or_insert(why);
                         break;
                     }
                     Try::Retry(why) | Try::NoAnswer(why) | Try::RetryAfter(why, _)
@@ -364,6 +373,13 @@ impl HttpFetcher {
             // asking again meets the same certificate.
             Err(ureq::Error::Io(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
                 return Try::Fatal(format!("network error: {e}"))
+            }
+            // The resolver said the name has no address: so it says again
+            // (where it could not answer, a "temporary failure", it is asked again).
+            Err(ureq::Error::Io(e)) if unknown_name(&e) => {
+                return Try::NoAddress(format!(
+                    "network error: {e}: the host's name has no address (check the URL)"
+                ))
             }
             Err(e) => return Try::NoAnswer(format!("network error: {e}")),
         };
@@ -560,6 +576,16 @@ fn drain(resp: &mut ureq::http::Response<ureq::Body>) -> u64 {
         }
     }
     read
+}
+
+/// Whether an I/O error is the resolver's answer that a name has no
+/// address, which std gives no kind of its own: glibc's and musl's "Name
+/// or service not known", macOS's "nodename nor servname provided, or not
+/// known", Windows' "No such host is known".
+fn unknown_name(e: &std::io::Error) -> bool {
+    let m = e.to_string();
+    m.contains("failed to lookup address information")
+        && (m.contains("not known") || m.contains("No such host"))
 }
 
 /// How much of an error answer's body is read to keep its connection.
