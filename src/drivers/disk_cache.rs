@@ -25,6 +25,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
 use super::run::Response;
+use crate::material::Material;
 
 const PIECE: u64 = 4096;
 
@@ -351,12 +352,12 @@ fn is_table_name(name: &str) -> bool {
     let Some((material, ext)) = name.rsplit_once('.') else {
         return false;
     };
-    let Some((white, black)) = material.split_once('v') else {
-        return false;
-    };
-    let side =
-        |s: &str| s.starts_with('K') && s.len() <= 7 && s.bytes().all(|b| b"KQRBNP".contains(&b));
-    matches!(ext, "rtbw" | "rtbz") && side(white) && side(black)
+    // (The cache names a folder as the engine names the file: in capitals.)
+    matches!(ext, "rtbw" | "rtbz")
+        && !material
+            .bytes()
+            .any(|b| b.is_ascii_lowercase() && b != b'v')
+        && Material::from_name(material).is_some()
 }
 
 /// Age past which a temporary file is a killed run's leftover: a live

@@ -433,8 +433,8 @@ impl HttpFetcher {
                 let skip = req
                     .start
                     .checked_sub(a)
-                    .filter(|&s| s <= self.whole_body_limit);
-                let (Some(skip), true) = (skip, b < size && b + 1 >= want_end) else {
+                    .filter(|&skip| skip <= self.whole_body_limit && b < size && b + 1 >= want_end);
+                let Some(skip) = skip else {
                     return Try::Retry(format!("Content-Range {cr} does not match {range}"));
                 };
                 // Only what was asked: a range claimed far longer is not
