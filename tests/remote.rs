@@ -758,6 +758,38 @@ fn ignored_range_reads_only_what_is_needed() {
     );
 }
 
+/// A file whose server ignores Range is asked for once a round, its
+/// ranges joined whatever lies between them: each request would stream
+/// the file from its first byte (until 2026-12-02 a round asked for each
+/// range apart, up to 16 streams of one file at once, each up to 32 MiB).
+#[test]
+fn a_streamed_file_is_asked_once_a_round() {
+    let srv = server!("a_streamed_file_is_asked_once_a_round");
+    let name = "KRPvKR.rtbz";
+    srv.faults(&format!(r#"{{"match":"{name}","mode":"ignore-range"}}"#));
+    let ps = krpvkr(6, 21);
+    let want = expected(&ps);
+    let mut t = srv.driver();
+    for (p, w) in ps.iter().zip(&want) {
+        let before = (srv.stats().log_of(name).len(), t.stats().rounds);
+        check_all(&mut t, std::slice::from_ref(p), std::slice::from_ref(w));
+        let requests = srv.stats().log_of(name).len() - before.0;
+        let rounds = t.stats().rounds - before.1;
+        assert!(
+            requests as u64 <= rounds,
+            "{}: {requests} requests in {rounds} rounds",
+            fen(p)
+        );
+    }
+    assert!(srv.stats().log_of(name).iter().all(|l| l.status == 200));
+    println!(
+        "{name} with Range ignored: {} requests for {} positions, {} bytes sent",
+        srv.stats().log_of(name).len(),
+        ps.len(),
+        srv.stats().file_bytes(name)
+    );
+}
+
 /// A server that ignores Range once (a CDN's cache miss) and honours it
 /// after: the file is read speculatively again from its next 206, so later
 /// probes take the rounds of a run that never met the 200 (until
@@ -1285,6 +1317,47 @@ fn a_file_that_keeps_changing_version_is_a_clear_error() {
     srv.reset();
     let want = expected(&ps);
     check_all(&mut t, &ps, &want);
+}
+
+/// A host that sends an ETag on some answers and only a Last-Modified on
+/// others (every second answer for the file here): the two are not
+/// compared, so the file is not taken for one that keeps changing (until
+/// 2026-12-02 each switch dropped its pages, and the third failed the
+/// probe), and the disk cache keeps its pieces.
+#[test]
+fn an_etag_on_some_answers_only_is_not_a_change() {
+    let srv = server!("an_etag_on_some_answers_only_is_not_a_change");
+    let name = "KRPvKR.rtbw";
+    // Fault k fires at the file's request 2k (each skips the k odd ones before).
+    let specs: Vec<String> = (1..=40)
+        .map(|k| {
+            format!(
+                r#"{{"match":"{name}","mode":"slow","delayMs":0,"skip":{k},"count":1,"headers":{{"ETag":null}}}}"#
+            )
+        })
+        .collect();
+    srv.faults(&format!("[{}]", specs.join(",")));
+    let ps = krpvkr(8, 16);
+    let want = expected(&ps);
+    let cache = temp_dir("etag-flip");
+    let mut t = srv.driver_with(Some(cache.clone()));
+    check_all(&mut t, &ps, &want);
+    let log = srv.stats().log_of(name);
+    let without = srv.stats().faulted("slow");
+    assert!(without >= 2 && log.len() > without, "{log:?}");
+    let identity = std::fs::read_to_string(cache.join(name).join("identity")).expect("identity");
+    assert!(
+        identity.lines().nth(1).is_some_and(|v| v.starts_with('"')),
+        "{identity}"
+    );
+    // Warm from the disk cache: another driver asks the server only for
+    // each file's version.
+    let before = log.len();
+    let mut again = srv.driver_with(Some(cache.clone()));
+    check_all(&mut again, &ps, &want);
+    assert!(srv.stats().log_of(name).len() <= before + 1);
+    println!("{name}: {before} requests, {without} without an ETag");
+    let _ = std::fs::remove_dir_all(&cache);
 }
 
 // ---------------------------------------------------------------------------

@@ -25,6 +25,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
 use super::run::Response;
+use crate::engine::same_version;
 use crate::material::Material;
 
 const PIECE: u64 = 4096;
@@ -203,7 +204,7 @@ impl DiskCache {
         want: Option<(u64, &str)>,
     ) -> Option<Response> {
         let (size, validator) = self.identity(name)?;
-        if want.is_some_and(|(s, v)| s != size || (!v.is_empty() && v != validator)) {
+        if want.is_some_and(|(s, v)| s != size || !same_version(v, &validator)) {
             return None;
         }
         let end = end.min(size);
@@ -236,12 +237,18 @@ impl DiskCache {
     /// longer reports.
     pub fn put(&self, name: &str, size: u64, validator: &str, start: u64, bytes: &[u8]) {
         let folder = self.folder(name);
-        // An answer without a validator is the kept version if its size
+        // An answer without a validator, or with one of another kind (an
+        // ETag against a Last-Modified), is the kept version if its size
         // agrees (the engine's rule too): a host that sends no ETag on some
         // answers does not empty the folder each time; other bytes in a
         // piece still show a replacement (below).
         let validator = match self.identity(name) {
-            Some((s, v)) if s == size && (v == validator || validator.is_empty()) => v,
+            Some((s, v))
+                if s == size
+                    && (validator.is_empty() || (!v.is_empty() && same_version(&v, validator))) =>
+            {
+                v
+            }
             _ => {
                 if !self.restart(&folder, size, validator) {
                     return;

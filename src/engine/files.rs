@@ -53,6 +53,18 @@ pub struct Files {
     entries: Vec<Entry>,
 }
 
+/// Whether two answers' validators can be of one version: equal, or one
+/// empty (a server that sends none matches any), or of different kinds. A
+/// host may send an ETag on some answers and only a Last-Modified (an
+/// HTTP-date, which ends in "GMT") on others: the two cannot be compared,
+/// and taking them for a change dropped the file's pages on every answer
+/// until the run failed with a file that keeps changing. The size is
+/// compared all the same.
+pub fn same_version(a: &str, b: &str) -> bool {
+    let date = |v: &str| v.ends_with("GMT");
+    a == b || a.is_empty() || b.is_empty() || date(a) != date(b)
+}
+
 fn slot(kind: Kind) -> usize {
     match kind {
         Kind::Wdl => 0,
@@ -164,10 +176,8 @@ impl Files {
             return false;
         };
         let (changed, validator) = match &e.seen {
-            // An empty validator (a server that sends none) matches any.
-            Some((s, v))
-                if *s == size && (v == validator || v.is_empty() || validator.is_empty()) =>
-            {
+            // The known validator stays unless it was empty.
+            Some((s, v)) if *s == size && same_version(v, validator) => {
                 (false, if v.is_empty() { validator } else { v }.to_string())
             }
             Some(_) => (true, validator.to_string()),
@@ -190,6 +200,27 @@ impl Files {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An ETag on some answers and only a Last-Modified on others: not a
+    /// change (the ETag known stays); either kind changing is one.
+    #[test]
+    fn an_etag_and_a_date_are_not_compared() {
+        let date = "Wed, 02 Dec 2026 10:00:00 GMT";
+        let mut f = Files::default();
+        let id = f.id("KQvK", Kind::Wdl, 1024);
+        assert!(!f.set_identity(id, 100, "\"a\""));
+        assert!(!f.set_identity(id, 100, date));
+        assert!(!f.set_identity(id, 100, "\"a\""));
+        assert_eq!(f.seen(id), Some((100, "\"a\"".to_string())));
+        assert!(f.set_identity(id, 100, "\"b\""), "another ETag");
+        assert!(f.set_identity(id, 120, date), "another size");
+        assert!(
+            f.set_identity(id, 120, "Wed, 02 Dec 2026 10:00:01 GMT"),
+            "another date"
+        );
+        assert!(same_version("", date) && same_version("1234-5", ""));
+        assert!(!same_version("1234-5", "1234-6"));
+    }
 
     /// A version that changed while the file was found absent or corrupt
     /// is a change: the pages held are the old version's (until

@@ -2,6 +2,7 @@
 // the core, its whole pages queued for IndexedDB.
 
 import { fail } from './errors.js';
+import { sameIdentity } from './page-db.js';
 
 // Version changes of one URL within VERSION_WINDOW_MS past which its
 // answers are refused: a file updated while the page is open changes
@@ -43,13 +44,14 @@ export function accept(rt, id, url, start, r, prior = null) {
   // another version than the new base's: in flight across the move, not
   // a change (taken for one, it dropped the file's pages, and answers of
   // the two bases by turns failed the probe as a file that keeps changing).
-  if (known && known.url !== url && (known.size !== r.size || known.validator !== r.validator)) {
+  if (known && known.url !== url && !sameIdentity(known, r.size, r.validator)) {
     rt.counters.staleAnswers++;
     return;
   }
   const before = prior || (known && { size: known.size, validator: known.validator });
   const changed = rt.core.identify(id, r.size, r.validator);
-  if (known) Object.assign(known, { size: r.size, validator: r.validator });
+  // The validator known stays where this one's kind differs (see sameIdentity).
+  if (known) Object.assign(known, { size: r.size, validator: !changed && known.validator && sameIdentity(known, r.size, r.validator) ? known.validator : r.validator });
   if (changed) {
     rt.counters.identityChanges++;
     rt.http.versionChanged(url, before);
@@ -82,7 +84,7 @@ export function accept(rt, id, url, start, r, prior = null) {
     // Pages written are read back from there once memory lets them go
     // (a file opened from the network is otherwise never looked up).
     const file = rt.files.get(id);
-    if (landed && epoch === rt.epoch && file && file.size === r.size && file.validator === r.validator) {
+    if (landed && epoch === rt.epoch && file && sameIdentity(file, r.size, r.validator)) {
       file.stored ??= new Set();
       for (const p of pages.keys()) file.stored.add(p);
     }

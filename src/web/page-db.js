@@ -79,9 +79,15 @@ function promisify(req) {
   });
 }
 
-/** Whether a recorded identity {size, validator} is the version (size, validator). */
-function sameIdentity(old, size, validator) {
-  return old.size === size && (old.validator === validator || !validator || !old.validator);
+/**
+ * Whether a recorded identity {size, validator} is the version (size,
+ * validator): validators equal, or one missing, or of different kinds (an
+ * ETag against a Last-Modified, an HTTP-date ending in GMT, which a host
+ * may send on some answers only): the core's rule (`same_version`).
+ */
+export function sameIdentity(old, size, validator) {
+  const date = (v) => v.endsWith('GMT');
+  return old.size === size && (old.validator === validator || !validator || !old.validator || date(old.validator) !== date(validator));
 }
 
 /**

@@ -145,6 +145,14 @@ const CASES = [
     check: ({ stats }) => assert.equal(stats.retries, 0),
   },
   {
+    // A host that sends an ETag on some answers and only Last-Modified on
+    // others (here every second answer for the file; fault k fires at its
+    // request 2k): the two are not compared, so no version change.
+    name: 'an ETag on every second answer only: not a change, right answers',
+    faults: Array.from({ length: 40 }, (_, i) => ({ match: 'KRPvKR.rtbw', mode: 'slow', delayMs: 0, skip: i + 1, count: 1, headers: { ETag: null } })),
+    check: ({ stats }) => assert.equal(stats.identityChanges, 0),
+  },
+  {
     name: 'no CORS headers: clear error about CORS',
     faults: { match: 'KRPvKR', mode: 'no-cors' },
     error: { code: 'network', message: /KRPvKR\.rtb.*CORS.*Access-Control-Allow-Origin/ },

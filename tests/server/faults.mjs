@@ -20,6 +20,8 @@ export const FAULT_MODES = Object.freeze({
   'no-cors': 'reply normally but without any CORS header',
 });
 // Any mode waits `delayMs` [0] before its answer (slow: [1000]).
+// Any mode takes `headers`, added to its answer; one named with null is
+// left out of a file's answer (`{ETag: null}`: a host that sends none).
 // Any mode that shapes a body (drip, truncate, reset) takes `whole: true`:
 // status 200 and the whole file, as from a server that ignores Range.
 

@@ -360,7 +360,8 @@ export async function startServer(options = {}) {
     const gens = new Map(generations);
     const mode = fault?.mode ?? null;
     const cors = mode === 'no-cors' ? {} : CORS_HEADERS;
-    const extra = fault?.headers ?? {};
+    // A header named with null is left out of the answer (see serveFile).
+    const extra = Object.fromEntries(Object.entries(fault?.headers ?? {}).filter(([, v]) => v !== null));
 
     // A table is looked up, and a small range of it read, while its delay
     // runs, as an edge cache has them at hand: the answer leaves when the
@@ -466,6 +467,7 @@ export async function startServer(options = {}) {
       'Cache-Control': 'no-cache',
       'Content-Type': mimeType(file),
     };
+    for (const [k, v] of Object.entries(fault?.headers ?? {})) if (v === null) delete headers[k];
 
     // Conditionals: If-None-Match first, then If-Range.
     const inm = req.headers['if-none-match'];
