@@ -65,11 +65,11 @@ describe('a trap in the WebAssembly module', { skip }, () => {
           };
           const first = await outcome(window.tb.probe(cold));
           const later = [await outcome(window.tb.probe(kept)), await outcome(window.tb.mainline(kept)), await outcome(window.tb.saved())];
-          return { pages, first, later, stats: sync(() => window.tb.stats()) };
+          return { pages, first, later, stats: sync(() => window.tb.stats()), legal: sync(() => window.tb.legalMoves(kept).length) };
         },
         { cold: COLD, kept: KEPT },
       );
-      console.log(`memory grown to ${seen.pages} pages; first call: ${seen.first}`);
+      console.log(`memory grown to ${seen.pages} pages; first call: ${seen.first}; legalMoves: ${seen.legal}`);
       assert.match(seen.first, /^closed: this Tablebase stopped: its WebAssembly module failed \(.+\); reload the page$/);
       for (const s of seen.later) assert.match(s, /^closed: /);
       assert.equal(seen.stats, 'answered', 'stats() still answers');
