@@ -3,6 +3,7 @@
 //! progress, writes our values files and prints a summary per table.
 
 mod args;
+mod memory;
 mod progress;
 mod spill;
 mod syzygy_files;
@@ -215,6 +216,7 @@ fn run_once(a: &Args, damaged: &Mutex<Option<PathBuf>>) -> Result<(), String> {
             ));
         }
     }
+    memory::check(&order, a.dtm, memory::available())?;
     let opts = Options {
         threads: threads(a),
         dtm: a.dtm,
