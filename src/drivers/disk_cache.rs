@@ -237,11 +237,12 @@ impl DiskCache {
     /// longer reports.
     pub fn put(&self, name: &str, size: u64, validator: &str, start: u64, bytes: &[u8]) {
         let folder = self.folder(name);
-        // An answer without a validator, or with one of another kind (an
-        // ETag against a Last-Modified), is the kept version if its size
-        // agrees (the engine's rule too): a host that sends no ETag on some
-        // answers does not empty the folder each time; other bytes in a
-        // piece still show a replacement (below).
+        // An answer of the kept version by the engine's rule (every kind of
+        // validator both carry agrees; none, or none shared, matches any)
+        // with its size keeps the folder and its identity, whose text names
+        // the pieces: a host that sends no ETag on some answers does not
+        // empty it each time. A kept identity without a validator takes
+        // one. Other bytes in a piece still show a replacement (below).
         let validator = match self.identity(name) {
             Some((s, v))
                 if s == size

@@ -6,7 +6,7 @@
 //! With a cache directory, pages are kept on disk under the file's
 //! identity (size and validator), re-checked by each run's first request.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -15,6 +15,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::run::{Fetcher, Request, Response, Streamed};
+use crate::engine::validator_of;
 use crate::ProbeError;
 
 const RETRIES: u32 = 3;
@@ -55,6 +56,12 @@ pub struct HttpFetcher {
     retried: (AtomicU64, AtomicU64),
     /// Files answered 206 since the last round (see [`Fetcher::take_ranged`]).
     ranged: Mutex<Vec<String>>,
+    /// Files whose last answer was a 200 (Range ignored): a batch asks for
+    /// each once (see [`HttpFetcher::joined`]).
+    streaming: Mutex<HashSet<String>>,
+    /// Requests carried by another of their file since the last round
+    /// (see [`Fetcher::take_joined`]).
+    joined: AtomicU64,
 }
 
 /// Outcome of one try against one base URL.
@@ -123,6 +130,8 @@ impl HttpFetcher {
             streamed: Mutex::new(Vec::new()),
             ranged: Mutex::new(Vec::new()),
             retried: Default::default(),
+            streaming: Mutex::new(HashSet::new()),
+            joined: AtomicU64::new(0),
         })
     }
 
@@ -394,9 +403,10 @@ impl HttpFetcher {
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_string)
         };
-        let validator = header("etag")
-            .or_else(|| header("last-modified"))
-            .unwrap_or_default();
+        let validator = validator_of(
+            header("etag").as_deref(),
+            header("last-modified").as_deref(),
+        );
         if status == 200 || status == 206 {
             // A host that answers every path with its HTML page (a
             // single-page app's fallback) has no such table.
@@ -459,6 +469,9 @@ impl HttpFetcher {
                         .fetch_add(bytes.len() as u64, Ordering::Relaxed);
                     return Try::Retry(format!("truncated body: {} of {} bytes", bytes.len(), len));
                 }
+                if let Ok(mut s) = self.streaming.lock() {
+                    s.remove(&req.name);
+                }
                 if let Ok(mut r) = self.ranged.lock() {
                     if !r.contains(&req.name) {
                         r.push(req.name.clone());
@@ -510,6 +523,9 @@ impl HttpFetcher {
                     return Try::Retry(format!("truncated body: {got} of {want_end} bytes"));
                 }
                 let start = req.start.min(want_end);
+                if let Ok(mut s) = self.streaming.lock() {
+                    s.insert(req.name.clone());
+                }
                 if let Ok(mut s) = self.streamed.lock() {
                     s.push(Streamed {
                         name: req.name.clone(),
@@ -681,12 +697,51 @@ pub fn parse_content_range(v: &str) -> Option<(u64, u64, u64)> {
     (a <= b).then_some((a, b, size))
 }
 
-impl Fetcher for HttpFetcher {
-    fn fetch(&mut self, batch: &[Request]) -> Vec<Response> {
+impl HttpFetcher {
+    /// `batch` as sent: the requests of a file whose server ignores Range
+    /// (each would stream the file from byte 0) joined into one from the
+    /// first one's start to the last one's end, the others (by their
+    /// index in `batch`) answered from it; those the disk cache holds are
+    /// answered from it first.
+    fn joined(&self, batch: &[Request]) -> (Vec<Request>, Vec<Carried>) {
+        let streaming = self.streaming.lock().map(|s| s.clone()).unwrap_or_default();
+        let mut sent: Vec<Request> = Vec::with_capacity(batch.len());
+        let mut carried = Vec::with_capacity(batch.len());
+        let mut by_file: HashMap<&str, usize> = HashMap::new();
+        for req in batch {
+            if req.open || !streaming.contains(&req.name) {
+                carried.push(Carried::By(sent.len()));
+                sent.push(req.clone());
+                continue;
+            }
+            let version = req.version.as_ref().map(|(s, v)| (*s, v.as_str()));
+            if let Some(r) = self.kept_on_disk(req, version) {
+                carried.push(Carried::Ready(r));
+                continue;
+            }
+            match by_file.get(req.name.as_str()) {
+                Some(&k) => {
+                    let s = &mut sent[k];
+                    (s.start, s.end) = (s.start.min(req.start), s.end.max(req.end));
+                    self.joined.fetch_add(1, Ordering::Relaxed);
+                }
+                None => {
+                    by_file.insert(&req.name, sent.len());
+                    sent.push(req.clone());
+                }
+            }
+            carried.push(Carried::By(by_file[req.name.as_str()]));
+        }
+        (sent, carried)
+    }
+
+    /// Runs `batch` on up to [`PARALLEL`] threads, each taking the next
+    /// request as soon as it is free.
+    fn run_all(&self, batch: &[Request]) -> Vec<Response> {
         let next = std::sync::atomic::AtomicUsize::new(0);
         let slots: Vec<std::sync::Mutex<Option<Response>>> =
             batch.iter().map(|_| std::sync::Mutex::new(None)).collect();
-        let this = &*self;
+        let this = self;
         let work = || loop {
             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let Some(req) = batch.get(i) else { break };
@@ -715,6 +770,77 @@ impl Fetcher for HttpFetcher {
                     .unwrap_or_else(|| Response::Failed("fetch thread failed".into()))
             })
             .collect()
+    }
+}
+
+/// How a request of a batch is answered: by a request sent (its index in
+/// what [`HttpFetcher::joined`] sends), or already.
+enum Carried {
+    By(usize),
+    Ready(Response),
+}
+
+/// The part `[start, end)` of `r`, an answer from byte `from`.
+fn part_of(r: &Response, from: u64, start: u64, end: u64) -> Response {
+    match r {
+        Response::Bytes {
+            size,
+            validator,
+            bytes,
+        } => {
+            let at = |x: u64| {
+                usize::try_from(x.saturating_sub(from)).map_or(bytes.len(), |x| x.min(bytes.len()))
+            };
+            Response::Bytes {
+                size: *size,
+                validator: validator.clone(),
+                bytes: bytes[at(start)..at(end).max(at(start))].to_vec(),
+            }
+        }
+        other => other.clone(),
+    }
+}
+
+impl Fetcher for HttpFetcher {
+    fn fetch(&mut self, batch: &[Request]) -> Vec<Response> {
+        let (sent, carried) = self.joined(batch);
+        if sent.len() == batch.len() {
+            return self.run_all(&sent);
+        }
+        let answers = self.run_all(&sent);
+        // Per request sent, the bytes of its answer handed on.
+        let mut parts = vec![0u64; sent.len()];
+        let out: Vec<Response> = batch
+            .iter()
+            .zip(carried)
+            .map(|(req, c)| match c {
+                Carried::Ready(r) => r,
+                Carried::By(k) => {
+                    let r = part_of(&answers[k], sent[k].start, req.start, req.end);
+                    if let Response::Bytes { bytes, .. } = &r {
+                        parts[k] += bytes.len() as u64;
+                    }
+                    r
+                }
+            })
+            .collect();
+        // The bytes a joined stream brought between its requests crossed
+        // the network too: `--stats` counts them.
+        for ((s, a), part) in sent.iter().zip(&answers).zip(parts) {
+            let Response::Bytes { bytes, .. } = a else {
+                continue;
+            };
+            let between = (bytes.len() as u64).saturating_sub(part);
+            if between > 0 {
+                if let Ok(mut st) = self.streamed.lock() {
+                    st.push(Streamed {
+                        name: s.name.clone(),
+                        unasked: between,
+                    });
+                }
+            }
+        }
+        out
     }
 
     fn connections(&self) -> u64 {
@@ -766,6 +892,10 @@ impl Fetcher for HttpFetcher {
             .lock()
             .map(|mut r| std::mem::take(&mut *r))
             .unwrap_or_default()
+    }
+
+    fn take_joined(&mut self) -> u64 {
+        self.joined.swap(0, Ordering::Relaxed)
     }
 
     fn take_local(&mut self) -> (u64, u64) {

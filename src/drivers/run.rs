@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use shakmaty::Chess;
 
-use crate::engine::{Attempt, Config, Ctx, Engine, Supply};
+use crate::engine::{same_version, Attempt, Config, Ctx, Engine, Supply};
 use crate::error::ProbeError;
 use crate::probe::{self, Analysis, Mainline};
 use crate::store::Fetch;
@@ -87,6 +87,13 @@ pub trait Fetcher {
     /// only what crossed the network.
     fn take_local(&mut self) -> (u64, u64) {
         (0, 0)
+    }
+
+    /// Requests of the batches since the last call that another request
+    /// of their file carried (a server that ignores Range streams the
+    /// file from byte 0 for each, so one a file is sent): not sent.
+    fn take_joined(&mut self) -> u64 {
+        0
     }
 }
 
@@ -261,7 +268,8 @@ impl<F: Fetcher> Tablebase<F> {
         }
         let unasked: u64 = streamed.iter().map(|s| s.unasked).sum();
         let (retried, retried_bytes) = self.fetcher.take_retried();
-        let network = (batch.len() as u64).saturating_sub(local);
+        let joined = self.fetcher.take_joined();
+        let network = (batch.len() as u64).saturating_sub(local + joined);
         // (A round the disk cache answered whole waited for no network.)
         if network > 0 {
             self.stats.rounds += 1;
@@ -293,7 +301,7 @@ impl<F: Fetcher> Tablebase<F> {
                     // replaced while the round was out, not changed back.
                     // Not supplied, its pages are asked for again.
                     let old = replaced.get(req.name.as_str());
-                    if old.is_some_and(|(s, v)| *s == size && *v == validator) {
+                    if old.is_some_and(|(s, v)| *s == size && same_version(v, &validator)) {
                         self.stats.stale += 1;
                         continue;
                     }

@@ -53,16 +53,68 @@ pub struct Files {
     entries: Vec<Entry>,
 }
 
-/// Whether two answers' validators can be of one version: equal, or one
-/// empty (a server that sends none matches any), or of different kinds. A
-/// host may send an ETag on some answers and only a Last-Modified (an
-/// HTTP-date, which ends in "GMT") on others: the two cannot be compared,
-/// and taking them for a change dropped the file's pages on every answer
-/// until the run failed with a file that keeps changing. The size is
-/// compared all the same.
+/// A driver's validator of an answer: its ETag (quoted, as HTTP sends it;
+/// one sent bare is quoted) and its Last-Modified, either missing. A host
+/// may send the ETag on some answers only (a CDN node or proxy strips
+/// it): with both kept, answers still share the date to compare.
+pub fn validator_of(etag: Option<&str>, last_modified: Option<&str>) -> String {
+    let etag = etag.map(str::trim).filter(|e| !e.is_empty());
+    let etag = etag.map(|e| {
+        if e.starts_with('"') || e.starts_with("W/\"") {
+            e.to_string()
+        } else {
+            format!("\"{e}\"")
+        }
+    });
+    let date = last_modified.map(str::trim).filter(|d| !d.is_empty());
+    joined(etag.as_deref(), date)
+}
+
+/// A validator's ETag (a quoted tag, from its start) and the rest (a
+/// Last-Modified, or another driver's opaque tag: a local file's stamp).
+fn kinds(v: &str) -> (Option<&str>, Option<&str>) {
+    fn some(x: &str) -> Option<&str> {
+        Some(x.trim()).filter(|x| !x.is_empty())
+    }
+    let Some(open) = v
+        .find('"')
+        .filter(|&i| v[..i].is_empty() || &v[..i] == "W/")
+    else {
+        return (None, some(v));
+    };
+    match v[open + 1..].find('"') {
+        Some(close) => {
+            let end = open + close + 2;
+            (Some(&v[..end]), some(&v[end..]))
+        }
+        None => (Some(v), None),
+    }
+}
+
+fn joined(etag: Option<&str>, rest: Option<&str>) -> String {
+    match (etag, rest) {
+        (Some(e), Some(r)) => format!("{e} {r}"),
+        (Some(x), None) | (None, Some(x)) => x.to_string(),
+        (None, None) => String::new(),
+    }
+}
+
+/// Whether two answers' validators can be of one version: each kind both
+/// carry (ETag, Last-Modified) agrees. One without a validator matches
+/// any, and so do two that share no kind (an ETag alone against a date
+/// alone): the size is compared all the same.
 pub fn same_version(a: &str, b: &str) -> bool {
-    let date = |v: &str| v.ends_with("GMT");
-    a == b || a.is_empty() || b.is_empty() || date(a) != date(b)
+    let ((ea, ra), (eb, rb)) = (kinds(a), kinds(b));
+    let differ = |x: Option<&str>, y: Option<&str>| matches!((x, y), (Some(x), Some(y)) if x != y);
+    !differ(ea, eb) && !differ(ra, rb)
+}
+
+/// The validator of a version known as `known` and answered as `new`
+/// (of one version, by [`same_version`]): every kind either carried, so
+/// that later answers find one to compare.
+pub fn merged_version(known: &str, new: &str) -> String {
+    let ((ek, rk), (en, rn)) = (kinds(known), kinds(new));
+    joined(ek.or(en), rk.or(rn))
 }
 
 fn slot(kind: Kind) -> usize {
@@ -176,9 +228,9 @@ impl Files {
             return false;
         };
         let (changed, validator) = match &e.seen {
-            // The known validator stays unless it was empty.
+            // What either carried is kept.
             Some((s, v)) if *s == size && same_version(v, validator) => {
-                (false, if v.is_empty() { validator } else { v }.to_string())
+                (false, merged_version(v, validator))
             }
             Some(_) => (true, validator.to_string()),
             None => (false, validator.to_string()),
@@ -201,25 +253,42 @@ impl Files {
 mod tests {
     use super::*;
 
-    /// An ETag on some answers and only a Last-Modified on others: not a
-    /// change (the ETag known stays); either kind changing is one.
+    /// An ETag on some answers only: the dates compare, and a change of
+    /// either kind that both answers carry is a change.
     #[test]
-    fn an_etag_and_a_date_are_not_compared() {
-        let date = "Wed, 02 Dec 2026 10:00:00 GMT";
+    fn validators_compare_by_the_kinds_both_carry() {
+        let (d1, d2) = (
+            "Wed, 02 Dec 2026 10:00:00 GMT",
+            "Wed, 02 Dec 2026 10:00:01 GMT",
+        );
+        let a = validator_of(Some("\"a\""), Some(d1));
+        assert_eq!(a, format!("\"a\" {d1}"));
+        assert_eq!(validator_of(Some("W/\"x y\""), None), "W/\"x y\"");
+        assert_eq!(validator_of(Some("bare"), Some(" ")), "\"bare\"");
+        assert_eq!(validator_of(None, None), "");
         let mut f = Files::default();
         let id = f.id("KQvK", Kind::Wdl, 1024);
-        assert!(!f.set_identity(id, 100, "\"a\""));
-        assert!(!f.set_identity(id, 100, date));
-        assert!(!f.set_identity(id, 100, "\"a\""));
-        assert_eq!(f.seen(id), Some((100, "\"a\"".to_string())));
-        assert!(f.set_identity(id, 100, "\"b\""), "another ETag");
-        assert!(f.set_identity(id, 120, date), "another size");
+        assert!(!f.set_identity(id, 100, &a));
+        assert!(!f.set_identity(id, 100, d1), "the date alone");
+        assert!(!f.set_identity(id, 100, "\"a\""), "the ETag alone");
+        assert_eq!(f.seen(id), Some((100, a.clone())));
+        assert!(f.set_identity(id, 100, d2), "another date");
+        let b = validator_of(Some("\"b\""), Some(d2));
+        assert!(!f.set_identity(id, 100, &b), "its ETag learnt");
         assert!(
-            f.set_identity(id, 120, "Wed, 02 Dec 2026 10:00:01 GMT"),
-            "another date"
+            f.set_identity(id, 100, &validator_of(Some("\"c\""), Some(d2))),
+            "another ETag, same date"
         );
-        assert!(same_version("", date) && same_version("1234-5", ""));
+        // A date first, then an ETag beside it: both kept, and an ETag
+        // alone that differs is a change.
+        let id = f.id("KRvK", Kind::Wdl, 1024);
+        assert!(!f.set_identity(id, 100, d1));
+        assert!(!f.set_identity(id, 100, &a));
+        assert!(f.set_identity(id, 100, "\"z\""));
+        // Sharing no kind: the size alone.
+        assert!(same_version("\"a\"", d2) && same_version("", d1) && same_version("1234-5", ""));
         assert!(!same_version("1234-5", "1234-6"));
+        assert_eq!(merged_version("\"a\"", d1), a);
     }
 
     /// A version that changed while the file was found absent or corrupt

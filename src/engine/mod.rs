@@ -10,7 +10,7 @@ mod source;
 use std::cell::RefCell;
 use std::sync::Arc;
 
-pub use files::{same_version, FileInfo};
+pub use files::{merged_version, same_version, validator_of, FileInfo};
 pub use lookup::{dtz_table, wdl_table, DtzStored};
 
 use crate::error::ProbeError;
@@ -410,23 +410,19 @@ impl Engine {
     /// pages not held: a round of many small requests costs waves of
     /// waiting (a browser runs 6 at a time per host), a few KiB more does
     /// not. Held pages are never fetched again. Ranges one request carries
-    /// together join only where they touch. A file whose server ignores
-    /// Range gets one request a round whatever its gaps: each would stream
-    /// the file from its first byte, and the last one's stream holds all.
+    /// together join only where they touch.
     fn bridge(&self, fetches: Vec<Fetch>) -> Vec<Fetch> {
         let log2 = self.config.page_log2;
         let bridge = if self.fetches_gaps() { BRIDGE_BYTES } else { 0 };
-        let files = self.files.borrow();
         let mut out: Vec<Fetch> = Vec::with_capacity(fetches.len());
         for f in fetches {
             if let Some(last) = out.last_mut() {
-                let gap_held =
-                    || (last.end >> log2..f.start >> log2).any(|p| self.store.contains(f.file, p));
                 let joinable = !f.open
                     && !last.open
                     && last.file == f.file
                     && f.start >= last.end
-                    && (files.streamed(f.file) || (f.start - last.end <= bridge && !gap_held()));
+                    && f.start - last.end <= bridge
+                    && (last.end >> log2..f.start >> log2).all(|p| !self.store.contains(f.file, p));
                 if joinable {
                     last.end = f.end;
                     continue;
@@ -592,32 +588,5 @@ mod tests {
         assert_eq!(pages(&engine), vec![(4096, 16384)]);
         engine.set_streamed(id, true);
         assert_eq!(pages(&engine), vec![(4096, 8192)]);
-    }
-
-    /// Pages far apart in a file whose server ignores Range: one request,
-    /// across held pages too (each request would stream from byte 0).
-    #[test]
-    fn a_streamed_files_pages_are_one_request() {
-        let mut engine = Engine::new(Config::default());
-        let id = engine.file_id("KRPvKR", Kind::Wdl, 4096);
-        engine.identify(id, 1 << 24, "v");
-        engine.insert_bytes(id, 40 * 4096, 1 << 24, &[0u8; 4096]);
-        let mut wants = Wants::default();
-        for page in [1, 39, 41, 300] {
-            wants.pages.insert((id, page));
-        }
-        let ranges = |engine: &Engine| {
-            engine
-                .fetches(&wants, 6)
-                .iter()
-                .map(|f| (f.start / 4096, f.end / 4096))
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(
-            ranges(&engine),
-            vec![(1, 2), (39, 40), (41, 42), (300, 301)]
-        );
-        engine.set_streamed(id, true);
-        assert_eq!(ranges(&engine), vec![(1, 301)]);
     }
 }

@@ -8,15 +8,32 @@ use std::fs;
 
 use crate::generate::layout::{name_of, Layout};
 
-/// Bytes the solver's arrays take at least while one slice is solved: per
-/// position and side to move 3 (quiet-move count and value), 6 with mate
-/// distances, one more in a pawnful slice (see the `generate` module's
-/// notes on memory). The finished table and sub-tables come on top: the
-/// measured peaks run 1.5-1.7 times this (KNNNvKN 12.9 GB in its forward
-/// pass against 7.4 here, KNNvKNN 19.0 GB against 11.3).
-pub fn working_set(layout: &Layout, dtm: bool) -> u64 {
+/// Bytes the solver's arrays take at least: per position and side to
+/// move of a slice being solved 3 (quiet-move count and value), 6 with
+/// mate distances, one more in a pawnful slice (see the `generate` module's
+/// notes on memory); without mates, slices of equal advancement are
+/// solved at once, a thread each, each with its own arrays. The finished
+/// table and sub-tables come on top: the measured peaks run 1.5-1.7 times
+/// this (KNNNvKN 12.9 GB in its forward pass against 7.4 here, KNNvKNN
+/// 19.0 GB against 11.3).
+pub fn working_set(layout: &Layout, dtm: bool, threads: usize) -> u64 {
     let per = if dtm { 6 } else { 3 } + u64::from(layout.pawnful());
-    layout.slice_size as u64 * 2 * per
+    let at_once = if dtm {
+        1
+    } else {
+        widest_batch(layout, threads)
+    };
+    layout.slice_size as u64 * 2 * per * at_once as u64
+}
+
+/// Most slices of one advancement, within `threads`: what the solver
+/// runs at once without mates.
+fn widest_batch(layout: &Layout, threads: usize) -> usize {
+    let mut count: std::collections::HashMap<u32, usize> = Default::default();
+    for s in 0..layout.slices.len() {
+        *count.entry(layout.slice_advancement(s)).or_default() += 1;
+    }
+    count.into_values().max().unwrap_or(1).min(threads.max(1))
 }
 
 /// Memory a run may take: what the system counts as available plus free
@@ -26,10 +43,15 @@ pub fn available() -> Option<u64> {
     let system = fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|t| from_meminfo(&t));
-    let group = fs::read_to_string("/sys/fs/cgroup/memory.max")
-        .ok()
-        .zip(fs::read_to_string("/sys/fs/cgroup/memory.current").ok())
-        .and_then(|(max, current)| from_cgroup(&max, &current));
+    let read = |f: &str| fs::read_to_string(format!("/sys/fs/cgroup/{f}")).ok();
+    let group = match (
+        read("memory.max"),
+        read("memory.current"),
+        read("memory.stat"),
+    ) {
+        (Some(max), Some(current), Some(stat)) => from_cgroup(&max, &current, &stat),
+        _ => None,
+    };
     match (system, group) {
         (Some(s), Some(g)) => Some(s.min(g)),
         (s, g) => s.or(g),
@@ -48,22 +70,33 @@ fn from_meminfo(text: &str) -> Option<u64> {
     Some(field("MemAvailable")?.saturating_add(field("SwapFree").unwrap_or(0)))
 }
 
-/// A cgroup's room (memory.max less memory.current); None without a limit.
-fn from_cgroup(max: &str, current: &str) -> Option<u64> {
+/// A cgroup's room: memory.max less memory.current, whose page cache the
+/// system reclaims as needed (memory.stat's `inactive_file` counted as
+/// room). None without a limit or where memory.stat lacks the figure.
+fn from_cgroup(max: &str, current: &str, stat: &str) -> Option<u64> {
     let max: u64 = max.trim().parse().ok()?;
     let current: u64 = current.trim().parse().ok()?;
-    Some(max.saturating_sub(current))
+    let reclaimable: u64 = stat.lines().find_map(|l| {
+        let v = l.strip_prefix("inactive_file ")?;
+        v.trim().parse().ok()
+    })?;
+    Some(max.saturating_sub(current.saturating_sub(reclaimable)))
 }
 
 /// Refuses a plan whose largest material's working arrays (see
 /// [`working_set`]) exceed `available` bytes; passes where that is unknown.
-pub fn check(order: &[[u8; 12]], dtm: bool, available: Option<u64>) -> Result<(), String> {
+pub fn check(
+    order: &[[u8; 12]],
+    dtm: bool,
+    threads: usize,
+    available: Option<u64>,
+) -> Result<(), String> {
     let Some(available) = available else {
         return Ok(());
     };
     let Some((need, key)) = order
         .iter()
-        .map(|k| (working_set(&Layout::new(*k), dtm), k))
+        .map(|k| (working_set(&Layout::new(*k), dtm, threads), k))
         .max_by_key(|(need, _)| *need)
     else {
         return Ok(());
@@ -94,29 +127,38 @@ mod tests {
     /// a side, KNNNvKN 462 x 41,664 x 64.
     #[test]
     fn working_sets_follow_the_positions() {
-        let knn = working_set(&Layout::new(key("KNNvKNN")), false);
+        let knn = working_set(&Layout::new(key("KNNvKNN")), false, 2);
         assert_eq!(knn, 462 * 2016 * 2016 * 2 * 3);
-        let knnn = working_set(&Layout::new(key("KNNNvKN")), true);
+        let knnn = working_set(&Layout::new(key("KNNNvKN")), true, 2);
         assert_eq!(knnn, 462 * 41_664 * 64 * 2 * 6);
-        // A pawnful slice: one byte more a position.
+        // A pawnful slice: one byte more a position; without mates, as
+        // many slices at once as threads (KRPvKR's pawn has 6 squares of
+        // each advancement but the first two ranks', 4 after the mirror).
         let krp = Layout::new(key("KRPvKR"));
-        assert_eq!(working_set(&krp, false), krp.slice_size as u64 * 2 * 4);
+        let slice = krp.slice_size as u64 * 2;
+        assert_eq!(working_set(&krp, true, 8), slice * 7);
+        assert_eq!(working_set(&krp, false, 1), slice * 4);
+        assert_eq!(working_set(&krp, false, 2), slice * 4 * 2);
+        assert_eq!(working_set(&krp, false, 64), slice * 4 * 4);
     }
 
     #[test]
     fn a_plan_past_the_memory_is_refused_naming_its_largest_material() {
         let order = [key("KNNvKN"), key("KNNvKNN")];
-        let e = check(&order, false, Some(8_000_000_000)).expect_err("11.3 GB in 8");
+        let e = check(&order, false, 2, Some(8_000_000_000)).expect_err("11.3 GB in 8");
         assert!(
             e.starts_with("KNNvKNN: its solver's arrays alone take 11.3 GB"),
             "{e}"
         );
         assert!(e.contains("8.0 GB"), "{e}");
-        assert!(check(&order, false, Some(24_000_000_000)).is_ok());
-        assert!(check(&order, false, None).is_ok(), "unknown: not refused");
-        let e = check(&[key("KRPvKR")], true, Some(100_000_000)).expect_err("with mates");
+        assert!(check(&order, false, 2, Some(24_000_000_000)).is_ok());
+        assert!(
+            check(&order, false, 2, None).is_ok(),
+            "unknown: not refused"
+        );
+        let e = check(&[key("KRPvKR")], true, 2, Some(100_000_000)).expect_err("with mates");
         assert!(e.contains("with --dtm"), "{e}");
-        assert!(check(&[key("KRPvKR")], true, Some(1_000_000_000)).is_ok());
+        assert!(check(&[key("KRPvKR")], true, 2, Some(1_000_000_000)).is_ok());
     }
 
     #[test]
@@ -124,8 +166,12 @@ mod tests {
         let meminfo = "MemTotal:       24576000 kB\nMemFree:  100 kB\nMemAvailable:   2000000 kB\nSwapTotal: 0 kB\nSwapFree:        1000 kB\n";
         assert_eq!(from_meminfo(meminfo), Some((2_000_000 + 1000) * 1024));
         assert_eq!(from_meminfo("MemTotal: 1 kB\n"), None);
-        assert_eq!(from_cgroup("max\n", "123\n"), None);
-        assert_eq!(from_cgroup("1000\n", "300\n"), Some(700));
-        assert_eq!(from_cgroup("1000\n", "3000\n"), Some(0));
+        let stat = "anon 100\nfile 900\nactive_file 200\ninactive_file 700\n";
+        assert_eq!(from_cgroup("max\n", "123\n", stat), None);
+        assert_eq!(from_cgroup("1000\n", "300\n", stat), Some(1000));
+        // Mostly page cache, near the limit: still room.
+        assert_eq!(from_cgroup("1000\n", "990\n", stat), Some(710));
+        assert_eq!(from_cgroup("1000\n", "3000\n", stat), Some(0));
+        assert_eq!(from_cgroup("1000\n", "300\n", "anon 1\n"), None);
     }
 }

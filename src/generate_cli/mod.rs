@@ -216,11 +216,11 @@ fn run_once(a: &Args, damaged: &Mutex<Option<PathBuf>>) -> Result<(), String> {
             ));
         }
     }
-    memory::check(&order, a.dtm, memory::available())?;
     let opts = Options {
         threads: threads(a),
         dtm: a.dtm,
     };
+    memory::check(&order, a.dtm, opts.threads, memory::available())?;
     // Which planned materials still need each table, to free memory early.
     let mut last_use: HashMap<[u8; 12], usize> = HashMap::new();
     for (i, k) in order.iter().enumerate() {

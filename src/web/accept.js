@@ -3,6 +3,7 @@
 
 import { fail } from './errors.js';
 import { sameIdentity } from './page-db.js';
+import { mergedVersion, sameVersion } from './version.js';
 
 // Version changes of one URL within VERSION_WINDOW_MS past which its
 // answers are refused: a file updated while the page is open changes
@@ -22,11 +23,13 @@ const VERSION_WINDOW_MS = 60000;
 export function stale(rt, url, r) {
   const v = rt.http.versions.get(url);
   const asOf = r.asOf ?? 0;
-  if (!v || !v.replaced.some((o) => asOf < o.at && o.size === r.size && o.validator === r.validator)) return false;
+  // (Of that version by every kind of validator both carry: one that
+  // shares none with it is taken for it, and asked for again.)
+  if (!v || !v.replaced.some((o) => asOf < o.at && o.size === r.size && sameVersion(o.validator, r.validator))) return false;
   rt.counters.staleAnswers++;
   // A stream of that version (a server that ignores Range) serves no more.
   const body = rt.http.bodies.get(url);
-  if (body && body.size === r.size && body.validator === r.validator) body.evict();
+  if (body && body.size === r.size && sameVersion(body.validator, r.validator)) body.evict();
   return true;
 }
 
@@ -50,8 +53,8 @@ export function accept(rt, id, url, start, r, prior = null) {
   }
   const before = prior || (known && { size: known.size, validator: known.validator });
   const changed = rt.core.identify(id, r.size, r.validator);
-  // The validator known stays where this one's kind differs (see sameIdentity).
-  if (known) Object.assign(known, { size: r.size, validator: !changed && known.validator && sameIdentity(known, r.size, r.validator) ? known.validator : r.validator });
+  // What the core keeps: every kind of validator either carried (see version.js).
+  if (known) Object.assign(known, { size: r.size, validator: changed ? r.validator : mergedVersion(known.validator, r.validator) });
   if (changed) {
     rt.counters.identityChanges++;
     rt.http.versionChanged(url, before);

@@ -10,6 +10,7 @@ import { Gate } from './gate.js';
 import { pageLink } from './link.js';
 import { WholeBody, stop, trimBodies, MIN_BODY_RATE, bodyFailure } from './whole-body.js';
 import { SeveralRanges, encodingOf, htmlPage, requestParts, originOf } from './several-ranges.js';
+import { sameVersion, validatorOf } from './version.js';
 
 const RETRIES = 3;
 // A request that goes this long without its answer's headers, or between
@@ -414,9 +415,9 @@ export class RangeClient {
     return sent.retry ? sent : this.answer(url, start, end, sent.res, sent.controller, end, asOf);
   }
 
-  /** The version tag of a response: its ETag, else its Last-Modified, else ''. */
+  /** The version tag of a response: its ETag and its Last-Modified (see version.js). */
   validatorOf(res) {
-    return res.headers.get('ETag') || res.headers.get('Last-Modified') || '';
+    return validatorOf(res.headers.get('ETag'), res.headers.get('Last-Modified'));
   }
 
   /**
@@ -547,7 +548,7 @@ export class RangeClient {
         return { retry: 'the server answered 200 (the whole file) to a Range request' };
       }
       this.wholeAnswers.add(url);
-      if (body && body.live && body.size === size && body.validator === validator) {
+      if (body && body.live && body.size === size && sameVersion(body.validator, validator)) {
         controller.abort(); // a request that raced the first 200: use that stream
       } else {
         if (body) body.evict();

@@ -31,6 +31,10 @@ extern "C" {
 extern "C" {
     type RangeClient;
 }
+#[wasm_bindgen(module = "/src/web/version.js")]
+extern "C" {
+    type VersionModule;
+}
 #[wasm_bindgen(module = "/src/web/page-db.js")]
 extern "C" {
     type PageDb;

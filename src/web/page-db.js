@@ -2,6 +2,8 @@
 // of the file version they belong to, an LRU byte budget, and a fallback to
 // memory-only whenever IndexedDB is missing, blocked or failing.
 
+import { mergedVersion, sameVersion } from './version.js';
+
 // www/src/early.js reads the keys of the `files` store (the URLs held) to
 // leave out early heads a revisit already has.
 const DB_NAME = 'syzygy-web';
@@ -81,13 +83,11 @@ function promisify(req) {
 
 /**
  * Whether a recorded identity {size, validator} is the version (size,
- * validator): validators equal, or one missing, or of different kinds (an
- * ETag against a Last-Modified, an HTTP-date ending in GMT, which a host
- * may send on some answers only): the core's rule (`same_version`).
+ * validator): the same size, and every kind of validator both carry
+ * agrees (see version.js).
  */
 export function sameIdentity(old, size, validator) {
-  const date = (v) => v.endsWith('GMT');
-  return old.size === size && (old.validator === validator || !validator || !old.validator || date(old.validator) !== date(validator));
+  return old.size === size && sameVersion(old.validator, validator);
 }
 
 /**
@@ -511,7 +511,7 @@ export class PageDb {
         const old = recorded.get(url);
         const same = old && sameIdentity(old, size, validator);
         // Saved for offline: the eviction takes it last (see `evict`).
-        const record = same ? { size, validator: old.validator || validator } : { size, validator };
+        const record = same ? { size, validator: mergedVersion(old.validator, validator) } : { size, validator };
         if ((same && old.saved) || saving) record.saved = true;
         if (same) {
           if (record.validator !== old.validator || record.saved !== old.saved) files.put(record, url);

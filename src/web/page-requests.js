@@ -7,6 +7,7 @@
 import { accept } from './accept.js';
 import { fail } from './errors.js';
 import { Turns, baseOf, candidates, noteBase } from './file-open.js';
+import { sameVersion } from './version.js';
 
 // Ranges one request may carry (its Range header stays well under a server's line limits).
 const MAX_PARTS = 32;
@@ -120,7 +121,8 @@ export async function pagesFromDb(rt, id, file, wanted, anywhere = false, epoch 
   const got = look.length ? await rt.db.get(file.url, look, { size, validator }) : new Map();
   if (epoch !== rt.epoch) return null;
   // A version change seen meanwhile: what IndexedDB held is the version before.
-  if ((idb && !file.idb) || file.size !== size || file.validator !== validator) got.clear();
+  // (A validator that only grew, a kind learnt, is the same version.)
+  if ((idb && !file.idb) || file.size !== size || !sameVersion(file.validator, validator)) got.clear();
   for (const [p, bytes] of got) rt.core.supply(id, p * rt.pageSize, size, validator, bytes);
   rt.counters.pagesFromIndexedDb += got.size;
   return got;

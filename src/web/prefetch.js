@@ -2,6 +2,7 @@
 
 import { fail } from './errors.js';
 import { Turns, candidates, noteBase } from './file-open.js';
+import { mergedVersion, sameVersion } from './version.js';
 
 /**
  * Stores whole files (names, looked up at the runtime's locations) in
@@ -115,7 +116,7 @@ export async function prefetchFiles(rt, names, onProgress) {
         }
         for (let start = held.whole ? head.size : chunk; start < head.size; start += chunk) {
           const r = await rt.http.request(url, start, Math.min(start + chunk, head.size), url);
-          if (r === null || r.size !== head.size || r.validator !== head.validator) throw fail(`${name} changed while prefetching`, 'network');
+          if (r === null || r.size !== head.size || !sameVersion(head.validator, r.validator)) throw fail(`${name} changed while prefetching`, 'network');
           await store(start, r);
         }
         if (replaced()) throw fail(`${name} changed while prefetching`, 'network');
@@ -137,11 +138,13 @@ export async function prefetchFiles(rt, names, onProgress) {
       // core drops the pages it held of the old one.
       for (const [id, f] of rt.files) {
         if (f.url !== url) continue;
-        if (rt.core.identify(id, head.size, head.validator)) {
+        const changed = rt.core.identify(id, head.size, head.validator);
+        if (changed) {
           rt.counters.identityChanges++;
           rt.http.versionChanged(url, { size: f.size, validator: f.validator });
         }
-        Object.assign(f, { size: head.size, validator: head.validator, idb: true, stored: null });
+        // What the core keeps: every kind of validator either carried.
+        Object.assign(f, { size: head.size, validator: changed ? head.validator : mergedVersion(f.validator, head.validator), idb: true, stored: null });
         // Pages IndexedDB lacked before are there now (offline, they are the only copy).
         for (const k of rt.missedInDb) if (k.startsWith(`${id}:`)) rt.missedInDb.delete(k);
       }

@@ -1,0 +1,38 @@
+// A file's version from its answers' validators (src/web/version.js), by
+// the core's rule (engine::same_version, whose unit test holds the same
+// cases): every kind both carry (ETag, Last-Modified) agrees.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { validatorOf, sameVersion, mergedVersion } from '../../src/web/version.js';
+
+const D1 = 'Wed, 02 Dec 2026 10:00:00 GMT';
+const D2 = 'Wed, 02 Dec 2026 10:00:01 GMT';
+
+describe('validators', () => {
+  it('hold the ETag, quoted, and the Last-Modified', () => {
+    assert.equal(validatorOf('"a"', D1), `"a" ${D1}`);
+    assert.equal(validatorOf('W/"x y"', null), 'W/"x y"');
+    assert.equal(validatorOf('bare', ' '), '"bare"');
+    assert.equal(validatorOf(null, D1), D1);
+    assert.equal(validatorOf(null, null), '');
+  });
+
+  it('compare by the kinds both carry', () => {
+    const a = validatorOf('"a"', D1);
+    assert.ok(sameVersion(a, D1), 'the date alone');
+    assert.ok(sameVersion(a, '"a"'), 'the ETag alone');
+    assert.ok(!sameVersion(a, D2), 'another date');
+    assert.ok(!sameVersion(a, `"b" ${D1}`), 'another ETag, same date');
+    assert.ok(!sameVersion(a, '"z"'));
+    assert.ok(sameVersion('"a"', D2), 'sharing no kind: the size alone');
+    assert.ok(sameVersion('', D1) && sameVersion('1234-5', ''));
+    assert.ok(!sameVersion('1234-5', '1234-6'));
+  });
+
+  it('merge to every kind either carried', () => {
+    const a = validatorOf('"a"', D1);
+    assert.equal(mergedVersion('"a"', D1), a);
+    assert.equal(mergedVersion(D1, '"a"'), a);
+    assert.equal(mergedVersion(a, ''), a);
+  });
+});
