@@ -25,7 +25,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
 use super::run::Response;
-use crate::engine::same_version;
+use crate::engine::{merged_version, same_version};
 use crate::material::Material;
 
 const PIECE: u64 = 4096;
@@ -175,16 +175,21 @@ impl DiskCache {
         self.dir.join(name)
     }
 
-    fn identity(&self, name: &str) -> Option<(u64, String)> {
+    /// A file's kept version: its size, its validator (every kind its
+    /// answers carried, see `engine::merged_version`) and the tag its
+    /// pieces are named by (the validator its folder was started with; a
+    /// third line where the validator has grown since).
+    fn identity(&self, name: &str) -> Option<(u64, String, String)> {
         let text = fs::read_to_string(self.folder(name).join("identity")).ok()?;
-        let (size, validator) = text.split_once('\n')?;
-        Some((size.parse().ok()?, validator.to_string()))
+        let (size, rest) = text.split_once('\n')?;
+        let (validator, tag) = rest.split_once('\n').unwrap_or((rest, rest));
+        Some((size.parse().ok()?, validator.to_string(), tag.to_string()))
     }
 
-    /// The file of piece `n` of a file's version (size, validator).
-    fn piece(&self, name: &str, n: u64, size: u64, validator: &str) -> PathBuf {
+    /// The file of piece `n` of a file's version (size, its pieces' tag).
+    fn piece(&self, name: &str, n: u64, size: u64, tag: &str) -> PathBuf {
         // FNV-1a of the version: a name, not a checksum.
-        let tag = format!("{size}\n{validator}")
+        let tag = format!("{size}\n{tag}")
             .bytes()
             .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
                 (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
@@ -203,7 +208,7 @@ impl DiskCache {
         end: u64,
         want: Option<(u64, &str)>,
     ) -> Option<Response> {
-        let (size, validator) = self.identity(name)?;
+        let (size, validator, tag) = self.identity(name)?;
         if want.is_some_and(|(s, v)| s != size || !same_version(v, &validator)) {
             return None;
         }
@@ -214,7 +219,7 @@ impl DiskCache {
         let mut bytes = Vec::with_capacity((end - start) as usize);
         let mut at = start;
         while at < end {
-            let piece = fs::read(self.piece(name, at / PIECE, size, &validator)).ok()?;
+            let piece = fs::read(self.piece(name, at / PIECE, size, &tag)).ok()?;
             let want = PIECE.min(size - at) as usize;
             if piece.len() != want {
                 return None;
@@ -239,25 +244,27 @@ impl DiskCache {
         let folder = self.folder(name);
         // An answer of the kept version by the engine's rule (every kind of
         // validator both carry agrees; none, or none shared, matches any)
-        // with its size keeps the folder and its identity, whose text names
-        // the pieces: a host that sends no ETag on some answers does not
-        // empty it each time. A kept identity without a validator takes
-        // one. Other bytes in a piece still show a replacement (below).
-        let validator = match self.identity(name) {
-            Some((s, v))
-                if s == size
-                    && (validator.is_empty() || (!v.is_empty() && same_version(&v, validator))) =>
-            {
-                v
+        // with its size keeps the folder: a host that sends no ETag on some
+        // answers does not empty it each time. The kinds it carried are
+        // learnt; the pieces keep their names. Other bytes in a piece still
+        // show a replacement (below).
+        let (validator, tag) = match self.identity(name) {
+            Some((s, v, tag)) if s == size && same_version(&v, validator) => {
+                let merged = merged_version(&v, validator);
+                if merged != v {
+                    let text = identity_text(size, &merged, &tag);
+                    self.write(&folder.join("identity"), text.as_bytes());
+                }
+                (merged, tag)
             }
             _ => {
-                if !self.restart(&folder, size, validator) {
+                if !self.restart(&folder, size, validator, validator) {
                     return;
                 }
-                validator.to_string()
+                (validator.to_string(), validator.to_string())
             }
         };
-        let validator = validator.as_str();
+        let (validator, tag) = (validator.as_str(), tag.as_str());
         if !start.is_multiple_of(PIECE) {
             return;
         }
@@ -270,7 +277,7 @@ impl DiskCache {
                 break;
             }
             pieces.push((
-                self.piece(name, off / PIECE, size, validator),
+                self.piece(name, off / PIECE, size, tag),
                 &bytes[at..at + want],
             ));
             at += want;
@@ -283,7 +290,8 @@ impl DiskCache {
             k.as_ref()
                 .is_some_and(|k| k.len() == piece.len() && k != piece)
         });
-        if replaced && !self.restart(&folder, size, validator) {
+        // (The pieces keep their names.)
+        if replaced && !self.restart(&folder, size, validator, tag) {
             return;
         }
         for ((path, piece), k) in pieces.iter().zip(&kept) {
@@ -296,14 +304,14 @@ impl DiskCache {
 
     /// Empties a file's folder and records its identity; false if the
     /// folder cannot be made.
-    fn restart(&self, folder: &Path, size: u64, validator: &str) -> bool {
+    fn restart(&self, folder: &Path, size: u64, validator: &str, tag: &str) -> bool {
         let _ = fs::remove_dir_all(folder);
         if fs::create_dir_all(folder).is_err() {
             return false;
         }
         self.write(
             &folder.join("identity"),
-            format!("{size}\n{validator}").as_bytes(),
+            identity_text(size, validator, tag).as_bytes(),
         );
         true
     }
@@ -356,6 +364,16 @@ const TRIMMED: &str = ".syzygy-web-trimmed";
 
 /// Whether a folder of the cache is named as a table file
 /// (`KRPvKR.rtbw`): the only folders a trim may remove.
+/// The identity file's text: size, validator, and the pieces' tag where
+/// it differs (files written before the tag had two lines).
+fn identity_text(size: u64, validator: &str, tag: &str) -> String {
+    if validator == tag {
+        format!("{size}\n{validator}")
+    } else {
+        format!("{size}\n{validator}\n{tag}")
+    }
+}
+
 fn is_table_name(name: &str) -> bool {
     let Some((material, ext)) = name.rsplit_once('.') else {
         return false;
@@ -609,6 +627,41 @@ mod tests {
     /// A host that leaves out its ETag on some answers (seen behind some
     /// CDNs): the kept pieces stay (the folder was emptied by every such
     /// answer, so a second run read nothing from disk).
+    #[test]
+    fn a_validators_kinds_are_learnt_and_the_pieces_keep_their_names() {
+        let c = cache("kinds");
+        let (d1, d2) = (
+            "Wed, 02 Dec 2026 10:00:00 GMT",
+            "Wed, 02 Dec 2026 10:00:01 GMT",
+        );
+        let size = 2 * PIECE;
+        // Written before validators held both kinds: the ETag alone.
+        c.put("KRvK.rtbz", size, "\"a\"", 0, &[1; PIECE as usize]);
+        let both = format!("\"a\" {d1}");
+        c.put("KRvK.rtbz", size, &both, PIECE, &[2; PIECE as usize]);
+        let (_, validator, tag) = c.identity("KRvK.rtbz").expect("kept");
+        assert_eq!((validator.as_str(), tag.as_str()), (both.as_str(), "\"a\""));
+        let whole = Some([[1u8; PIECE as usize], [2u8; PIECE as usize]].concat());
+        // Both pieces, asked as the date alone (an answer without the ETag).
+        assert_eq!(
+            bytes_of(c.get("KRvK.rtbz", 0, size, Some((size, d1)))),
+            whole
+        );
+        // The date learnt: another date is another version.
+        assert_eq!(
+            bytes_of(c.get("KRvK.rtbz", 0, size, Some((size, d2)))),
+            None
+        );
+        c.put("KRvK.rtbz", size, d2, 0, &[3; PIECE as usize]);
+        assert_eq!(c.identity("KRvK.rtbz").map(|i| i.1), Some(d2.to_string()));
+        assert_eq!(
+            bytes_of(c.get("KRvK.rtbz", PIECE, size, None)),
+            None,
+            "the old piece"
+        );
+        let _ = fs::remove_dir_all(&c.dir);
+    }
+
     #[test]
     fn an_answer_without_a_validator_keeps_the_version() {
         let c = cache("no-validator");

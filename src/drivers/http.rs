@@ -164,9 +164,9 @@ impl HttpFetcher {
         )
     }
 
-    fn one(&self, req: &Request) -> Response {
+    fn one(&self, req: &Request, asked_disk: bool) -> Response {
         let mut tries = 0;
-        let r = self.answer(req, &mut tries);
+        let r = self.answer(req, &mut tries, asked_disk);
         // Tries past a request's first crossed the network too (retries,
         // the next mirror's turn): `--stats` counts them.
         self.retried
@@ -175,9 +175,10 @@ impl HttpFetcher {
         r
     }
 
-    /// [`Self::one`]'s answer, counting its tries in `tries`.
-    fn answer(&self, req: &Request, tries: &mut u64) -> Response {
-        if !req.open {
+    /// [`Self::one`]'s answer, counting its tries in `tries`; the disk
+    /// cache first unless `asked_disk`.
+    fn answer(&self, req: &Request, tries: &mut u64, asked_disk: bool) -> Response {
+        if !req.open && !asked_disk {
             let version = req.version.as_ref().map(|(s, v)| (*s, v.as_str()));
             if let Some(r) = self.kept_on_disk(req, version) {
                 return r;
@@ -703,15 +704,17 @@ impl HttpFetcher {
     /// first one's start to the last one's end, the others (by their
     /// index in `batch`) answered from it; those the disk cache holds are
     /// answered from it first.
-    fn joined(&self, batch: &[Request]) -> (Vec<Request>, Vec<Carried>) {
+    /// A range past the streaming cap is sent alone (it fails alone).
+    fn joined(&self, batch: &[Request]) -> (Vec<(Request, bool)>, Vec<Carried>) {
         let streaming = self.streaming.lock().map(|s| s.clone()).unwrap_or_default();
-        let mut sent: Vec<Request> = Vec::with_capacity(batch.len());
+        // Each sent with whether the disk cache was asked for it already.
+        let mut sent: Vec<(Request, bool)> = Vec::with_capacity(batch.len());
         let mut carried = Vec::with_capacity(batch.len());
         let mut by_file: HashMap<&str, usize> = HashMap::new();
         for req in batch {
-            if req.open || !streaming.contains(&req.name) {
+            if req.open || req.end > self.whole_body_limit || !streaming.contains(&req.name) {
                 carried.push(Carried::By(sent.len()));
-                sent.push(req.clone());
+                sent.push((req.clone(), false));
                 continue;
             }
             let version = req.version.as_ref().map(|(s, v)| (*s, v.as_str()));
@@ -721,13 +724,13 @@ impl HttpFetcher {
             }
             match by_file.get(req.name.as_str()) {
                 Some(&k) => {
-                    let s = &mut sent[k];
+                    let s = &mut sent[k].0;
                     (s.start, s.end) = (s.start.min(req.start), s.end.max(req.end));
                     self.joined.fetch_add(1, Ordering::Relaxed);
                 }
                 None => {
                     by_file.insert(&req.name, sent.len());
-                    sent.push(req.clone());
+                    sent.push((req.clone(), true));
                 }
             }
             carried.push(Carried::By(by_file[req.name.as_str()]));
@@ -736,17 +739,21 @@ impl HttpFetcher {
     }
 
     /// Runs `batch` on up to [`PARALLEL`] threads, each taking the next
-    /// request as soon as it is free.
-    fn run_all(&self, batch: &[Request]) -> Vec<Response> {
+    /// request as soon as it is free; the disk cache is not asked again
+    /// for those marked asked.
+    fn run_all(&self, batch: &[(Request, bool)]) -> Vec<Response> {
         let next = std::sync::atomic::AtomicUsize::new(0);
         let slots: Vec<std::sync::Mutex<Option<Response>>> =
             batch.iter().map(|_| std::sync::Mutex::new(None)).collect();
         let this = self;
         let work = || loop {
             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(req) = batch.get(i) else { break };
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| this.one(req)))
-                .unwrap_or_else(|_| Response::Failed("fetch thread failed".into()));
+            let Some((req, asked)) = batch.get(i) else {
+                break;
+            };
+            let r =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| this.one(req, *asked)))
+                    .unwrap_or_else(|_| Response::Failed("fetch thread failed".into()));
             if let Ok(mut slot) = slots[i].lock() {
                 *slot = Some(r);
             }
@@ -804,7 +811,7 @@ fn part_of(r: &Response, from: u64, start: u64, end: u64) -> Response {
 impl Fetcher for HttpFetcher {
     fn fetch(&mut self, batch: &[Request]) -> Vec<Response> {
         let (sent, carried) = self.joined(batch);
-        if sent.len() == batch.len() {
+        if sent.len() == batch.len() && !sent.iter().any(|(_, asked)| *asked) {
             return self.run_all(&sent);
         }
         let answers = self.run_all(&sent);
@@ -816,7 +823,7 @@ impl Fetcher for HttpFetcher {
             .map(|(req, c)| match c {
                 Carried::Ready(r) => r,
                 Carried::By(k) => {
-                    let r = part_of(&answers[k], sent[k].start, req.start, req.end);
+                    let r = part_of(&answers[k], sent[k].0.start, req.start, req.end);
                     if let Response::Bytes { bytes, .. } = &r {
                         parts[k] += bytes.len() as u64;
                     }
@@ -824,20 +831,26 @@ impl Fetcher for HttpFetcher {
                 }
             })
             .collect();
-        // The bytes a joined stream brought between its requests crossed
-        // the network too: `--stats` counts them.
-        for ((s, a), part) in sent.iter().zip(&answers).zip(parts) {
+        // The bytes a joined request brought between its ranges crossed
+        // the network too: `--stats` counts them, as streamed where the
+        // answer was a stream (a 200), else as bytes not used (a 206: the
+        // server honours Range again, and no stream is reported for it).
+        let streaming = self.streaming.lock().map(|s| s.clone()).unwrap_or_default();
+        for (((s, _), a), part) in sent.iter().zip(&answers).zip(parts) {
             let Response::Bytes { bytes, .. } = a else {
                 continue;
             };
             let between = (bytes.len() as u64).saturating_sub(part);
-            if between > 0 {
-                if let Ok(mut st) = self.streamed.lock() {
-                    st.push(Streamed {
-                        name: s.name.clone(),
-                        unasked: between,
-                    });
-                }
+            if between == 0 {
+                continue;
+            }
+            if !streaming.contains(&s.name) {
+                self.retried.1.fetch_add(between, Ordering::Relaxed);
+            } else if let Ok(mut st) = self.streamed.lock() {
+                st.push(Streamed {
+                    name: s.name.clone(),
+                    unasked: between,
+                });
             }
         }
         out

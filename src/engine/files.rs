@@ -53,68 +53,99 @@ pub struct Files {
     entries: Vec<Entry>,
 }
 
-/// A driver's validator of an answer: its ETag (quoted, as HTTP sends it;
-/// one sent bare is quoted) and its Last-Modified, either missing. A host
-/// may send the ETag on some answers only (a CDN node or proxy strips
-/// it): with both kept, answers still share the date to compare.
+/// A driver's validator of an answer: its ETag (quoted, as HTTP sends it:
+/// the first quoted tag of the header, one sent bare quoted) and its
+/// Last-Modified, either missing. A host may send the ETag on some
+/// answers only (a CDN node or proxy strips it): with both kept, answers
+/// still share the date to compare.
 pub fn validator_of(etag: Option<&str>, last_modified: Option<&str>) -> String {
-    let etag = etag.map(str::trim).filter(|e| !e.is_empty());
-    let etag = etag.map(|e| {
-        if e.starts_with('"') || e.starts_with("W/\"") {
-            e.to_string()
-        } else {
-            format!("\"{e}\"")
-        }
-    });
-    let date = last_modified.map(str::trim).filter(|d| !d.is_empty());
-    joined(etag.as_deref(), date)
-}
-
-/// A validator's ETag (a quoted tag, from its start) and the rest (a
-/// Last-Modified, or another driver's opaque tag: a local file's stamp).
-fn kinds(v: &str) -> (Option<&str>, Option<&str>) {
-    fn some(x: &str) -> Option<&str> {
-        Some(x.trim()).filter(|x| !x.is_empty())
-    }
-    let Some(open) = v
-        .find('"')
-        .filter(|&i| v[..i].is_empty() || &v[..i] == "W/")
-    else {
-        return (None, some(v));
+    let etag = etag.map(str::trim).unwrap_or("");
+    let etag = match kinds(etag) {
+        (Some(tag), _) if is_quoted(tag) => tag.to_string(),
+        _ => quoted(&etag.replace('"', "")),
     };
-    match v[open + 1..].find('"') {
-        Some(close) => {
-            let end = open + close + 2;
-            (Some(&v[..end]), some(&v[end..]))
-        }
-        None => (Some(v), None),
+    let date = last_modified.map_or(String::new(), |d| d.replace('"', ""));
+    joined(&etag, date.trim())
+}
+
+/// Whether a tag is quoted as HTTP sends one: `"..."` or `W/"..."`.
+fn is_quoted(tag: &str) -> bool {
+    let t = tag.strip_prefix("W/").unwrap_or(tag);
+    t.len() >= 2 && t.starts_with('"') && t.ends_with('"')
+}
+
+/// A tag quoted, if it is not yet (an empty one stays empty; quotes inside
+/// a bare one are dropped).
+fn quoted(tag: &str) -> String {
+    let tag = tag.trim();
+    if tag.is_empty() || is_quoted(tag) {
+        tag.to_string()
+    } else {
+        let tag = tag.replace('"', "");
+        format!("\"{tag}\"")
     }
 }
 
-fn joined(etag: Option<&str>, rest: Option<&str>) -> String {
-    match (etag, rest) {
-        (Some(e), Some(r)) => format!("{e} {r}"),
-        (Some(x), None) | (None, Some(x)) => x.to_string(),
-        (None, None) => String::new(),
+/// A validator's tag and date. The tag: a quoted one at its start (an
+/// ETag, perhaps weak), else the whole where it is no date (an ETag kept
+/// bare before 2026-12-02, a local file's stamp, a generated table's
+/// version). The date: what follows the tag, or the whole where it ends
+/// in "GMT" (a Last-Modified).
+fn kinds(v: &str) -> (Option<&str>, Option<&str>) {
+    let v = v.trim();
+    if v.is_empty() {
+        return (None, None);
+    }
+    let unweak = v.strip_prefix("W/").unwrap_or(v);
+    if let Some(body) = unweak.strip_prefix('"') {
+        if let Some(close) = body.find('"') {
+            let end = v.len() - body.len() + close + 1;
+            let rest = v[end..].trim();
+            return (Some(&v[..end]), Some(rest).filter(|r| !r.is_empty()));
+        }
+    }
+    if v.ends_with("GMT") {
+        (None, Some(v))
+    } else {
+        (Some(v), None)
+    }
+}
+
+/// A tag as compared: without its weakness mark and its quotes.
+fn bare(tag: &str) -> &str {
+    tag.strip_prefix("W/").unwrap_or(tag).trim_matches('"')
+}
+
+/// A tag and a date as one validator (the tag quoted where a date
+/// follows, so that [`kinds`] finds where it ends).
+fn joined(tag: &str, date: &str) -> String {
+    match (tag.is_empty(), date.is_empty()) {
+        (false, false) => format!("{} {date}", quoted(tag)),
+        (false, true) => tag.to_string(),
+        _ => date.to_string(),
     }
 }
 
 /// Whether two answers' validators can be of one version: each kind both
-/// carry (ETag, Last-Modified) agrees. One without a validator matches
-/// any, and so do two that share no kind (an ETag alone against a date
-/// alone): the size is compared all the same.
+/// carry (tag, date) agrees. One without a validator matches any, and so
+/// do two that share no kind (an ETag alone against a date alone): the
+/// size is compared all the same.
 pub fn same_version(a: &str, b: &str) -> bool {
-    let ((ea, ra), (eb, rb)) = (kinds(a), kinds(b));
-    let differ = |x: Option<&str>, y: Option<&str>| matches!((x, y), (Some(x), Some(y)) if x != y);
-    !differ(ea, eb) && !differ(ra, rb)
+    let ((ta, da), (tb, db)) = (kinds(a), kinds(b));
+    let tags_differ = matches!((ta, tb), (Some(x), Some(y)) if bare(x) != bare(y));
+    let dates_differ = matches!((da, db), (Some(x), Some(y)) if x != y);
+    !tags_differ && !dates_differ
 }
 
 /// The validator of a version known as `known` and answered as `new`
 /// (of one version, by [`same_version`]): every kind either carried, so
 /// that later answers find one to compare.
 pub fn merged_version(known: &str, new: &str) -> String {
-    let ((ek, rk), (en, rn)) = (kinds(known), kinds(new));
-    joined(ek.or(en), rk.or(rn))
+    let ((tk, dk), (tn, dn)) = (kinds(known), kinds(new));
+    if (tn.is_none() || tk.is_some()) && (dn.is_none() || dk.is_some()) {
+        return known.to_string();
+    }
+    joined(tk.or(tn).unwrap_or(""), dk.or(dn).unwrap_or(""))
 }
 
 fn slot(kind: Kind) -> usize {
@@ -289,6 +320,20 @@ mod tests {
         assert!(same_version("\"a\"", d2) && same_version("", d1) && same_version("1234-5", ""));
         assert!(!same_version("1234-5", "1234-6"));
         assert_eq!(merged_version("\"a\"", d1), a);
+        // Tags sent bare (kept so before 2026-12-02), weak, or with junk.
+        assert!(same_version("abc", &validator_of(Some("abc"), Some(d1))));
+        assert_eq!(merged_version("abc", d1), format!("\"abc\" {d1}"));
+        assert!(same_version("W/\"a\"", "\"a\""));
+        assert_eq!(validator_of(Some("\"a\", \"a\""), None), "\"a\"");
+        assert_eq!(
+            validator_of(Some("\"abc"), Some(d1)),
+            format!("\"abc\" {d1}")
+        );
+        assert_eq!(validator_of(Some("W/"), None), "\"W/\"");
+        assert_eq!(merged_version("v1", "v1"), "v1");
+        assert_eq!(merged_version("", "1234-5"), "1234-5");
+        // Local files' stamps and generated versions: tags.
+        assert!(same_version("1234-5", "1234-5") && !same_version("v1", "v2"));
     }
 
     /// A version that changed while the file was found absent or corrupt

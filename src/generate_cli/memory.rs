@@ -105,8 +105,19 @@ pub fn check(
         return Ok(());
     }
     let gb = |b: u64| b as f64 / 1e9;
+    let layout = Layout::new(*key);
+    let one = working_set(&layout, dtm, 1);
+    let at_once = if one < need {
+        format!(
+            " ({} slices solved at once, a thread each; {:.1} GB with --threads 1)",
+            need / one,
+            gb(one)
+        )
+    } else {
+        String::new()
+    };
     Err(format!(
-        "{}: its solver's arrays alone take {:.1} GB{}, more than the {:.1} GB this machine has available (memory and free swap); the whole run would take more still",
+        "{}: its solver's arrays alone take {:.1} GB{}{at_once}, more than the {:.1} GB this machine has available (memory and free swap, within its cgroup's limit); the whole run would take more still",
         name_of(key).0,
         gb(need),
         if dtm { " with --dtm" } else { "" },
@@ -159,6 +170,13 @@ mod tests {
         let e = check(&[key("KRPvKR")], true, 2, Some(100_000_000)).expect_err("with mates");
         assert!(e.contains("with --dtm"), "{e}");
         assert!(check(&[key("KRPvKR")], true, 2, Some(1_000_000_000)).is_ok());
+        // Without mates, a slice a thread: what one thread would need too.
+        let e = check(&[key("KRPvKR")], false, 4, Some(100_000_000)).expect_err("4 at once");
+        assert!(
+            e.contains("(4 slices solved at once, a thread each; "),
+            "{e}"
+        );
+        assert!(e.contains("GB with --threads 1)"), "{e}");
     }
 
     #[test]

@@ -1,40 +1,70 @@
 // A file's version as its answers tell it: a validator holding the ETag
 // (quoted, as HTTP sends it) and the Last-Modified of an answer, either
-// missing. Compared kind by kind, as the core does (`engine::same_version`):
-// a host may send the ETag on some answers only (a CDN node or proxy that
-// strips it), and its answers still share the date to compare.
+// missing. Compared kind by kind, as the core does (`engine::same_version`,
+// whose unit test holds the cases of version.test.mjs): a host may send
+// the ETag on some answers only (a CDN node or proxy that strips it), and
+// its answers still share the date to compare.
+
+/** Whether a tag is quoted as HTTP sends one: `"..."` or `W/"..."`. */
+function isQuoted(tag) {
+  const t = tag.startsWith('W/') ? tag.slice(2) : tag;
+  return t.length >= 2 && t.startsWith('"') && t.endsWith('"');
+}
+
+/** A tag quoted, if it is not yet (an empty one stays empty; quotes inside a bare one are dropped). */
+function quoted(tag) {
+  tag = tag.trim();
+  return !tag || isQuoted(tag) ? tag : `"${tag.replaceAll('"', '')}"`;
+}
+
+/**
+ * A validator's [tag, date], '' where missing. The tag: a quoted one at
+ * its start (an ETag, perhaps weak), else the whole where it is no date (an
+ * ETag kept bare before 2026-12-02, a local file's stamp, a generated
+ * table's version). The date: what follows the tag, or the whole where it
+ * ends in "GMT" (a Last-Modified).
+ */
+function kinds(v) {
+  v = (v || '').trim();
+  if (!v) return ['', ''];
+  const head = v.startsWith('W/') ? 2 : 0;
+  if (v[head] === '"') {
+    const close = v.indexOf('"', head + 1);
+    if (close >= 0) return [v.slice(0, close + 1), v.slice(close + 1).trim()];
+  }
+  return v.endsWith('GMT') ? ['', v] : [v, ''];
+}
+
+/** A tag as compared: without its weakness mark and its quotes. */
+function bare(tag) {
+  return (tag.startsWith('W/') ? tag.slice(2) : tag).replace(/^"+|"+$/g, '');
+}
+
+/** A tag and a date as one validator (the tag quoted where a date follows). */
+function joined(tag, date) {
+  if (tag && date) return `${quoted(tag)} ${date}`;
+  return tag || date;
+}
 
 /** The validator of response headers' `etag` and `lastModified` (either null). */
 export function validatorOf(etag, lastModified) {
-  let e = (etag || '').trim();
-  if (e && !e.startsWith('"') && !e.startsWith('W/"')) e = `"${e}"`;
-  return joined(e, (lastModified || '').trim());
-}
-
-/** [ETag or '', the rest: a Last-Modified, or another driver's opaque tag]. */
-function kinds(v) {
-  v = v || '';
-  const open = v.indexOf('"');
-  if (open < 0 || (open > 0 && v.slice(0, open) !== 'W/')) return ['', v.trim()];
-  const close = v.indexOf('"', open + 1);
-  if (close < 0) return [v, ''];
-  return [v.slice(0, close + 1), v.slice(close + 1).trim()];
-}
-
-function joined(etag, rest) {
-  return etag && rest ? `${etag} ${rest}` : etag || rest;
+  etag = (etag || '').trim();
+  const [tag] = kinds(etag);
+  const t = tag && isQuoted(tag) ? tag : quoted(etag.replaceAll('"', ''));
+  return joined(t, (lastModified || '').replaceAll('"', '').trim());
 }
 
 /** Whether validators `a` and `b` can be of one version: every kind both carry agrees. */
 export function sameVersion(a, b) {
-  const [ea, ra] = kinds(a);
-  const [eb, rb] = kinds(b);
-  return !(ea && eb && ea !== eb) && !(ra && rb && ra !== rb);
+  const [ta, da] = kinds(a);
+  const [tb, db] = kinds(b);
+  return !(ta && tb && bare(ta) !== bare(tb)) && !(da && db && da !== db);
 }
 
 /** The validator of a version known as `known` and answered as `fresh`: every kind either carried. */
 export function mergedVersion(known, fresh) {
-  const [ek, rk] = kinds(known);
-  const [en, rn] = kinds(fresh);
-  return joined(ek || en, rk || rn);
+  const [tk, dk] = kinds(known);
+  const [tn, dn] = kinds(fresh);
+  if ((!tn || tk) && (!dn || dk)) return known || '';
+  return joined(tk || tn, dk || dn);
 }

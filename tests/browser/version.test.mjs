@@ -34,5 +34,17 @@ describe('validators', () => {
     assert.equal(mergedVersion('"a"', D1), a);
     assert.equal(mergedVersion(D1, '"a"'), a);
     assert.equal(mergedVersion(a, ''), a);
+    assert.equal(mergedVersion('v1', 'v1'), 'v1');
+    assert.equal(mergedVersion('', '1234-5'), '1234-5');
+  });
+
+  it('read tags sent bare (kept so before 2026-12-02), weak, or with junk', () => {
+    assert.ok(sameVersion('abc', validatorOf('abc', D1)));
+    assert.equal(mergedVersion('abc', D1), `"abc" ${D1}`);
+    assert.ok(sameVersion('W/"a"', '"a"'));
+    assert.equal(validatorOf('"a", "a"', null), '"a"');
+    assert.equal(validatorOf('"abc', D1), `"abc" ${D1}`);
+    assert.equal(validatorOf('W/', null), '"W/"');
+    assert.ok(sameVersion('1234-5', '1234-5') && !sameVersion('v1', 'v2'));
   });
 });
