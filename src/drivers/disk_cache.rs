@@ -362,8 +362,6 @@ const TMP: &str = ".syzygy-web-tmp";
 /// The file whose time says when the cache was last counted ([`DiskCache::trim`]).
 const TRIMMED: &str = ".syzygy-web-trimmed";
 
-/// Whether a folder of the cache is named as a table file
-/// (`KRPvKR.rtbw`): the only folders a trim may remove.
 /// The identity file's text: size, validator, and the pieces' tag where
 /// it differs (files written before the tag had two lines).
 fn identity_text(size: u64, validator: &str, tag: &str) -> String {
@@ -374,6 +372,8 @@ fn identity_text(size: u64, validator: &str, tag: &str) -> String {
     }
 }
 
+/// Whether a folder of the cache is named as a table file
+/// (`KRPvKR.rtbw`): the only folders a trim may remove.
 fn is_table_name(name: &str) -> bool {
     let Some((material, ext)) = name.rsplit_once('.') else {
         return false;
@@ -624,9 +624,8 @@ mod tests {
         }
     }
 
-    /// A host that leaves out its ETag on some answers (seen behind some
-    /// CDNs): the kept pieces stay (the folder was emptied by every such
-    /// answer, so a second run read nothing from disk).
+    /// A folder written with an ETag alone learns the date of an answer
+    /// that carries both, and compares by it; its pieces keep their names.
     #[test]
     fn a_validators_kinds_are_learnt_and_the_pieces_keep_their_names() {
         let c = cache("kinds");
@@ -662,6 +661,9 @@ mod tests {
         let _ = fs::remove_dir_all(&c.dir);
     }
 
+    /// A host that leaves out its ETag on some answers (seen behind some
+    /// CDNs): the kept pieces stay (the folder was emptied by every such
+    /// answer, so a second run read nothing from disk).
     #[test]
     fn an_answer_without_a_validator_keeps_the_version() {
         let c = cache("no-validator");

@@ -59,13 +59,18 @@ pub struct Files {
 /// answers only (a CDN node or proxy strips it): with both kept, answers
 /// still share the date to compare.
 pub fn validator_of(etag: Option<&str>, last_modified: Option<&str>) -> String {
-    let etag = etag.map(str::trim).unwrap_or("");
+    let etag = ows(etag.unwrap_or(""));
     let etag = match kinds(etag) {
         (Some(tag), _) if is_quoted(tag) => tag.to_string(),
         _ => quoted(&etag.replace('"', "")),
     };
     let date = last_modified.map_or(String::new(), |d| d.replace('"', ""));
-    joined(&etag, date.trim())
+    joined(&etag, ows(&date))
+}
+
+/// Without HTTP's optional white space (spaces and tabs) around.
+fn ows(v: &str) -> &str {
+    v.trim_matches([' ', '\t'])
 }
 
 /// Whether a tag is quoted as HTTP sends one: `"..."` or `W/"..."`.
@@ -75,24 +80,37 @@ fn is_quoted(tag: &str) -> bool {
 }
 
 /// A tag quoted, if it is not yet (an empty one stays empty; quotes inside
-/// a bare one are dropped).
+/// a bare one are dropped, and a weakness mark kept in front).
 fn quoted(tag: &str) -> String {
-    let tag = tag.trim();
+    let tag = ows(tag);
     if tag.is_empty() || is_quoted(tag) {
-        tag.to_string()
-    } else {
-        let tag = tag.replace('"', "");
-        format!("\"{tag}\"")
+        return tag.to_string();
     }
+    let (weak, body) = match tag.strip_prefix("W/") {
+        Some(body) if !body.replace('"', "").is_empty() => ("W/", body),
+        _ => ("", tag),
+    };
+    format!("{weak}\"{}\"", body.replace('"', ""))
+}
+
+/// Whether an unquoted value is a date: an HTTP-date (IMF, RFC 850 or
+/// asctime form) holds a time of day, hh:mm:ss; a local file's stamp or
+/// a generated table's version holds none.
+fn is_date(v: &str) -> bool {
+    let digits = |w: &[u8]| w.iter().all(u8::is_ascii_digit);
+    v.ends_with("GMT")
+        || v.as_bytes().windows(8).any(|w| {
+            digits(&w[..2]) && w[2] == b':' && digits(&w[3..5]) && w[5] == b':' && digits(&w[6..])
+        })
 }
 
 /// A validator's tag and date. The tag: a quoted one at its start (an
 /// ETag, perhaps weak), else the whole where it is no date (an ETag kept
 /// bare before 2026-12-02, a local file's stamp, a generated table's
-/// version). The date: what follows the tag, or the whole where it ends
-/// in "GMT" (a Last-Modified).
+/// version). The date: what follows the tag (not the rest of a repeated
+/// ETag header, kept so before 2026-12-02), or the whole where it is one.
 fn kinds(v: &str) -> (Option<&str>, Option<&str>) {
-    let v = v.trim();
+    let v = ows(v);
     if v.is_empty() {
         return (None, None);
     }
@@ -100,11 +118,12 @@ fn kinds(v: &str) -> (Option<&str>, Option<&str>) {
     if let Some(body) = unweak.strip_prefix('"') {
         if let Some(close) = body.find('"') {
             let end = v.len() - body.len() + close + 1;
-            let rest = v[end..].trim();
-            return (Some(&v[..end]), Some(rest).filter(|r| !r.is_empty()));
+            let rest = ows(&v[end..]);
+            let date = !(rest.is_empty() || rest.starts_with(',') || rest.contains('"'));
+            return (Some(&v[..end]), date.then_some(rest));
         }
     }
-    if v.ends_with("GMT") {
+    if is_date(v) {
         (None, Some(v))
     } else {
         (Some(v), None)
@@ -334,6 +353,23 @@ mod tests {
         assert_eq!(merged_version("", "1234-5"), "1234-5");
         // Local files' stamps and generated versions: tags.
         assert!(same_version("1234-5", "1234-5") && !same_version("v1", "v2"));
+        // Dates in other forms; a weak tag cut short; a repeated header
+        // kept whole before 2026-12-02.
+        let asctime = "Sun Nov  6 08:49:37 1994";
+        assert!(same_version(
+            &validator_of(Some("\"e\""), Some(asctime)),
+            asctime
+        ));
+        assert!(!same_version(asctime, "Sun Nov  6 08:49:38 1994"));
+        assert_eq!(validator_of(Some("W/\"abc"), None), "W/\"abc\"");
+        assert!(same_version(
+            "\"a\", \"a\"",
+            &validator_of(Some("\"a\""), Some(d1))
+        ));
+        assert_eq!(
+            validator_of(Some("\t\"a\" "), Some(" \u{85}")),
+            "\"a\" \u{85}"
+        );
     }
 
     /// A version that changed while the file was found absent or corrupt

@@ -5,34 +5,51 @@
 // the ETag on some answers only (a CDN node or proxy that strips it), and
 // its answers still share the date to compare.
 
+/** Without HTTP's optional white space (spaces and tabs) around. */
+function ows(v) {
+  return v.replace(/^[ \t]+|[ \t]+$/g, '');
+}
+
 /** Whether a tag is quoted as HTTP sends one: `"..."` or `W/"..."`. */
 function isQuoted(tag) {
   const t = tag.startsWith('W/') ? tag.slice(2) : tag;
   return t.length >= 2 && t.startsWith('"') && t.endsWith('"');
 }
 
-/** A tag quoted, if it is not yet (an empty one stays empty; quotes inside a bare one are dropped). */
+/** A tag quoted, if it is not yet (an empty one stays empty; quotes inside a bare one are dropped, a weakness mark kept in front). */
 function quoted(tag) {
-  tag = tag.trim();
-  return !tag || isQuoted(tag) ? tag : `"${tag.replaceAll('"', '')}"`;
+  tag = ows(tag);
+  if (!tag || isQuoted(tag)) return tag;
+  const weak = tag.startsWith('W/') && tag.slice(2).replaceAll('"', '') !== '';
+  const body = weak ? tag.slice(2) : tag;
+  return `${weak ? 'W/' : ''}"${body.replaceAll('"', '')}"`;
+}
+
+/** Whether an unquoted value is a date: an HTTP-date (IMF, RFC 850 or asctime form) holds a time of day. */
+function isDate(v) {
+  return v.endsWith('GMT') || /\d\d:\d\d:\d\d/.test(v);
 }
 
 /**
  * A validator's [tag, date], '' where missing. The tag: a quoted one at
  * its start (an ETag, perhaps weak), else the whole where it is no date (an
  * ETag kept bare before 2026-12-02, a local file's stamp, a generated
- * table's version). The date: what follows the tag, or the whole where it
- * ends in "GMT" (a Last-Modified).
+ * table's version). The date: what follows the tag (not the rest of a
+ * repeated ETag header, kept so before 2026-12-02), or the whole where it
+ * is one.
  */
 function kinds(v) {
-  v = (v || '').trim();
+  v = ows(v || '');
   if (!v) return ['', ''];
   const head = v.startsWith('W/') ? 2 : 0;
   if (v[head] === '"') {
     const close = v.indexOf('"', head + 1);
-    if (close >= 0) return [v.slice(0, close + 1), v.slice(close + 1).trim()];
+    if (close >= 0) {
+      const rest = ows(v.slice(close + 1));
+      return [v.slice(0, close + 1), rest.startsWith(',') || rest.includes('"') ? '' : rest];
+    }
   }
-  return v.endsWith('GMT') ? ['', v] : [v, ''];
+  return isDate(v) ? ['', v] : [v, ''];
 }
 
 /** A tag as compared: without its weakness mark and its quotes. */
@@ -48,10 +65,10 @@ function joined(tag, date) {
 
 /** The validator of response headers' `etag` and `lastModified` (either null). */
 export function validatorOf(etag, lastModified) {
-  etag = (etag || '').trim();
+  etag = ows(etag || '');
   const [tag] = kinds(etag);
   const t = tag && isQuoted(tag) ? tag : quoted(etag.replaceAll('"', ''));
-  return joined(t, (lastModified || '').replaceAll('"', '').trim());
+  return joined(t, ows((lastModified || '').replaceAll('"', '')));
 }
 
 /** Whether validators `a` and `b` can be of one version: every kind both carry agrees. */

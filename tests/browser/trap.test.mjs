@@ -5,9 +5,9 @@
 // naming the failure, the page lives on, and a reload answers again from
 // what IndexedDB kept. (generated-plan.test.mjs covers the same paths with
 // a stand-in core that throws a RuntimeError.)
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, startServers, launch, openTablebase, cliProbe } from './helpers.mjs';
+import { skipReason, suiteBrowser, openTablebase, cliProbe } from './helpers.mjs';
 
 const skip = skipReason();
 // KQvK, read first and kept in IndexedDB; then KRPvKR, cold, whose pages
@@ -16,18 +16,10 @@ const KEPT = '8/8/8/4k3/8/8/8/4K2Q w - - 0 1';
 const COLD = '8/8/4k3/8/3r4/3P4/8/3RK3 b - - 12 40';
 
 describe('a trap in the WebAssembly module', { skip }, () => {
-  let servers;
-  let browser;
-  before(async () => {
-    servers = await startServers();
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await servers?.close();
-  });
+  const env = suiteBrowser();
 
   it('rejects closed, naming it, and a reload answers again', async () => {
+    const { servers, browser } = env;
     const [kept, cold] = cliProbe([KEPT, COLD]);
     const context = await browser.newContext();
     try {

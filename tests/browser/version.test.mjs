@@ -47,4 +47,13 @@ describe('validators', () => {
     assert.equal(validatorOf('W/', null), '"W/"');
     assert.ok(sameVersion('1234-5', '1234-5') && !sameVersion('v1', 'v2'));
   });
+
+  it('read dates in other forms, a weak tag cut short, a repeated header', () => {
+    const asctime = 'Sun Nov  6 08:49:37 1994';
+    assert.ok(sameVersion(validatorOf('"e"', asctime), asctime));
+    assert.ok(!sameVersion(asctime, 'Sun Nov  6 08:49:38 1994'));
+    assert.equal(validatorOf('W/"abc', null), 'W/"abc"');
+    assert.ok(sameVersion('"a", "a"', validatorOf('"a"', D1)));
+    assert.equal(validatorOf('\t"a" ', ' \u0085'), '"a" \u0085');
+  });
 });
