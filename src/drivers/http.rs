@@ -722,18 +722,20 @@ impl HttpFetcher {
                 carried.push(Carried::Ready(r));
                 continue;
             }
-            match by_file.get(req.name.as_str()) {
+            let k = match by_file.get(req.name.as_str()) {
                 Some(&k) => {
                     let s = &mut sent[k].0;
                     (s.start, s.end) = (s.start.min(req.start), s.end.max(req.end));
                     self.joined.fetch_add(1, Ordering::Relaxed);
+                    k
                 }
                 None => {
                     by_file.insert(&req.name, sent.len());
                     sent.push((req.clone(), true));
+                    sent.len() - 1
                 }
-            }
-            carried.push(Carried::By(by_file[req.name.as_str()]));
+            };
+            carried.push(Carried::By(k));
         }
         (sent, carried)
     }
