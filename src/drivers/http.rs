@@ -813,19 +813,30 @@ fn part_of(r: &Response, from: u64, start: u64, end: u64) -> Response {
 impl Fetcher for HttpFetcher {
     fn fetch(&mut self, batch: &[Request]) -> Vec<Response> {
         let (sent, carried) = self.joined(batch);
-        if sent.len() == batch.len() && !sent.iter().any(|(_, asked)| *asked) {
-            return self.run_all(&sent);
+        let mut answers: Vec<Option<Response>> =
+            self.run_all(&sent).into_iter().map(Some).collect();
+        // A request carrying one range hands its answer on as it is.
+        let mut carrying = vec![0usize; sent.len()];
+        for c in &carried {
+            if let Carried::By(k) = c {
+                carrying[*k] += 1;
+            }
         }
-        let answers = self.run_all(&sent);
-        // Per request sent, the bytes of its answer handed on.
+        // Per joined request, the bytes of its answer handed on.
         let mut parts = vec![0u64; sent.len()];
         let out: Vec<Response> = batch
             .iter()
             .zip(carried)
             .map(|(req, c)| match c {
                 Carried::Ready(r) => r,
+                Carried::By(k) if carrying[k] == 1 => answers[k]
+                    .take()
+                    .unwrap_or_else(|| Response::Failed("answer handed on twice".into())),
                 Carried::By(k) => {
-                    let r = part_of(&answers[k], sent[k].0.start, req.start, req.end);
+                    let Some(a) = &answers[k] else {
+                        return Response::Failed("answer handed on twice".into());
+                    };
+                    let r = part_of(a, sent[k].0.start, req.start, req.end);
                     if let Response::Bytes { bytes, .. } = &r {
                         parts[k] += bytes.len() as u64;
                     }
@@ -838,8 +849,9 @@ impl Fetcher for HttpFetcher {
         // answer was a stream (a 200), else as bytes not used (a 206: the
         // server honours Range again, and no stream is reported for it).
         let streaming = self.streaming.lock().map(|s| s.clone()).unwrap_or_default();
+        // (Answers handed on whole were taken: nothing lay between.)
         for (((s, _), a), part) in sent.iter().zip(&answers).zip(parts) {
-            let Response::Bytes { bytes, .. } = a else {
+            let Some(Response::Bytes { bytes, .. }) = a else {
                 continue;
             };
             let between = (bytes.len() as u64).saturating_sub(part);

@@ -6,12 +6,14 @@ mod files;
 pub mod fit;
 mod lookup;
 mod source;
+mod version;
 
 use std::cell::RefCell;
 use std::sync::Arc;
 
-pub use files::{merged_version, same_version, validator_of, FileInfo};
+pub use files::FileInfo;
 pub use lookup::{dtz_table, wdl_table, DtzStored};
+pub use version::{merged_version, same_version, validator_of};
 
 use crate::error::ProbeError;
 use crate::format::Kind;
