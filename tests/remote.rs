@@ -793,6 +793,29 @@ fn a_streamed_file_is_asked_once_a_round() {
     );
 }
 
+/// A streamed file's joined answers keep the pieces asked, not the bytes
+/// between them (a stream held the file up to its last range until
+/// 2026-12-02), and the disk cache keeps each piece where it lies: a second
+/// run asks the server only for the file's version.
+#[test]
+fn a_streamed_file_keeps_its_pieces_on_disk() {
+    let srv = server!("a_streamed_file_keeps_its_pieces_on_disk");
+    let name = "KRPvKR.rtbz";
+    srv.faults(&format!(r#"{{"match":"{name}","mode":"ignore-range"}}"#));
+    let ps = krpvkr(6, 22);
+    let want = expected(&ps);
+    let cache = temp_dir("streamed-pieces");
+    let mut t = srv.driver_with(Some(cache.clone()));
+    check_all(&mut t, &ps, &want);
+    let streamed = srv.stats().log_of(name).len();
+    assert!(srv.stats().log_of(name).iter().all(|l| l.status == 200));
+    let mut again = srv.driver_with(Some(cache.clone()));
+    check_all(&mut again, &ps, &want);
+    assert!(srv.stats().log_of(name).len() <= streamed + 1);
+    println!("{name} with Range ignored: {streamed} requests, then warm from disk");
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
 /// A server that ignores Range once (a CDN's cache miss) and honours it
 /// after: the file is read speculatively again from its next 206, so later
 /// probes take the rounds of a run that never met the 200 (until

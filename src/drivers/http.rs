@@ -164,9 +164,9 @@ impl HttpFetcher {
         )
     }
 
-    fn one(&self, req: &Request, asked_disk: bool) -> Response {
+    fn one(&self, sent: &Sent) -> Response {
         let mut tries = 0;
-        let r = self.answer(req, &mut tries, asked_disk);
+        let r = self.answer(sent, &mut tries);
         // Tries past a request's first crossed the network too (retries,
         // the next mirror's turn): `--stats` counts them.
         self.retried
@@ -176,9 +176,10 @@ impl HttpFetcher {
     }
 
     /// [`Self::one`]'s answer, counting its tries in `tries`; the disk
-    /// cache first unless `asked_disk`.
-    fn answer(&self, req: &Request, tries: &mut u64, asked_disk: bool) -> Response {
-        if !req.open && !asked_disk {
+    /// cache first unless it was asked already.
+    fn answer(&self, sent: &Sent, tries: &mut u64) -> Response {
+        let req = &sent.req;
+        if !req.open && !sent.asked_disk {
             let version = req.version.as_ref().map(|(s, v)| (*s, v.as_str()));
             if let Some(r) = self.kept_on_disk(req, version) {
                 return r;
@@ -218,7 +219,7 @@ impl HttpFetcher {
             let failing = self.failing[i].load(Ordering::Relaxed);
             let allowed = if failing { 0 } else { RETRIES };
             loop {
-                let got = self.try_once(&url, req);
+                let got = self.try_once(&url, sent);
                 *tries += 1;
                 reached |= !matches!(got, Try::NoAnswer(_) | Try::NoAddress(_));
                 let limit = match got {
@@ -240,7 +241,9 @@ impl HttpFetcher {
                             },
                         ) = (&self.cache, &r)
                         {
-                            cache.put(&req.name, *size, validator, req.start, bytes);
+                            for (at, part) in laid_out(&sent.pieces, *size, bytes) {
+                                cache.put(&req.name, *size, validator, at, part);
+                            }
                         }
                         return r;
                     }
@@ -354,7 +357,8 @@ impl HttpFetcher {
         }
     }
 
-    fn try_once(&self, url: &str, req: &Request) -> Try {
+    fn try_once(&self, url: &str, sent: &Sent) -> Try {
+        let req = &sent.req;
         if req.end <= req.start {
             return Try::Fatal("empty range".into());
         }
@@ -479,8 +483,12 @@ impl HttpFetcher {
                     }
                 }
                 let cut = usize::try_from(skip).map_or(bytes.len(), |s| s.min(bytes.len()));
-                self.retried.1.fetch_add(cut as u64, Ordering::Relaxed);
                 bytes.drain(..cut);
+                // A joined request's answer keeps its pieces only.
+                let all = bytes.len() as u64;
+                let bytes = gathered(&sent.pieces, req.start, bytes);
+                let unused = cut as u64 + (all - bytes.len() as u64);
+                self.retried.1.fetch_add(unused, Ordering::Relaxed);
                 Try::Got(Response::Bytes {
                     size,
                     validator,
@@ -489,9 +497,12 @@ impl HttpFetcher {
             }
             200 => {
                 // Range ignored: read only up to what was asked, then drop
-                // the connection; past the cap, read nothing. A stream sent
-                // without its length (chunked) tells the file's size only
-                // at its end: it is read whole, within the cap.
+                // the connection; past the cap, read nothing. Only the
+                // pieces asked are kept, the bytes around them dropped as
+                // they arrive: a stream holds in memory what a server that
+                // honours Range would have sent, not the file up to there.
+                // A stream sent without its length (chunked) tells the
+                // file's size only at its end: it is read whole, within the cap.
                 let length = header("content-length").and_then(|v| v.parse::<u64>().ok());
                 let read_to = match length {
                     Some(size) => req.end.min(size),
@@ -500,17 +511,14 @@ impl HttpFetcher {
                 if length.is_some() && read_to > self.whole_body_limit {
                     return Try::Fatal(self.past_the_cap(Some(read_to)));
                 }
+                let mut body = resp.body_mut().as_reader().take(read_to);
                 let mut bytes = Vec::new();
-                let r = resp
-                    .body_mut()
-                    .as_reader()
-                    .take(read_to)
-                    .read_to_end(&mut bytes);
+                let r = read_pieces(&mut body, &sent.pieces, &mut bytes);
                 // The reason, when there is one (the 60 s limit on a slow link).
-                if let Err(e) = r {
-                    return self.body_failed(e);
-                }
-                let got = bytes.len() as u64;
+                let got = match r {
+                    Ok(got) => got,
+                    Err(e) => return self.body_failed(e),
+                };
                 let size = match length {
                     Some(size) => size,
                     None if got > self.whole_body_limit => {
@@ -523,22 +531,19 @@ impl HttpFetcher {
                     self.retried.1.fetch_add(got, Ordering::Relaxed);
                     return Try::Retry(format!("truncated body: {got} of {want_end} bytes"));
                 }
-                let start = req.start.min(want_end);
                 if let Ok(mut s) = self.streaming.lock() {
                     s.insert(req.name.clone());
                 }
                 if let Ok(mut s) = self.streamed.lock() {
                     s.push(Streamed {
                         name: req.name.clone(),
-                        unasked: got - (want_end - start),
+                        unasked: got - bytes.len() as u64,
                     });
                 }
-                bytes.truncate(want_end as usize);
-                let start = start as usize;
                 Try::Got(Response::Bytes {
                     size,
                     validator,
-                    bytes: bytes.split_off(start),
+                    bytes,
                 })
             }
             404 | 410 => Try::NotHere,
@@ -701,20 +706,24 @@ pub fn parse_content_range(v: &str) -> Option<(u64, u64, u64)> {
 impl HttpFetcher {
     /// `batch` as sent: the requests of a file whose server ignores Range
     /// (each would stream the file from byte 0) joined into one from the
-    /// first one's start to the last one's end, the others (by their
-    /// index in `batch`) answered from it; those the disk cache holds are
-    /// answered from it first.
+    /// first one's start to the last one's end, keeping their pieces only,
+    /// the others (by their index in `batch`) answered from it; those the
+    /// disk cache holds are answered from it first.
     /// A range past the streaming cap is sent alone (it fails alone).
-    fn joined(&self, batch: &[Request]) -> (Vec<(Request, bool)>, Vec<Carried>) {
+    fn joined(&self, batch: &[Request]) -> (Vec<Sent>, Vec<Carried>) {
         let streaming = self.streaming.lock().map(|s| s.clone()).unwrap_or_default();
-        // Each sent with whether the disk cache was asked for it already.
-        let mut sent: Vec<(Request, bool)> = Vec::with_capacity(batch.len());
+        let mut sent: Vec<Sent> = Vec::with_capacity(batch.len());
         let mut carried = Vec::with_capacity(batch.len());
         let mut by_file: HashMap<&str, usize> = HashMap::new();
+        let alone = |req: &Request, asked_disk| Sent {
+            req: req.clone(),
+            asked_disk,
+            pieces: vec![(req.start, req.end)],
+        };
         for req in batch {
             if req.open || req.end > self.whole_body_limit || !streaming.contains(&req.name) {
                 carried.push(Carried::By(sent.len()));
-                sent.push((req.clone(), false));
+                sent.push(alone(req, false));
                 continue;
             }
             let version = req.version.as_ref().map(|(s, v)| (*s, v.as_str()));
@@ -724,18 +733,22 @@ impl HttpFetcher {
             }
             let k = match by_file.get(req.name.as_str()) {
                 Some(&k) => {
-                    let s = &mut sent[k].0;
-                    (s.start, s.end) = (s.start.min(req.start), s.end.max(req.end));
+                    let s = &mut sent[k];
+                    (s.req.start, s.req.end) = (s.req.start.min(req.start), s.req.end.max(req.end));
+                    s.pieces.push((req.start, req.end));
                     self.joined.fetch_add(1, Ordering::Relaxed);
                     k
                 }
                 None => {
                     by_file.insert(&req.name, sent.len());
-                    sent.push((req.clone(), true));
+                    sent.push(alone(req, true));
                     sent.len() - 1
                 }
             };
             carried.push(Carried::By(k));
+        }
+        for s in &mut sent {
+            s.pieces = merged(std::mem::take(&mut s.pieces));
         }
         (sent, carried)
     }
@@ -743,19 +756,18 @@ impl HttpFetcher {
     /// Runs `batch` on up to [`PARALLEL`] threads, each taking the next
     /// request as soon as it is free; the disk cache is not asked again
     /// for those marked asked.
-    fn run_all(&self, batch: &[(Request, bool)]) -> Vec<Response> {
+    fn run_all(&self, batch: &[Sent]) -> Vec<Response> {
         let next = std::sync::atomic::AtomicUsize::new(0);
         let slots: Vec<std::sync::Mutex<Option<Response>>> =
             batch.iter().map(|_| std::sync::Mutex::new(None)).collect();
         let this = self;
         let work = || loop {
             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some((req, asked)) = batch.get(i) else {
+            let Some(sent) = batch.get(i) else {
                 break;
             };
-            let r =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| this.one(req, *asked)))
-                    .unwrap_or_else(|_| Response::Failed("fetch thread failed".into()));
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| this.one(sent)))
+                .unwrap_or_else(|_| Response::Failed("fetch thread failed".into()));
             if let Ok(mut slot) = slots[i].lock() {
                 *slot = Some(r);
             }
@@ -782,6 +794,14 @@ impl HttpFetcher {
     }
 }
 
+/// A request as sent: the ranges it carries (`pieces`, sorted, apart),
+/// and whether the disk cache was asked for it already.
+struct Sent {
+    req: Request,
+    asked_disk: bool,
+    pieces: Vec<(u64, u64)>,
+}
+
 /// How a request of a batch is answered: by a request sent (its index in
 /// what [`HttpFetcher::joined`] sends), or already.
 enum Carried {
@@ -789,21 +809,96 @@ enum Carried {
     Ready(Response),
 }
 
-/// The part `[start, end)` of `r`, an answer from byte `from`.
-fn part_of(r: &Response, from: u64, start: u64, end: u64) -> Response {
+/// `pieces` sorted, those that touch or overlap made one.
+fn merged(mut pieces: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
+    pieces.sort_unstable();
+    let mut out: Vec<(u64, u64)> = Vec::with_capacity(pieces.len());
+    for (a, b) in pieces {
+        match out.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => out.push((a, b)),
+        }
+    }
+    out
+}
+
+/// Reads `body` (a file from byte 0) to its end, keeping the bytes of
+/// `pieces` (sorted, apart) in `out`, one after another; the bytes read.
+fn read_pieces(
+    body: &mut impl Read,
+    pieces: &[(u64, u64)],
+    out: &mut Vec<u8>,
+) -> std::io::Result<u64> {
+    let mut at = 0;
+    for &(a, b) in pieces {
+        at += std::io::copy(
+            &mut (&mut *body).take(a.saturating_sub(at)),
+            &mut std::io::sink(),
+        )?;
+        if at < a {
+            return Ok(at);
+        }
+        at += (&mut *body).take(b - a).read_to_end(out)? as u64;
+        if at < b {
+            return Ok(at);
+        }
+    }
+    Ok(at + std::io::copy(body, &mut std::io::sink())?)
+}
+
+/// The bytes of `pieces` (sorted, apart) from `bytes`, a file's bytes from
+/// `from` on, one after another (as [`read_pieces`] keeps them).
+fn gathered(pieces: &[(u64, u64)], from: u64, bytes: Vec<u8>) -> Vec<u8> {
+    if pieces.len() < 2 {
+        return bytes;
+    }
+    let at = |x: u64| {
+        usize::try_from(x.saturating_sub(from)).map_or(bytes.len(), |x| x.min(bytes.len()))
+    };
+    pieces
+        .iter()
+        .flat_map(|&(a, b)| &bytes[at(a)..at(b).max(at(a))])
+        .copied()
+        .collect()
+}
+
+/// Where each piece's bytes lie in an answer laid out by [`read_pieces`]
+/// for a file of `size` bytes: (its start in the file, its bytes).
+fn laid_out<'a>(
+    pieces: &'a [(u64, u64)],
+    size: u64,
+    bytes: &'a [u8],
+) -> impl Iterator<Item = (u64, &'a [u8])> + 'a {
+    let mut at = 0usize;
+    pieces.iter().map(move |&(a, b)| {
+        let len = usize::try_from(b.min(size).saturating_sub(a)).unwrap_or(usize::MAX);
+        let from = at.min(bytes.len());
+        at = at.saturating_add(len);
+        (a, &bytes[from..at.min(bytes.len())])
+    })
+}
+
+/// The part `[start, end)` of `r`, an answer laid out by [`read_pieces`]:
+/// the piece that holds `start` holds the part.
+fn part_of(r: &Response, pieces: &[(u64, u64)], start: u64, end: u64) -> Response {
     match r {
         Response::Bytes {
             size,
             validator,
             bytes,
         } => {
-            let at = |x: u64| {
-                usize::try_from(x.saturating_sub(from)).map_or(bytes.len(), |x| x.min(bytes.len()))
-            };
+            let part = laid_out(pieces, *size, bytes)
+                .find(|(a, piece)| *a <= start && start <= a + piece.len() as u64)
+                .map(|(a, piece)| {
+                    let at =
+                        |x: u64| usize::try_from(x - a).map_or(piece.len(), |x| x.min(piece.len()));
+                    piece[at(start)..at(end.max(start))].to_vec()
+                })
+                .unwrap_or_default();
             Response::Bytes {
                 size: *size,
                 validator: validator.clone(),
-                bytes: bytes[at(start)..at(end).max(at(start))].to_vec(),
+                bytes: part,
             }
         }
         other => other.clone(),
@@ -822,9 +917,7 @@ impl Fetcher for HttpFetcher {
                 carrying[*k] += 1;
             }
         }
-        // Per joined request, the bytes of its answer handed on.
-        let mut parts = vec![0u64; sent.len()];
-        let out: Vec<Response> = batch
+        batch
             .iter()
             .zip(carried)
             .map(|(req, c)| match c {
@@ -836,38 +929,10 @@ impl Fetcher for HttpFetcher {
                     let Some(a) = &answers[k] else {
                         return Response::Failed("answer handed on twice".into());
                     };
-                    let r = part_of(a, sent[k].0.start, req.start, req.end);
-                    if let Response::Bytes { bytes, .. } = &r {
-                        parts[k] += bytes.len() as u64;
-                    }
-                    r
+                    part_of(a, &sent[k].pieces, req.start, req.end)
                 }
             })
-            .collect();
-        // The bytes a joined request brought between its ranges crossed
-        // the network too: `--stats` counts them, as streamed where the
-        // answer was a stream (a 200), else as bytes not used (a 206: the
-        // server honours Range again, and no stream is reported for it).
-        let streaming = self.streaming.lock().map(|s| s.clone()).unwrap_or_default();
-        // (Answers handed on whole were taken: nothing lay between.)
-        for (((s, _), a), part) in sent.iter().zip(&answers).zip(parts) {
-            let Some(Response::Bytes { bytes, .. }) = a else {
-                continue;
-            };
-            let between = (bytes.len() as u64).saturating_sub(part);
-            if between == 0 {
-                continue;
-            }
-            if !streaming.contains(&s.name) {
-                self.retried.1.fetch_add(between, Ordering::Relaxed);
-            } else if let Ok(mut st) = self.streamed.lock() {
-                st.push(Streamed {
-                    name: s.name.clone(),
-                    unasked: between,
-                });
-            }
-        }
-        out
+            .collect()
     }
 
     fn connections(&self) -> u64 {
@@ -935,7 +1000,40 @@ impl Fetcher for HttpFetcher {
 
 #[cfg(test)]
 mod tests {
-    use super::HttpFetcher;
+    use super::{gathered, merged, part_of, read_pieces, HttpFetcher};
+    use crate::drivers::run::Response;
+
+    /// A joined request's pieces, read from a stream of the whole file or
+    /// cut from a 206's span, give each range it carries its own bytes,
+    /// and hold no byte between them.
+    #[test]
+    fn a_joined_answer_keeps_its_pieces_only() {
+        let file: Vec<u8> = (0..100u8).collect();
+        let asked = [(40, 50), (10, 20), (15, 25), (90, 120)];
+        let pieces = merged(asked.to_vec());
+        assert_eq!(pieces, vec![(10, 25), (40, 50), (90, 120)]);
+        assert_eq!(merged(vec![(5, 10), (10, 12)]), vec![(5, 12)]);
+        let mut kept = Vec::new();
+        let read = read_pieces(&mut &file[..], &pieces, &mut kept).unwrap();
+        assert_eq!(read, 100);
+        assert_eq!(kept.len(), 15 + 10 + 10);
+        assert_eq!(gathered(&pieces, 10, file[10..].to_vec()), kept);
+        let answer = Response::Bytes {
+            size: 100,
+            validator: String::new(),
+            bytes: kept,
+        };
+        for (a, b) in asked {
+            let Response::Bytes { bytes, .. } = part_of(&answer, &pieces, a, b) else {
+                panic!("bytes");
+            };
+            assert_eq!(bytes, file[a as usize..(b as usize).min(100)], "{a}..{b}");
+        }
+        // A stream cut short stops where it ends, its bytes kept so far.
+        let mut short = Vec::new();
+        assert_eq!(read_pieces(&mut &file[..45], &pieces, &mut short).unwrap(), 45);
+        assert_eq!(short, [&file[10..25], &file[40..45]].concat());
+    }
 
     #[test]
     fn bases_are_checked_as_typed_with_schemes_in_any_case() {
