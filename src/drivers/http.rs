@@ -1031,7 +1031,10 @@ mod tests {
         }
         // A stream cut short stops where it ends, its bytes kept so far.
         let mut short = Vec::new();
-        assert_eq!(read_pieces(&mut &file[..45], &pieces, &mut short).unwrap(), 45);
+        assert_eq!(
+            read_pieces(&mut &file[..45], &pieces, &mut short).unwrap(),
+            45
+        );
         assert_eq!(short, [&file[10..25], &file[40..45]].concat());
     }
 

@@ -36,9 +36,9 @@ extern "C" {
     #[wasm_bindgen(constructor, catch)]
     fn new(core: Core, options: JsValue, format_version: u32) -> Result<Runtime, JsValue>;
     #[wasm_bindgen(method)]
-    fn analyse(this: &Runtime, fen: &str, options: JsValue) -> Promise;
+    fn analyse(this: &Runtime, fen: &JsValue, options: JsValue) -> Promise;
     #[wasm_bindgen(method)]
-    fn mainline(this: &Runtime, fen: &str, options: JsValue) -> Promise;
+    fn mainline(this: &Runtime, fen: &JsValue, options: JsValue) -> Promise;
     #[wasm_bindgen(method)]
     fn stats(this: &Runtime) -> JsValue;
     #[wasm_bindgen(method, js_name = clearCache)]
@@ -87,30 +87,40 @@ fn number_option(options: &JsValue, key: &str) -> Result<Option<f64>, JsValue> {
 /// the parser says what is wrong with one under this).
 const MAX_FEN_ARG: u32 = 4096;
 
-/// The FEN a method was given, or the typed error a bad FEN gets where it
-/// is not a string at all: wasm-bindgen's glue would copy any other value
-/// into the module's memory as if it were one, and trap there.
-fn fen_arg(fen: &JsValue) -> Result<String, JsValue> {
-    // A string far longer than any FEN is refused before it is copied into
-    // the module's memory, where a huge one fails to allocate and traps.
-    if let Some(s) = fen.dyn_ref::<js_sys::JsString>() {
-        if s.length() > MAX_FEN_ARG {
-            return Err(coded_error(&ProbeError::InvalidFen(format!(
-                "{} characters, longer than any FEN",
-                s.length()
-            ))));
-        }
-    }
-    fen.as_string().ok_or_else(|| {
+/// The typed error a bad FEN argument gets where it is not a string at
+/// all (wasm-bindgen's glue would copy any other value into the module's
+/// memory as if it were one, and trap there) or is far longer than any
+/// FEN (a huge one fails to allocate there, and traps). A string passes
+/// without being copied into the module: `probe` and `mainline` hand it
+/// to the runtime as it is, so that a module whose memory is exhausted
+/// traps only inside the runtime's calls, which close the Tablebase with
+/// a `closed` error instead of throwing a bare `RuntimeError`.
+fn fen_checked(fen: &JsValue) -> Result<(), JsValue> {
+    let Some(s) = fen.dyn_ref::<js_sys::JsString>() else {
         let what = if fen.is_null() {
             "null".to_string()
         } else {
             fen.js_typeof().as_string().unwrap_or_default()
         };
-        coded_error(&ProbeError::InvalidFen(format!(
+        return Err(coded_error(&ProbeError::InvalidFen(format!(
             "expected a string, got {what}"
-        )))
-    })
+        ))));
+    };
+    if s.length() > MAX_FEN_ARG {
+        return Err(coded_error(&ProbeError::InvalidFen(format!(
+            "{} characters, longer than any FEN",
+            s.length()
+        ))));
+    }
+    Ok(())
+}
+
+/// The FEN a method was given, copied into the module, or its typed error
+/// (see [`fen_checked`]).
+fn fen_arg(fen: &JsValue) -> Result<String, JsValue> {
+    fen_checked(fen)?;
+    fen.as_string()
+        .ok_or_else(|| coded_error(&ProbeError::InvalidFen("expected a string".into())))
 }
 
 /// Probes Syzygy tables on static hosts from the browser.
@@ -167,8 +177,8 @@ impl Tablebase {
         #[wasm_bindgen(unchecked_param_type = "string")] fen: JsValue,
         options: Option<ProbeOptions>,
     ) -> Promise {
-        match fen_arg(&fen) {
-            Ok(fen) => self
+        match fen_checked(&fen) {
+            Ok(()) => self
                 .runtime
                 .analyse(&fen, options.map_or(JsValue::UNDEFINED, JsValue::from)),
             Err(e) => Promise::reject(&e),
@@ -183,8 +193,8 @@ impl Tablebase {
         #[wasm_bindgen(unchecked_param_type = "string")] fen: JsValue,
         options: Option<MainlineOptions>,
     ) -> Promise {
-        match fen_arg(&fen) {
-            Ok(fen) => self
+        match fen_checked(&fen) {
+            Ok(()) => self
                 .runtime
                 .mainline(&fen, options.map_or(JsValue::UNDEFINED, JsValue::from)),
             Err(e) => Promise::reject(&e),

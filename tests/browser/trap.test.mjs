@@ -41,11 +41,17 @@ describe('a trap in the WebAssembly module', { skip }, () => {
               }
             }
           }
-          const outcome = (p) =>
-            p.then(
-              () => 'answered',
-              (e) => `${e && e.code}: ${e && e.message}`,
-            );
+          // (A call that throws at once, not by its promise, says so.)
+          const outcome = (call) => {
+            try {
+              return call().then(
+                () => 'answered',
+                (e) => `${e && e.code}: ${e && e.message}`,
+              );
+            } catch (e) {
+              return `threw ${e}`;
+            }
+          };
           // Synchronous calls too must not throw past the API as a bare trap.
           const sync = (f) => {
             try {
@@ -55,13 +61,35 @@ describe('a trap in the WebAssembly module', { skip }, () => {
               return `${e && e.code}: ${e && e.message}`;
             }
           };
-          const first = await outcome(window.tb.probe(cold));
-          const later = [await outcome(window.tb.probe(kept)), await outcome(window.tb.mainline(kept)), await outcome(window.tb.saved())];
-          return { pages, first, later, stats: sync(() => window.tb.stats()), legal: sync(() => window.tb.legalMoves(kept).length) };
+          const first = await outcome(() => window.tb.probe(cold));
+          // Then the allocator's free room taken too, down to its smallest
+          // blocks (its own export, each failure a trap of that call
+          // alone): now any allocation of the module traps, the copy of a
+          // call's arguments included. The wrapper hands a FEN to the
+          // runtime uncopied, so each call still rejects `closed`, not
+          // with a bare RuntimeError thrown at once.
+          let taken = 0;
+          for (let size = 1 << 24; size >= 8; size >>= 1) {
+            for (;;) {
+              try {
+                wasm.__wbindgen_malloc(size, 8);
+                taken += size;
+              } catch {
+                break;
+              }
+            }
+          }
+          const later = [
+            await outcome(() => window.tb.probe(kept)),
+            await outcome(() => window.tb.mainline(kept)),
+            await outcome(() => window.tb.saved()),
+            await outcome(() => window.tb.probe(kept.padEnd(4096, ' '))),
+          ];
+          return { pages, taken, first, later, stats: sync(() => window.tb.stats()), legal: sync(() => window.tb.legalMoves(kept).length) };
         },
         { cold: COLD, kept: KEPT },
       );
-      console.log(`memory grown to ${seen.pages} pages; first call: ${seen.first}; legalMoves: ${seen.legal}`);
+      console.log(`memory grown to ${seen.pages} pages; first call: ${seen.first}; ${seen.taken} bytes then taken from the allocator; later: ${seen.later.join(' | ')}; legalMoves: ${seen.legal}`);
       assert.match(seen.first, /^closed: this Tablebase stopped: its WebAssembly module failed \(.+\); reload the page$/);
       for (const s of seen.later) assert.match(s, /^closed: /);
       assert.equal(seen.stats, 'answered', 'stats() still answers');
