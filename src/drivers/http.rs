@@ -445,22 +445,29 @@ impl HttpFetcher {
                 // the range is no more than a server that ignores Range
                 // may stream.
                 // `b < size` first: then `b + 1` cannot overflow.
-                let skip = req
-                    .start
-                    .checked_sub(a)
-                    .filter(|&skip| skip <= self.whole_body_limit && b < size && b + 1 >= want_end);
-                let Some(skip) = skip else {
+                let fits = req.start.checked_sub(a).is_some_and(|skip| {
+                    skip <= self.whole_body_limit && b < size && b + 1 >= want_end
+                });
+                if !fits {
                     return Try::Retry(format!("Content-Range {cr} does not match {range}"));
-                };
+                }
                 // Only what was asked: a range claimed far longer is not
                 // read into memory.
                 let len = want_end - a;
+                // The pieces asked, counted from the answer's first byte:
+                // what comes before the range is a gap like those between
+                // a joined request's pieces, dropped as it arrives.
+                let from_a: Vec<(u64, u64)> = sent
+                    .pieces
+                    .iter()
+                    .map(|&(p, q)| (p.saturating_sub(a), q.saturating_sub(a)))
+                    .collect();
                 let mut bytes = Vec::new();
                 let mut body = resp.body_mut().as_reader();
-                let r = (&mut body).take(len).read_to_end(&mut bytes);
-                if let Err(e) = r {
-                    return self.body_failed(e);
-                }
+                let got = match read_pieces(&mut (&mut body).take(len), &from_a, &mut bytes) {
+                    Ok(got) => got,
+                    Err(e) => return self.body_failed(e),
+                };
                 // The body's end is seen only by a read past its last byte,
                 // and only then does the connection go back to the pool
                 // (else every request opened one: a TLS handshake each). A
@@ -468,11 +475,9 @@ impl HttpFetcher {
                 if b + 1 == want_end {
                     let _ = body.read(&mut [0u8; 1]);
                 }
-                if (bytes.len() as u64) < len {
-                    self.retried
-                        .1
-                        .fetch_add(bytes.len() as u64, Ordering::Relaxed);
-                    return Try::Retry(format!("truncated body: {} of {} bytes", bytes.len(), len));
+                if got < len {
+                    self.retried.1.fetch_add(got, Ordering::Relaxed);
+                    return Try::Retry(format!("truncated body: {got} of {len} bytes"));
                 }
                 if let Ok(mut s) = self.streaming.lock() {
                     s.remove(&req.name);
@@ -482,13 +487,9 @@ impl HttpFetcher {
                         r.push(req.name.clone());
                     }
                 }
-                let cut = usize::try_from(skip).map_or(bytes.len(), |s| s.min(bytes.len()));
-                bytes.drain(..cut);
-                // A joined request's answer keeps its pieces only.
-                let all = bytes.len() as u64;
-                let bytes = gathered(&sent.pieces, req.start, bytes);
-                let unused = cut as u64 + (all - bytes.len() as u64);
-                self.retried.1.fetch_add(unused, Ordering::Relaxed);
+                self.retried
+                    .1
+                    .fetch_add(got - bytes.len() as u64, Ordering::Relaxed);
                 Try::Got(Response::Bytes {
                     size,
                     validator,
@@ -809,8 +810,9 @@ enum Carried {
     Ready(Response),
 }
 
-/// `pieces` sorted, those that touch or overlap made one.
+/// `pieces` sorted, those that touch or overlap made one, empty ones left out.
 fn merged(mut pieces: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
+    pieces.retain(|&(a, b)| a < b);
     pieces.sort_unstable();
     let mut out: Vec<(u64, u64)> = Vec::with_capacity(pieces.len());
     for (a, b) in pieces {
@@ -838,28 +840,12 @@ fn read_pieces(
         if at < a {
             return Ok(at);
         }
-        at += (&mut *body).take(b - a).read_to_end(out)? as u64;
+        at += (&mut *body).take(b.saturating_sub(a)).read_to_end(out)? as u64;
         if at < b {
             return Ok(at);
         }
     }
     Ok(at + std::io::copy(body, &mut std::io::sink())?)
-}
-
-/// The bytes of `pieces` (sorted, apart) from `bytes`, a file's bytes from
-/// `from` on, one after another (as [`read_pieces`] keeps them).
-fn gathered(pieces: &[(u64, u64)], from: u64, bytes: Vec<u8>) -> Vec<u8> {
-    if pieces.len() < 2 {
-        return bytes;
-    }
-    let at = |x: u64| {
-        usize::try_from(x.saturating_sub(from)).map_or(bytes.len(), |x| x.min(bytes.len()))
-    };
-    pieces
-        .iter()
-        .flat_map(|&(a, b)| &bytes[at(a)..at(b).max(at(a))])
-        .copied()
-        .collect()
 }
 
 /// Where each piece's bytes lie in an answer laid out by [`read_pieces`]
@@ -1000,24 +986,31 @@ impl Fetcher for HttpFetcher {
 
 #[cfg(test)]
 mod tests {
-    use super::{gathered, merged, part_of, read_pieces, HttpFetcher};
+    use super::{merged, part_of, read_pieces, HttpFetcher};
     use crate::drivers::run::Response;
 
     /// A joined request's pieces, read from a stream of the whole file or
-    /// cut from a 206's span, give each range it carries its own bytes,
-    /// and hold no byte between them.
+    /// from a 206's span, give each range it carries its own bytes, and
+    /// hold no byte between them.
     #[test]
     fn a_joined_answer_keeps_its_pieces_only() {
         let file: Vec<u8> = (0..100u8).collect();
         let asked = [(40, 50), (10, 20), (15, 25), (90, 120)];
         let pieces = merged(asked.to_vec());
         assert_eq!(pieces, vec![(10, 25), (40, 50), (90, 120)]);
-        assert_eq!(merged(vec![(5, 10), (10, 12)]), vec![(5, 12)]);
+        assert_eq!(merged(vec![(5, 10), (10, 12), (20, 20)]), vec![(5, 12)]);
         let mut kept = Vec::new();
         let read = read_pieces(&mut &file[..], &pieces, &mut kept).unwrap();
         assert_eq!(read, 100);
         assert_eq!(kept.len(), 15 + 10 + 10);
-        assert_eq!(gathered(&pieces, 10, file[10..].to_vec()), kept);
+        // A 206 from byte 4: the pieces counted from there.
+        let from_4: Vec<(u64, u64)> = pieces.iter().map(|&(a, b)| (a - 4, b - 4)).collect();
+        let mut span = Vec::new();
+        assert_eq!(
+            read_pieces(&mut &file[4..], &from_4, &mut span).unwrap(),
+            96
+        );
+        assert_eq!(span, kept);
         let answer = Response::Bytes {
             size: 100,
             validator: String::new(),

@@ -102,8 +102,9 @@ pub trait Fetcher {
 pub struct Streamed {
     pub name: String,
     /// Bytes read that the answer does not carry (those before the range,
-    /// and after it where the stream's length was unknown): `--stats`
-    /// counts them, as they crossed the network.
+    /// between a joined request's ranges, and after the last where the
+    /// stream's length was unknown): `--stats` counts them, as they
+    /// crossed the network.
     pub unasked: u64,
 }
 
