@@ -762,7 +762,10 @@ fn ignored_range_reads_only_what_is_needed() {
 /// joins its ranges whatever lies between them: each request would
 /// stream the file from its first byte; until 2026-12-02 a round asked
 /// for each range apart, up to 16 streams of one file at once, each up to
-/// 32 MiB in memory).
+/// 32 MiB in memory). The joined answers keep the pieces asked, not the
+/// bytes between them (until 2026-12-02 a stream was held up to its last
+/// range), and the disk cache keeps each piece where it lies: a second
+/// run asks the server only for the file's version.
 #[test]
 fn a_streamed_file_is_asked_once_a_round() {
     let srv = server!("a_streamed_file_is_asked_once_a_round");
@@ -770,7 +773,8 @@ fn a_streamed_file_is_asked_once_a_round() {
     srv.faults(&format!(r#"{{"match":"{name}","mode":"ignore-range"}}"#));
     let ps = krpvkr(6, 21);
     let want = expected(&ps);
-    let mut t = srv.driver();
+    let cache = temp_dir("streamed-pieces");
+    let mut t = srv.driver_with(Some(cache.clone()));
     for (p, w) in ps.iter().zip(&want) {
         let before = (srv.stats().log_of(name).len(), t.stats().rounds);
         check_all(&mut t, std::slice::from_ref(p), std::slice::from_ref(w));
@@ -785,34 +789,15 @@ fn a_streamed_file_is_asked_once_a_round() {
     assert!(srv.stats().log_of(name).iter().all(|l| l.status == 200));
     // `--stats` counts the requests sent, not the ranges they carried.
     assert_eq!(t.stats().requests, srv.stats().requests());
+    let streamed = srv.stats().log_of(name).len();
     println!(
-        "{name} with Range ignored: {} requests for {} positions, {} bytes sent",
-        srv.stats().log_of(name).len(),
+        "{name} with Range ignored: {streamed} requests for {} positions, {} bytes sent",
         ps.len(),
         srv.stats().file_bytes(name)
     );
-}
-
-/// A streamed file's joined answers keep the pieces asked, not the bytes
-/// between them (a stream held the file up to its last range until
-/// 2026-12-02), and the disk cache keeps each piece where it lies: a second
-/// run asks the server only for the file's version.
-#[test]
-fn a_streamed_file_keeps_its_pieces_on_disk() {
-    let srv = server!("a_streamed_file_keeps_its_pieces_on_disk");
-    let name = "KRPvKR.rtbz";
-    srv.faults(&format!(r#"{{"match":"{name}","mode":"ignore-range"}}"#));
-    let ps = krpvkr(6, 22);
-    let want = expected(&ps);
-    let cache = temp_dir("streamed-pieces");
-    let mut t = srv.driver_with(Some(cache.clone()));
-    check_all(&mut t, &ps, &want);
-    let streamed = srv.stats().log_of(name).len();
-    assert!(srv.stats().log_of(name).iter().all(|l| l.status == 200));
     let mut again = srv.driver_with(Some(cache.clone()));
     check_all(&mut again, &ps, &want);
     assert!(srv.stats().log_of(name).len() <= streamed + 1);
-    println!("{name} with Range ignored: {streamed} requests, then warm from disk");
     let _ = std::fs::remove_dir_all(&cache);
 }
 
