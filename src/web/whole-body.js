@@ -100,12 +100,14 @@ export class WholeBody {
       // A read that waits past the deadline, or a stall, ends the stream
       // (cancelling the reader settles the read): a server that stops
       // mid-body and keeps the connection open would hold it for good.
+      // (Timed to the deadline, the timer may fire a hair before it.)
+      const left = deadline() - performance.now();
       const stall = setTimeout(
         () => {
-          this.controller.slow = performance.now() > deadline();
-          stop(this.controller, this.reader);
+          this.controller.slow = left < STALL_MS || performance.now() > deadline();
+          this.close();
         },
-        Math.max(0, Math.min(STALL_MS, deadline() - performance.now())),
+        Math.max(0, Math.min(STALL_MS, left)),
       );
       try {
         r = await this.reader.read();
@@ -115,7 +117,12 @@ export class WholeBody {
         clearTimeout(stall);
       }
       if (r.done) {
-        ended = true;
+        // Not where the stream was closed meanwhile (its deadline, a
+        // stall, the idle timer): cancelling the reader settles the read
+        // as "done" too, where the controller is not the fetch's (an early
+        // response's may not be), and a stream without a length would be
+        // taken for the whole file, its size the bytes read.
+        ended = this.live;
         break;
       }
       const v = r.value;
@@ -156,9 +163,10 @@ export class WholeBody {
     return this.size !== null && this.have >= Math.min(n, this.size);
   }
 
+  /** Re-arms the idle timer; a stream with a read under way is not idle (a read has its stall and rate limits). */
   touch() {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.evict(), WHOLE_BODY_IDLE_MS);
+    this.timer = setTimeout(() => (this.reading ? this.touch() : this.evict()), WHOLE_BODY_IDLE_MS);
   }
 
   /** Ends the download (frees the connection); the bytes read stay usable. */

@@ -3,7 +3,7 @@
 // stream without a length.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { WholeBody, trimBodies } from '../../src/web/whole-body.js';
+import { WholeBody, trimBodies, bodyFailure } from '../../src/web/whole-body.js';
 import { RangeClient } from '../../src/web/http.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -90,5 +90,37 @@ describe('requests that race one stream without a length', () => {
     assert.match(a.retry, /its length not sent/);
     assert.match(b.retry, /its length not sent/);
     await assert.rejects(c.answer(URL, 0, 100, chunked(8192), new AbortController()), (e) => e.fatal && /longer than the 4096 bytes/.test(e.message));
+  });
+});
+
+describe('a stream without a length that drips', () => {
+  // 64 bytes every 6 s, no Content-Length: each piece within the 20 s
+  // stall limit (though past the 5 s after which a stream nobody reads is
+  // closed), the whole far below MIN_BODY_RATE. Its controller is not the
+  // stream's (as an early response's may be), so ending it cancels the
+  // reader, which settles the read as if the body had ended. Until
+  // 2026-12-02 the idle timer closed it under the read after 11 s, and
+  // the read took the bytes so far for the whole file.
+  it('ends once it falls below the minimum rate, and is not taken for the whole file', { timeout: 60000 }, async () => {
+    let sent = 0;
+    const body = new ReadableStream({
+      async pull(c) {
+        await sleep(sent ? 6000 : 0);
+        c.enqueue(new Uint8Array(64).fill(7));
+        sent += 64;
+      },
+    });
+    const controller = new AbortController();
+    const counters = { bytes: 0 };
+    const b = new WholeBody('https://cdn.example/tables/KBNvK.rtbw', { body }, controller, null, '"v"', counters, 1 << 20, () => {});
+    const t0 = Date.now();
+    const got = await b.get(0, 100);
+    const waited = Date.now() - t0;
+    assert.equal(got, null, `a cut stream answered as a file of ${got && got.size} bytes`);
+    assert.equal(b.size, null, 'its size is still unknown');
+    assert.ok(controller.slow, 'ended by the rate check, not a stall or the idle timer');
+    assert.match(bodyFailure(controller), /slower than/);
+    assert.ok(waited < 30000, `ended after ${waited} ms`);
+    console.log(`a stream without a length at 11 B/s ended after ${waited} ms, ${counters.bytes} bytes read`);
   });
 });
