@@ -570,6 +570,9 @@ export class RangeClient {
         if (size === null && body.first && e && e.fatal) return { retry: 'the server answered 200 (the whole file, its length not sent) to a Range request' };
         throw e;
       }
+      // One that can bring no more (cut, slow) makes way for a new request
+      // (as in request): kept, it would still count as the file's stream.
+      if (!v && !body.live) body.evict();
       trimBodies(this.bodies, body);
       return v ? { value: v } : { retry: bodyFailure(body.controller) };
     }

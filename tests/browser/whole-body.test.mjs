@@ -122,5 +122,6 @@ describe('a stream without a length that drips', () => {
     assert.match(bodyFailure(controller), /slower than/);
     assert.ok(waited < 30000, `ended after ${waited} ms`);
     console.log(`a stream without a length at 11 B/s ended after ${waited} ms, ${counters.bytes} bytes read`);
+    b.evict();
   });
 });
