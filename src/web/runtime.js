@@ -196,8 +196,27 @@ export class Runtime {
     return this.busy(() => this.clearNow());
   }
 
-  prefetch(names, onProgress) {
-    return this.busy(() => this.prefetchNow(names, onProgress));
+  prefetch(fen, onProgress) {
+    return this.busy(() => this.prefetchNow(fen, onProgress));
+  }
+
+  /**
+   * Tablebase.legalMoves: synchronous, and answering after close() too
+   * (it needs no table). The module is entered here, not in the wrapper,
+   * so that a trap there (its memory exhausted, even copying the FEN in)
+   * closes the Tablebase and throws `closed`, as the other calls reject.
+   */
+  legalMoves(fen) {
+    if (this.broken) throw this.broken;
+    let r;
+    try {
+      r = JSON.parse(this.core.constructor.legalMoves(fen));
+    } catch (e) {
+      this.noteTrap(e);
+      throw this.brokenBy(e) || e;
+    }
+    if (r.error) throw fail(r.error, r.code);
+    return r.moves;
   }
 
   /**
@@ -659,7 +678,10 @@ export class Runtime {
   }
 
   /** Whole files into IndexedDB, in 1 MiB requests, within the budget. */
-  async prefetchNow(names, onProgress) {
+  async prefetchNow(fen, onProgress) {
+    const r = JSON.parse(this.core.constructor.prefetchFiles(fen));
+    if (r.error) throw fail(r.error, r.code);
+    const names = r.files;
     this.checkOpen();
     if (onProgress != null && typeof onProgress !== 'function') throw fail('prefetch onProgress must be a function', 'options');
     return prefetchFiles(this, names, onProgress);

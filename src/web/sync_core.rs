@@ -6,6 +6,7 @@ use wasm_bindgen::prelude::*;
 use super::values;
 use crate::engine::{Attempt, Config, Engine, Fitted, Supply};
 use crate::error::ProbeError;
+use crate::format::Kind;
 use crate::generate::layout::{name_of, parse_material};
 use crate::generate::solved::Library;
 use crate::generate::values_file;
@@ -273,6 +274,55 @@ impl Core {
             Ok(json) => format!("{{\"done\":{json}}}"),
             Err(e) => error_json(&e),
         }
+    }
+
+    /// Legal moves of a FEN's position: `{"moves": [{uci, san}]}` or
+    /// `{"error", "code"}`. For `Tablebase.legalMoves`, which reaches it
+    /// through the runtime: a trap here (the module's memory exhausted)
+    /// then closes the Tablebase with a `closed` error, as in every other
+    /// call, instead of escaping as a bare `RuntimeError`.
+    #[wasm_bindgen(js_name = legalMoves)]
+    pub fn legal_moves(fen: &str) -> String {
+        let pos = match probe::parse_position(fen) {
+            Ok(p) => p,
+            Err(e) => return error_json(&e),
+        };
+        let mut out = String::from("{\"moves\":[");
+        for (i, (uci, san)) in probe::legal_moves(&pos).into_iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"uci\":");
+            report::string(&mut out, &uci);
+            out.push_str(",\"san\":");
+            report::string(&mut out, &san);
+            out.push('}');
+        }
+        out.push_str("]}");
+        out
+    }
+
+    /// The WDL and DTZ files of a FEN's material and of the materials its
+    /// captures and promotions reach: `{"files": [name]}` or `{"error",
+    /// "code"}`. For `Tablebase.prefetch`, through the runtime (see
+    /// [`Self::legal_moves`]).
+    #[wasm_bindgen(js_name = prefetchFiles)]
+    pub fn prefetch_files(fen: &str) -> String {
+        let pos = match probe::parse_fen(fen) {
+            Ok(p) => p,
+            Err(e) => return error_json(&e),
+        };
+        let mut out = String::from("{\"files\":[");
+        for (i, mat) in probe::reachable_materials(&pos).iter().enumerate() {
+            for (j, kind) in [Kind::Wdl, Kind::Dtz].into_iter().enumerate() {
+                if i + j > 0 {
+                    out.push(',');
+                }
+                report::string(&mut out, &format!("{}.{}", mat.name, kind.extension()));
+            }
+        }
+        out.push_str("]}");
+        out
     }
 
     /// Number of pieces of a FEN's position (0 for a bad FEN).

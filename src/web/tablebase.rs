@@ -6,9 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::Core;
 use crate::error::ProbeError;
-use crate::format::Kind;
 use crate::generate::values_file;
-use crate::probe;
 
 #[wasm_bindgen]
 extern "C" {
@@ -41,12 +39,14 @@ extern "C" {
     fn mainline(this: &Runtime, fen: &JsValue, options: JsValue) -> Promise;
     #[wasm_bindgen(method)]
     fn stats(this: &Runtime) -> JsValue;
+    #[wasm_bindgen(method, catch, js_name = legalMoves)]
+    fn legal_moves(this: &Runtime, fen: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, js_name = clearCache)]
     fn clear_cache(this: &Runtime) -> Promise;
     #[wasm_bindgen(method, js_name = close)]
     fn close_runtime(this: &Runtime) -> Promise;
     #[wasm_bindgen(method)]
-    fn prefetch(this: &Runtime, files: Vec<String>, on_progress: JsValue) -> Promise;
+    fn prefetch(this: &Runtime, fen: &JsValue, on_progress: JsValue) -> Promise;
     #[wasm_bindgen(method)]
     fn release(this: &Runtime);
     #[wasm_bindgen(method)]
@@ -91,8 +91,8 @@ const MAX_FEN_ARG: u32 = 4096;
 /// all (wasm-bindgen's glue would copy any other value into the module's
 /// memory as if it were one, and trap there) or is far longer than any
 /// FEN (a huge one fails to allocate there, and traps). A string passes
-/// without being copied into the module: `probe` and `mainline` hand it
-/// to the runtime as it is, so that a module whose memory is exhausted
+/// without being copied into the module: every method that takes one
+/// hands it to the runtime as it is, so that a module whose memory is exhausted
 /// traps only inside the runtime's calls, which close the Tablebase with
 /// a `closed` error instead of throwing a bare `RuntimeError`.
 fn fen_checked(fen: &JsValue) -> Result<(), JsValue> {
@@ -113,14 +113,6 @@ fn fen_checked(fen: &JsValue) -> Result<(), JsValue> {
         ))));
     }
     Ok(())
-}
-
-/// The FEN a method was given, copied into the module, or its typed error
-/// (see [`fen_checked`]).
-fn fen_arg(fen: &JsValue) -> Result<String, JsValue> {
-    fen_checked(fen)?;
-    fen.as_string()
-        .ok_or_else(|| coded_error(&ProbeError::InvalidFen("expected a string".into())))
 }
 
 /// Probes Syzygy tables on static hosts from the browser.
@@ -201,21 +193,15 @@ impl Tablebase {
         }
     }
 
-    /// Legal moves of a position (no tables needed); throws on a bad FEN.
+    /// Legal moves of a position (no tables needed); throws on a bad FEN,
+    /// and `closed` once a trap left the module unusable.
     #[wasm_bindgen(js_name = legalMoves, unchecked_return_type = "Array<{uci: string, san: string}>")]
     pub fn legal_moves(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] fen: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let pos = probe::parse_position(&fen_arg(&fen)?).map_err(|e| coded_error(&e))?;
-        let out = js_sys::Array::new();
-        for (uci, san) in probe::legal_moves(&pos) {
-            let o = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&o, &"uci".into(), &uci.into());
-            let _ = js_sys::Reflect::set(&o, &"san".into(), &san.into());
-            out.push(&o);
-        }
-        Ok(out.into())
+        fen_checked(&fen)?;
+        self.runtime.legal_moves(&fen)
     }
 
     /// Requests, bytes, rounds, where pages came from, cache sizes.
@@ -261,18 +247,11 @@ impl Tablebase {
         #[wasm_bindgen(unchecked_param_type = "string")] fen: JsValue,
         #[wasm_bindgen(js_name = onProgress)] on_progress: Option<PrefetchProgress>,
     ) -> Promise {
-        let pos =
-            match fen_arg(&fen).and_then(|f| probe::parse_fen(&f).map_err(|e| coded_error(&e))) {
-                Ok(pos) => pos,
-                Err(e) => return Promise::reject(&e),
-            };
-        let mut files = Vec::new();
-        for mat in probe::reachable_materials(&pos) {
-            for kind in [Kind::Wdl, Kind::Dtz] {
-                files.push(format!("{}.{}", mat.name, kind.extension()));
-            }
+        match fen_checked(&fen) {
+            Ok(()) => self
+                .runtime
+                .prefetch(&fen, on_progress.map_or(JsValue::UNDEFINED, JsValue::from)),
+            Err(e) => Promise::reject(&e),
         }
-        self.runtime
-            .prefetch(files, on_progress.map_or(JsValue::UNDEFINED, JsValue::from))
     }
 }

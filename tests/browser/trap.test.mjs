@@ -15,6 +15,71 @@ const skip = skipReason();
 const KEPT = '8/8/8/4k3/8/8/8/4K2Q w - - 0 1';
 const COLD = '8/8/4k3/8/3r4/3P4/8/3RK3 b - - 12 40';
 
+/**
+ * Page side: installs `window.trapKit` ({grow, take, outcome, sync}). grow
+ * grows the instance's memory to the engine's limit, so the core's
+ * allocator finds no room past what it holds; take then takes that free
+ * room too, down to its smallest blocks (its own export, each failure a
+ * trap of that call alone), so that any allocation of the module traps,
+ * the copy of a call's arguments included.
+ */
+async function installTrapKit() {
+  // The page's instance (init returns it once made).
+  const wasm = await (await import('/pkg/syzygy_web.js')).default();
+  window.trapKit = {
+    grow() {
+      let pages = wasm.memory.buffer.byteLength / 65536;
+      for (let step = 16384; step >= 1; step >>= 1) {
+        for (;;) {
+          try {
+            wasm.memory.grow(step);
+            pages += step;
+          } catch {
+            break;
+          }
+        }
+      }
+      return pages;
+    },
+    take() {
+      let taken = 0;
+      for (let size = 1 << 24; size >= 8; size >>= 1) {
+        for (;;) {
+          try {
+            wasm.__wbindgen_malloc(size, 8);
+            taken += size;
+          } catch (e) {
+            // (Anything but the trap, a missing export say, is the test's own failure.)
+            if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+            break;
+          }
+        }
+      }
+      return taken;
+    },
+    // (A call that throws at once, not by its promise, says so.)
+    outcome(call) {
+      try {
+        return call().then(
+          () => 'answered',
+          (e) => `${e && e.code}: ${e && e.message}`,
+        );
+      } catch (e) {
+        return `threw ${e}`;
+      }
+    },
+    // Synchronous calls too must not throw past the API as a bare trap.
+    sync(f) {
+      try {
+        f();
+        return 'answered';
+      } catch (e) {
+        return `${e && e.code}: ${e && e.message}`;
+      }
+    },
+  };
+}
+
 describe('a trap in the WebAssembly module', { skip }, () => {
   const env = suiteBrowser();
 
@@ -25,66 +90,22 @@ describe('a trap in the WebAssembly module', { skip }, () => {
     try {
       const page = await openTablebase(context, servers, { generate: 'never' });
       assert.deepStrictEqual(await page.evaluate((f) => window.tb.probe(f), KEPT), kept);
+      await page.evaluate(installTrapKit);
       const seen = await page.evaluate(
         async ({ cold, kept }) => {
-          // The page's instance (init returns it once made): grow its memory
-          // until the engine refuses, so the core's allocator finds none.
-          const wasm = await (await import('/pkg/syzygy_web.js')).default();
-          let pages = wasm.memory.buffer.byteLength / 65536;
-          for (let step = 16384; step >= 1; step >>= 1) {
-            for (;;) {
-              try {
-                wasm.memory.grow(step);
-                pages += step;
-              } catch {
-                break;
-              }
-            }
-          }
-          // (A call that throws at once, not by its promise, says so.)
-          const outcome = (call) => {
-            try {
-              return call().then(
-                () => 'answered',
-                (e) => `${e && e.code}: ${e && e.message}`,
-              );
-            } catch (e) {
-              return `threw ${e}`;
-            }
-          };
-          // Synchronous calls too must not throw past the API as a bare trap.
-          const sync = (f) => {
-            try {
-              f();
-              return 'answered';
-            } catch (e) {
-              return `${e && e.code}: ${e && e.message}`;
-            }
-          };
+          const { grow, take, outcome, sync } = window.trapKit;
+          const pages = grow();
           const first = await outcome(() => window.tb.probe(cold));
-          // Then the allocator's free room taken too, down to its smallest
-          // blocks (its own export, each failure a trap of that call
-          // alone): now any allocation of the module traps, the copy of a
-          // call's arguments included. The wrapper hands a FEN to the
-          // runtime uncopied, so each call still rejects `closed`, not
-          // with a bare RuntimeError thrown at once.
-          let taken = 0;
-          for (let size = 1 << 24; size >= 8; size >>= 1) {
-            for (;;) {
-              try {
-                wasm.__wbindgen_malloc(size, 8);
-                taken += size;
-              } catch (e) {
-                // (Anything but the trap, a missing export say, is the test's own failure.)
-                if (!(e instanceof WebAssembly.RuntimeError)) throw e;
-                break;
-              }
-            }
-          }
+          // Then no allocation of the module succeeds. The wrapper hands a
+          // FEN to the runtime uncopied, so each call still rejects
+          // `closed` (and legalMoves throws it), not a bare RuntimeError
+          // thrown at once.
+          const taken = take();
           const later = [
             await outcome(() => window.tb.probe(kept)),
             await outcome(() => window.tb.mainline(kept)),
             await outcome(() => window.tb.saved()),
+            await outcome(() => window.tb.prefetch(kept)),
             await outcome(() => window.tb.probe(kept.padEnd(4096, ' '))),
           ];
           return { pages, taken, first, later, stats: sync(() => window.tb.stats()), legal: sync(() => window.tb.legalMoves(kept).length) };
@@ -95,6 +116,7 @@ describe('a trap in the WebAssembly module', { skip }, () => {
       assert.match(seen.first, /^closed: this Tablebase stopped: its WebAssembly module failed \(.+\); reload the page$/);
       assert.ok(seen.taken > 0, 'the allocator gave up its free room');
       for (const s of seen.later) assert.match(s, /^closed: /);
+      assert.match(seen.legal, /^closed: /);
       assert.equal(seen.stats, 'answered', 'stats() still answers');
 
       // A reload: a new module, and what IndexedDB kept answers with no request.
@@ -111,4 +133,35 @@ describe('a trap in the WebAssembly module', { skip }, () => {
       await context.close();
     }
   });
+
+  // legalMoves and prefetch enter the module through the runtime too: met
+  // first by either, a trap closes the Tablebase as a probe's does.
+  for (const name of ['legalMoves', 'prefetch']) {
+    it(`met first by ${name}, closes the Tablebase`, async () => {
+      const { servers, browser } = env;
+      const context = await browser.newContext();
+      try {
+        const page = await openTablebase(context, servers, { generate: 'never' });
+        await page.evaluate(installTrapKit);
+        const seen = await page.evaluate(
+          async ({ kept, name }) => {
+            const kit = window.trapKit;
+            kit.grow();
+            const taken = kit.take();
+            const first = name === 'legalMoves' ? kit.sync(() => window.tb.legalMoves(kept)) : await kit.outcome(() => window.tb.prefetch(kept));
+            const then = await kit.outcome(() => window.tb.probe(kept));
+            return { taken, first, then, stats: kit.sync(() => window.tb.stats()) };
+          },
+          { kept: KEPT, name },
+        );
+        console.log(`${name}: ${seen.taken} bytes taken; first: ${seen.first}; then probe: ${seen.then}`);
+        assert.ok(seen.taken > 0, 'the allocator gave up its free room');
+        assert.match(seen.first, /^closed: this Tablebase stopped: its WebAssembly module failed \(.+\); reload the page$/);
+        assert.match(seen.then, /^closed: /);
+        assert.equal(seen.stats, 'answered');
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });
