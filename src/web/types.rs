@@ -112,8 +112,9 @@ export interface Stats {
 export interface ColdProbe {
   /** HTTP requests it started, and the bytes they brought. */
   requests: number; bytes: number;
-  /** Requests that had to wait for another of its requests to finish first
-   *  (the next round, or a free connection): sequential waves of requests. */
+  /** Sequential waves of requests: 1 where all went out at once, one more
+   *  for each request in a chain that had to wait for another of its
+   *  requests to finish first (the next round, or a free connection). */
   waves: number;
   /** Logical rounds of the analysis (attempts that named missing pages). */
   rounds: number;
