@@ -78,7 +78,9 @@ fn generate_for(lib: &mut Library, pos: &shakmaty::Chess) -> Result<(), ProbeErr
         dtm: true,
     };
     for key in generated::needed(pos, |k| lib.contains(k)) {
-        let t = generate::generate(key, lib, opts, &generate::Quiet);
+        // (`needed` lists sub-materials first, so none is missing here.)
+        let t = generate::generate(key, lib, opts, &generate::Quiet)
+            .map_err(ProbeError::MissingTable)?;
         lib.insert(t);
     }
     Ok(())

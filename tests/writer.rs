@@ -211,7 +211,7 @@ fn generated_three_piece_tables_read_like_the_official_ones() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut lib = Library::default();
     for key in plan::order(&keys, |_| false) {
-        let t = generate::generate(key, &lib, generate::Options::default(), &Quiet);
+        let t = generate::generate(key, &lib, generate::Options::default(), &Quiet).unwrap();
         let source = Generated::new(&t, &lib).expect("layout");
         let entries = collect(&t.layout.name, &source, &mut |_| {}).expect("collected");
         let opts = Options::default();

@@ -80,6 +80,8 @@ pub mod summary;
 pub mod value;
 pub mod values_file;
 
+use std::sync::atomic::AtomicBool;
+
 use layout::Layout;
 use promote::Ahead;
 use slice::Tables;
@@ -132,22 +134,21 @@ impl Meter<'_> {
 }
 
 /// Generates one material. Every material its captures and promotions reach
-/// must be in `library` (see [`plan::order`]); the result is not inserted.
+/// must be in `library` (see [`plan::order`]); Err names one that is not.
+/// The result is not inserted.
 pub fn generate(
     key: [u8; 12],
     library: &Library,
     opts: Options,
     progress: &dyn Progress,
-) -> Solved {
-    let solved = solve(
+) -> Result<Solved, String> {
+    solve(
         blank(key, opts),
         Subtables::Shared(library),
         None,
         opts,
         progress,
-    );
-    // A shared library fetches nothing, so solving cannot fail.
-    solved.unwrap_or_else(|_| blank(key, opts))
+    )
 }
 
 /// The table a generation fills, a slice at a time as each is solved.
@@ -284,6 +285,17 @@ fn solve(
     let name = solved.layout.name.clone();
     let threads = opts.threads.max(1);
     let fetched = subtables.to_fetch(&solved.layout.key);
+    // Every material a capture or promotion reaches must be at hand, or
+    // fetched to be valued ahead: a move into a missing one has no value.
+    if let Some(k) = plan::children(&solved.layout.key)
+        .into_iter()
+        .find(|k| !plan::trivial(k) && !subtables.library().contains(k) && !fetched.contains(k))
+    {
+        return Err(format!(
+            "generate {name}: {} is needed first",
+            layout::name_of(&k).0
+        ));
+    }
     let mut ahead = Ahead::default();
     if !fetched.is_empty() {
         ahead = Ahead::new(&solved.layout, opts.dtm);
@@ -364,6 +376,7 @@ fn solve(
             this: &solved,
             library: subtables.library(),
             ahead: &ahead,
+            gap: AtomicBool::new(false),
         };
         let inner = (threads / batch.len()).max(1);
         if batch.len() == 1 {
@@ -373,6 +386,11 @@ fn solve(
             crate::par::map_owned(jobs, batch.len(), |(&s, w)| {
                 slice::solve(&tables, s, opts.dtm, 1, &meter, w)
             });
+        }
+        if tables.gap.into_inner() {
+            return Err(format!(
+                "generate {name}: a capture or pawn move leads to a position not at hand"
+            ));
         }
         // Slices of one advancement never read each other: each goes
         // into the table as soon as it is solved.
@@ -418,4 +436,35 @@ fn solve(
     // A spilled table holds no codes, packed or not.
     solved.packed = false;
     Ok(solved)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use layout::parse_material;
+
+    /// A material whose captures reach one not at hand is refused before
+    /// any work, naming it.
+    #[test]
+    fn a_missing_sub_material_is_named() {
+        let key = parse_material("KRvKN").unwrap();
+        let e = generate(key, &Library::default(), Options::default(), &Quiet).unwrap_err();
+        assert!(e.contains("is needed first"), "{e}");
+    }
+
+    /// A sub-material held but unreadable (here its tables empty, as a
+    /// slice the plan failed to hold would be) fails the generation
+    /// rather than count the moves into it as anything.
+    #[test]
+    fn an_unreadable_child_fails_the_generation() {
+        let key = parse_material("KRvKN").unwrap();
+        let mut lib = Library::default();
+        for k in plan::order(&[key], |_| false) {
+            if k != key {
+                lib.insert(blank(k, Options::default()));
+            }
+        }
+        let e = generate(key, &lib, Options::default(), &Quiet).unwrap_err();
+        assert!(e.contains("not at hand"), "{e}");
+    }
 }

@@ -96,9 +96,10 @@ fn children_by_move(key: &[u8; 12]) -> Vec<([u8; 12], usize, bool)> {
             let mut k = *key;
             k[v] -= 1;
             push(k, !color, false);
-            // The capturing pawn promotes.
+            // The capturing pawn promotes (taking a piece on the last
+            // rank, where no pawn stands).
             let p = key_index(!color, Role::Pawn);
-            if k[p] > 0 {
+            if k[p] > 0 && victim != Role::Pawn {
                 for role in PROMOTIONS {
                     let mut kp = k;
                     kp[p] -= 1;
@@ -239,6 +240,11 @@ mod tests {
         assert_eq!(names("KRPvKR"), want);
         // No pawn, no promotion.
         assert!(names("KQvKR").is_empty());
+        // A pawn never stands on the last rank, so none is taken by a
+        // promoting pawn: KPvKP's promotions leave the other pawn.
+        let mut want = vec!["KQvKP", "KRvKP", "KBvKP", "KNvKP"];
+        want.sort();
+        assert_eq!(names("KPvKP"), want);
         // Every material up to five pieces: the two kinds together are all
         // children, and no child is both.
         for key in all_up_to(5) {

@@ -2,6 +2,8 @@
 //! moves and values its zeroing moves from finished tables, then the
 //! retrograde passes (DTZ50'', then mate distance) from those seeds.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use shakmaty::{Color, Role};
 
 use super::child::Children;
@@ -72,6 +74,10 @@ pub struct Tables<'a> {
     pub library: &'a Library,
     /// Promotions into tables not in `library`, valued ahead.
     pub ahead: &'a Ahead,
+    /// Set where a zeroing move's position could not be read (a table or
+    /// a slice the plan should have held): the generation then fails
+    /// rather than count that move as anything.
+    pub gap: AtomicBool,
 }
 
 impl Tables<'_> {
@@ -107,7 +113,8 @@ pub(super) fn after(b: &Board, m: &Move, out: &mut [Piece; MAX_PIECES]) -> usize
 
 /// (WDL, mate code) of the position after a zeroing move, for the side to
 /// move there, en passant replies to a double push included; None for a
-/// promotion into a table not at hand (valued ahead, see [`Ahead`]).
+/// promotion into a table not at hand (valued ahead, see [`Ahead`]) and
+/// where a position could not be read (see [`Tables::gap`]).
 fn zeroing_child(
     t: &Tables,
     kids: &Children,
@@ -116,12 +123,15 @@ fn zeroing_child(
     turn: Color,
     dtm: bool,
 ) -> Option<(i8, i16)> {
-    // Callers generate every sub-material first; any other gap would be a
-    // bug in the plan, so it is valued as unknown rather than crash.
+    // Callers hold every sub-material (checked before solving); any other
+    // gap is a bug in what the plan holds, which fails the generation.
     let (code, mate) = match kids.probe(b, m, turn) {
         Some(found) => found,
         None if m.promotion.is_some() => return None,
-        None => (UNKNOWN, UNKNOWN),
+        None => {
+            t.gap.store(true, Ordering::Relaxed);
+            return None;
+        }
     };
     let mut w = value::wdl(code);
     let mut mate = if dtm { mate } else { UNKNOWN };
@@ -129,7 +139,10 @@ fn zeroing_child(
     let mut by_ep: Option<(i8, i16)> = None;
     if m.double_push {
         en_passant_replies(b, m, turn, |ep| {
-            let (g, gm) = t.probe(ep, turn).unwrap_or((UNKNOWN, UNKNOWN));
+            let Some((g, gm)) = t.probe(ep, turn) else {
+                t.gap.store(true, Ordering::Relaxed);
+                return;
+            };
             let here = (
                 -value::wdl(g),
                 if dtm { value::through(gm) } else { UNKNOWN },

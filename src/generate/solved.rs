@@ -439,7 +439,7 @@ mod tests {
         let mut lib = Library::default();
         let mut checked = 0;
         for key in plan::order(&[parse_material("KPvK").unwrap()], |_| false) {
-            let t = generate(key, &lib, opts, &Quiet);
+            let t = generate(key, &lib, opts, &Quiet).unwrap();
             let dtm = t.dtm.as_ref().unwrap();
             for (codes, mates) in t.dtz.iter().zip(dtm) {
                 for (&d, &m) in codes.iter().zip(mates) {

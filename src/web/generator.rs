@@ -101,6 +101,7 @@ impl Generator {
         };
         let t = generate::generate(key, &self.library, opts, &ToJs);
         SINK.with(|s| *s.borrow_mut() = None);
+        let t = t.map_err(|e| JsError::new(&e))?;
         // Reserved in one piece: a growing vector would hold its old and new
         // buffers at once, tens of MB more at the module's peak.
         let mut bytes = Vec::with_capacity(values_file::encoded_len(&t));

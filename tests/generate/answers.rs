@@ -40,8 +40,9 @@ fn materials() -> Vec<String> {
     out
 }
 
-/// Official DTZ n may be rounded (n or n + 1 plies), and a loss one ply
-/// from such a win can read one short: see `check` in generate.rs.
+/// Official DTZ n may be rounded (n or n + 1 plies, never n - 1), and a
+/// loss one ply from such a win can read one short: see `check` in
+/// generate.rs.
 fn dtz_agrees(ours: i32, theirs: i32, precise: bool) -> bool {
     if ours == theirs {
         return true;
@@ -49,7 +50,7 @@ fn dtz_agrees(ours: i32, theirs: i32, precise: bool) -> bool {
     if precise && theirs > 0 {
         return false;
     }
-    ours.signum() == theirs.signum() && (ours.abs() - theirs.abs()).abs() == 1
+    ours.signum() == theirs.signum() && ours.abs() == theirs.abs() + 1
 }
 
 /// The reference's (WDL, DTZ plies, precise) of a position.
