@@ -144,6 +144,8 @@ export class PageDb {
     // transaction (see `store`); null while none waits.
     this.queue = null;
     this.flushed = null;
+    // The last clear (see `clear`): writes queued after it wait for it.
+    this.cleared = Promise.resolve();
     // Whether a refused write's eviction is under way (see `guard`).
     this.evicting = false;
     // Whether the connection was last dropped over the quota (a save told so).
@@ -468,14 +470,16 @@ export class PageDb {
   store(url, identity, pages, saving = null, alone = false) {
     // A save's chunk is large and may meet the quota: in a transaction of
     // its own, so that its refusal is not another save's or a probe's.
-    if (saving || alone) return this.write([{ url, identity, pages, saving }]);
+    const cleared = this.cleared;
+    if (saving || alone) return cleared.then(() => this.write([{ url, identity, pages, saving }]));
     if (!this.queue) {
-      this.queue = [];
-      this.flushed = new Promise(later).then(() => {
-        const queue = this.queue;
-        this.queue = null;
-        return this.write(queue);
-      });
+      const queue = (this.queue = []);
+      this.flushed = new Promise(later)
+        .then(() => cleared)
+        .then(() => {
+          if (this.queue === queue) this.queue = null;
+          return this.write(queue);
+        });
     }
     this.queue.push({ url, identity, pages, saving });
     return this.flushed;
@@ -789,7 +793,24 @@ export class PageDb {
     this.dropConnection();
   }
 
-  clear() {
+  /**
+   * Empties the database once `before` (writes queued elsewhere until
+   * now) settled, after the writes this queued so far; writes queued from
+   * now on land after it, so that what a probe reads after a clear (asking
+   * again) is kept.
+   */
+  clear(before = Promise.resolve()) {
+    const batch = this.queue ? this.flushed : null;
+    this.queue = null;
+    this.cleared = Promise.all([before, batch]).then(
+      () => this.wipe(),
+      () => this.wipe(),
+    );
+    return this.cleared;
+  }
+
+  /** Drops every record now (see `clear`). */
+  wipe() {
     return this.guard(async (db) => {
       const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite', RELAXED);
       for (const s of ['pages', 'lru', 'files']) tx.objectStore(s).clear();

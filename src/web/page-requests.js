@@ -104,6 +104,8 @@ async function fetchPages(rt, id, file, wanted, job, gaps) {
   const lost = failed.flatMap(([[a, b]]) => Array.from({ length: b - a + 1 }, (_, i) => a + i));
   // (As of this call's epoch: a clear meanwhile numbers files anew.)
   const stored = await pagesFromDb(rt, id, file, lost, true, epoch).catch(() => null);
+  // Cleared meanwhile: the probe asks again under the new numbering.
+  if (epoch !== rt.epoch) return;
   if (!stored || stored.size < lost.length) throw failed[0][1];
 }
 
@@ -123,8 +125,13 @@ export async function pagesFromDb(rt, id, file, wanted, anywhere = false, epoch 
   // A version change seen meanwhile: what IndexedDB held is the version before.
   // (A validator that only grew, a kind learnt, is the same version.)
   if ((idb && !file.idb) || file.size !== size || !sameVersion(file.validator, validator)) got.clear();
-  for (const [p, bytes] of got) rt.core.supply(id, p * rt.pageSize, size, validator, bytes);
-  rt.counters.pagesFromIndexedDb += got.size;
+  for (const [p, bytes] of got) {
+    // Two probes' lookups of one page (neither in flight on the network):
+    // supplied and counted once.
+    if (rt.core.hasPage(id, p)) continue;
+    rt.core.supply(id, p * rt.pageSize, size, validator, bytes);
+    rt.counters.pagesFromIndexedDb++;
+  }
   return got;
 }
 

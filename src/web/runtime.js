@@ -442,6 +442,9 @@ export class Runtime {
     try {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         this.checkOpen();
+        // A clear meanwhile numbered files anew: failures of before name
+        // other files now, and the probe asks again.
+        for (const [key, x] of failed) if (x.epoch !== this.epoch) failed.delete(key);
         // The verdict's speculative reads fill only the connections its
         // rounds leave idle, so that it comes in as few waves as it can
         // (see freeConnections). Other probes name them all: beside a
@@ -492,12 +495,13 @@ export class Runtime {
         if (await this.fromIndexedDb(r.need, ask)) continue;
         const round = arrived + 1;
         if (round > MAX_ROUNDS) break;
+        const epoch = this.epoch;
         for (const [key, f, supply] of this.supplies(r.need, ask, r.gaps)) {
           if (pending.has(key)) continue;
           const settle = (ok) => (error) => {
             pending.delete(key);
             if (ok) arrived = Math.max(arrived, round);
-            else failed.set(key, { f, error });
+            else failed.set(key, { f, error, epoch });
           };
           pending.set(key, supply().then(settle(true), settle(false)));
           if (round > rounds) {
@@ -671,10 +675,9 @@ export class Runtime {
     this.generated.clear();
     this.files.clear();
     this.absent.clear();
-    // Writes queued before the clear land before it: an answer taken in
-    // while one waited may have queued another.
-    while (this.writes.size) await this.stored();
-    await this.db.clear();
+    // Writes queued before the clear land before it, those of answers
+    // taken in after it (a probe asking again) after it (see PageDb.clear).
+    await this.db.clear(this.stored());
   }
 
   /** Whole files into IndexedDB, in 1 MiB requests, within the budget. */

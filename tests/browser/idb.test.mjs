@@ -458,6 +458,51 @@ describe('IndexedDB page cache', { skip }, () => {
     }
   });
 
+  it('clearCache while IndexedDB is busy: what a probe reads after the clear is kept', async () => {
+    // Another connection's transaction holds the stores for 600 ms from
+    // just before the clear: the writes of the probe's answers before the
+    // clear and after it (the probe asks again) queue behind it. Those
+    // after it were wiped by the clear once they had landed, though the
+    // page counted them stored: a revisit asked the network again.
+    const servers = await startServers({ latencyMs: 50 });
+    const context = await browser.newContext();
+    try {
+      const page = await openTablebase(context, servers, { generate: 'never' });
+      const got = await page.evaluate(async (fen) => {
+        const probe = window.tb.probe(fen);
+        await new Promise((r) => setTimeout(r, 80));
+        const db = await new Promise((resolve, reject) => {
+          const req = indexedDB.open('syzygy-web');
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(req.error);
+        });
+        const tx = db.transaction(['pages', 'lru', 'files'], 'readwrite');
+        const until = performance.now() + 600;
+        const spin = () => {
+          if (performance.now() < until) tx.objectStore('files').get('none').onsuccess = spin;
+        };
+        spin();
+        const cleared = window.tb.clearCache();
+        const r = await probe;
+        await cleared;
+        while (window.tb.stats().writesPending) await new Promise((res) => setTimeout(res, 20));
+        db.close();
+        return r;
+      }, FEN);
+      assert.deepStrictEqual(got, expected[FEN]);
+      await createTablebase(page, { urls: [servers.base], generate: 'never' });
+      const again = await page.evaluate(async (f) => {
+        const r = await window.tb.probe(f);
+        return { r, requests: window.tb.stats().requests };
+      }, FEN);
+      assert.deepStrictEqual(again.r, expected[FEN]);
+      assert.equal(again.requests, 0, 'the pages read after the clear came from IndexedDB');
+    } finally {
+      await context.close();
+      await servers.close();
+    }
+  });
+
   it('saved for offline, then offline in the same session: new positions answer from IndexedDB', async () => {
     // KRvKP's files (175 and 189 KiB) are longer than the heads a first
     // probe opens them with: the pages of new positions lie past what the
