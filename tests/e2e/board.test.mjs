@@ -122,6 +122,13 @@ describe('app page', () => {
     await dragMove(page, 'b7', 'b8');
     const choice = page.locator('syzygy-board .sb-promo-choice[aria-label="Promote to knight"]');
     await choice.waitFor();
+    // Turning the board drops the choice, which stood over squares the turn moves.
+    await page.locator('body').press('f');
+    await page.waitForFunction(() => !document.querySelector('syzygy-board .sb-promo-choice'));
+    assert.equal(await fenInput(page), start);
+    await page.locator('body').press('f');
+    await dragMove(page, 'b7', 'b8');
+    await choice.waitFor();
     await choice.click();
     const after = applyUci(start, 'b7b8n');
     await expectFen(page, after);
@@ -335,6 +342,8 @@ describe('app page', () => {
     const page = await open('4k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1');
     await waitVerdict(page, '4k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1');
     await page.waitForSelector('syzygy-board .sb-group[data-group="unknown"] [role="option"]', { timeout: 5000 });
+    // Headed by why they have no values, not as moves of unknown result.
+    assert.equal(await page.textContent('syzygy-board .sb-group[data-group="unknown"] .sb-group-label'), 'Values unavailable');
     await dragMove(page, 'e1', 'd1');
     await expectFen(page, '4k3/pppppppp/8/8/8/8/8/3K4 b - - 1 1');
 

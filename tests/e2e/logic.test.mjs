@@ -116,6 +116,21 @@ describe('verdict.js', () => {
     assert.equal(describeResult({ ...base, turn: 'white', wdl: 2, dtz: 13, category: 'win' }).pending, false);
   });
 
+  it('from a clock of 150 the 75-move rule has drawn the game: nothing to claim', () => {
+    for (const r of [
+      { turn: 'white', wdl: 2, dtz: 3, category: 'cursed-win' },
+      { turn: 'black', wdl: -2, dtz: -3, category: 'blessed-loss' },
+    ]) {
+      const v = describeResult({ ...base, ...r, halfmoveClock: 150 });
+      assert.match(v.summary, /White could force checkmate.*the 75-move rule has drawn the game, with nothing to claim/);
+      assert.match(v.notes.join(' '), /stands at 150: 75 moves without a capture or pawn move draw the game at once/);
+      assert.doesNotMatch(v.summary + v.notes.join(' '), /can claim|50-move rule draws/);
+    }
+    // Below 150 the side behind may claim a draw, and must.
+    const claim = describeResult({ ...base, turn: 'white', wdl: 2, dtz: 3, category: 'cursed-win', halfmoveClock: 149 });
+    assert.match(claim.summary, /Black can claim a draw under the 50-move rule/);
+  });
+
   it('explains the 50-move rule, the halfmove clock and imprecise DTZ in words', () => {
     const cursed = describeResult({ ...base, turn: 'white', wdl: 1, dtz: 105, category: 'cursed-win' });
     assert.match(cursed.summary, /50-move rule/);

@@ -181,6 +181,14 @@ describe('offline', () => {
       await clear();
       await page.waitForFunction(() => /Cache cleared/.test(document.querySelector('syzygy-board .sb-prefetch-status').textContent));
       assert.equal(await page.$('syzygy-board .sb-ask'), null);
+      // The best line on screen still plays (the clear dropped the lines kept).
+      const ply = page.locator('syzygy-board .sb-mainline .sb-ply').first();
+      await ply.waitFor({ timeout: 20000 });
+      const san = (await ply.textContent()).replace(/^\d+\.(…)?/, '');
+      await ply.click();
+      await page.waitForFunction((s) => (document.querySelector('syzygy-board .sb-history [aria-current="true"]')?.textContent || '').endsWith(s), san, { timeout: 5000 });
+      await page.locator('body').press('ArrowLeft');
+      await page.waitForFunction((f) => document.querySelector('syzygy-board .sb-fen').value === f, fen, { timeout: 5000 });
 
       await page.click('syzygy-board .sb-network button:has-text("Save KQvK for offline")');
       await page.waitForFunction(() => /offline use here|available offline|Could not/.test(document.querySelector('syzygy-board .sb-prefetch-status').textContent), null, { timeout: 60000 });

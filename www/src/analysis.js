@@ -330,7 +330,7 @@ export function renderError(ctx, err, fen) {
     over = inCheck(fen) ? `Checkmate: ${sideName(parseFen(fen).turn === 'white' ? 'black' : 'white')} wins.` : 'Stalemate: draw.';
   }
   view.verdict.error(e, { over, fix: fixFor(ctx, err, fen) });
-  if (legal.length) view.moveList.renderUnknown(legal);
+  if (legal.length) view.moveList.renderUnknown(legal, null, 'Values unavailable');
   else view.moveList.message(e.code === 'invalid-fen' ? '' : 'No moves to show.');
   view.mainline.message('No best line for this position.');
   markStale(view.mainlineCard, false);
@@ -358,7 +358,8 @@ function fixFor(ctx, e, fen) {
   if (code === 'castling' || (code === 'illegal-position' && /invalid castling rights/.test(e.message || ''))) {
     return h('button.sb-btn.sb-fix', { type: 'button', onclick: () => ctx.act.load(makeFen({ ...parseFen(fen), castling: '-' })) }, 'Probe without castling rights');
   }
-  if (code === 'module') {
+  // (Network failures and failed generations are not kept: a redraw asks again.)
+  if (code === 'module' || code === 'network' || code === 'generate') {
     return h('button.sb-btn.sb-fix', { type: 'button', onclick: () => ctx.act.redraw() }, 'Retry');
   }
   if (code === 'too-many-pieces' && ctx.full && !ctx.s.editing) {
@@ -425,6 +426,9 @@ async function renderMainline(ctx, fen, token, result = null) {
   }
   if (token !== s.token) return;
   markStale(view.mainlineCard, false);
+  // What a click on it plays, kept apart from the cache of lines (cleared
+  // with the tables' cache while the line stays on screen).
+  s.shownLine = { fen, line };
   view.mainline.render(line, { loses: losesAt(r, line) });
   // The line may tell the two readings of a DTZ above 100 apart.
   if (beyond100(r)) view.verdict.result(describe(r, { zeroing: zeroingPlies(line) }), fen);
@@ -452,6 +456,7 @@ function losesAt(r, line) {
   const loser = r.wdl > 0 ? otherColor(r.turn) : r.turn;
   const who = sideName(loser);
   const ply = 100 - h - 1; // the ply that completes the 100 (below 0: they are complete)
+  if (h >= 150) return { after: -1, text: 'the 75-move rule has drawn the game: 75 moves have passed without a capture or pawn move' };
   if (ply < 0 && loser === r.turn) return { after: -1, text: `${who} can claim a draw now: 50 moves have passed without a capture or pawn move` };
   const at = Math.max(0, Math.min(line.moves.length - 1, ply));
   const mover = at % 2 === 0 ? r.turn : otherColor(r.turn);

@@ -163,7 +163,8 @@ export function createApp(host, options) {
     step: (d, how) => jump(s.ply + d, how),
     play,
     playMainline(index) {
-      const line = s.mainlines.get(currentFen(s));
+      const fen = currentFen(s);
+      const line = s.mainlines.get(fen) ?? (s.shownLine?.fen === fen ? s.shownLine.line : null);
       if (!line) return;
       if (s.editing) setEditing(ctx, false);
       pushLine(

@@ -187,9 +187,12 @@ export function createBoard(container, handlers) {
       cg.setAutoShapes(uci ? [{ orig: uci.slice(0, 2), dest: uci.slice(2, 4), brush }] : []);
     },
     flip() {
+      // The choice of piece stands over squares the turn would move.
+      if (pendingPromotion) pendingPromotion(null);
       cg.toggleOrientation();
     },
     setOrientation(color) {
+      if (pendingPromotion && color !== cg.state.orientation) pendingPromotion(null);
       cg.set({ orientation: color });
     },
     get orientation() {

@@ -75,8 +75,11 @@ export function createMoveList(callbacks) {
 
   return {
     el,
-    /** Shows probe moves (ranked best first) of the position `fen`. */
-    render(moves, fen = null) {
+    /**
+     * Shows probe moves (ranked best first) of the position `fen`; those
+     * without values under `unknownLabel` where given (why they have none).
+     */
+    render(moves, fen = null, unknownLabel = null) {
       const groups = groupMoves(moves);
       const keep = fen !== null && fen === shownFor && active >= 0 && chosen ? options[active].dataset.uci : null;
       const focused = hasFocus();
@@ -90,7 +93,7 @@ export function createMoveList(callbacks) {
         return h(
           'div.sb-group',
           { role: 'group', 'aria-labelledby': labelId, dataset: { group: g.key } },
-          h('div.sb-group-label', { id: labelId, role: 'presentation' }, g.label),
+          h('div.sb-group-label', { id: labelId, role: 'presentation' }, g.key === 'unknown' && unknownLabel ? unknownLabel : g.label),
           g.moves.map((m) => {
             const opt = h(
               'div.sb-move',
@@ -146,11 +149,12 @@ export function createMoveList(callbacks) {
       empty.hidden = !text;
       if (focused) (text ? empty : list).focus({ preventScroll: true });
     },
-    /** Shows legal moves without tablebase values. */
-    renderUnknown(legal, fen = null) {
+    /** Shows legal moves without tablebase values, under `label`: why they have none. */
+    renderUnknown(legal, fen = null, label = 'Values loading…') {
       this.render(
         legal.map((m) => ({ uci: m.uci, san: m.san })),
         fen,
+        label,
       );
     },
     focus() {

@@ -115,14 +115,18 @@ export function describe(r, context = {}) {
       v.tone = 'cursed';
       v.headline = `Cursed win for ${stm}`;
       v.summary = byClock
-        ? `${stm} can force checkmate, but the halfmove clock leaves too little time: ${opp} can claim a draw under the 50-move rule before the next capture or pawn move.`
+        ? h >= 150
+          ? `${stm} could force checkmate, but 75 moves have passed without a capture or pawn move: the 75-move rule has drawn the game, with nothing to claim.`
+          : `${stm} can force checkmate, but the halfmove clock leaves too little time: ${opp} can claim a draw under the 50-move rule before the next capture or pawn move.`
         : `${stm} can force checkmate, but not before 50 moves pass without a capture or pawn move: ${opp} can claim a draw under the 50-move rule.`;
       break;
     case 'blessed-loss':
       v.tone = 'cursed';
       v.headline = `Blessed loss for ${stm}`;
       v.summary = byClock
-        ? `${opp} can force checkmate, but the halfmove clock leaves too little time: ${stm} can claim a draw under the 50-move rule first.`
+        ? h >= 150
+          ? `${opp} could force checkmate, but 75 moves have passed without a capture or pawn move: the 75-move rule has drawn the game, with nothing to claim.`
+          : `${opp} can force checkmate, but the halfmove clock leaves too little time: ${stm} can claim a draw under the 50-move rule first.`
         : `${opp} can force checkmate, but not within the 50-move rule: ${stm} can claim a draw before it happens.`;
       break;
     case 'maybe-win':
@@ -165,6 +169,8 @@ export function describe(r, context = {}) {
       }
     } else if (category === 'maybe-win' || category === 'maybe-loss') {
       v.notes.push(`The halfmove clock stands at ${h}: ${plies(left)} ${remain(left)} before the 50-move rule and ${winner} needs about ${plies(n)}, so it may or may not be enough. With a fresh clock ${winner} would clearly win.`);
+    } else if (h >= 150) {
+      v.notes.push(`The halfmove clock stands at ${h}: 75 moves without a capture or pawn move draw the game at once. With a fresh clock ${winner} would win.`);
     } else {
       v.notes.push(`The halfmove clock already stands at ${h}: ${winner} needs ${span(n)} before the next capture or pawn move, but only ${plies(left)} ${remain(left)}, so the 50-move rule draws it. With a fresh clock ${winner} would win.`);
     }
