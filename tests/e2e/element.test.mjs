@@ -198,6 +198,19 @@ describe('<syzygy-board> custom element', () => {
     await page.waitForFunction(() => /Table address not valid/.test(document.querySelector('#d .sb-verdict')?.textContent || ''), null, { timeout: 20000 });
     assert.match(await page.textContent('#d .sb-verdict'), /"http:\/\/" is not a table address/);
     assert.ok(await page.$('#d .cg-wrap'), 'the board is drawn');
+    // And playable: the legal moves need no table. They come once the
+    // module has loaded (nothing else loads it here): a drag before then
+    // moves nothing, and is made again.
+    for (let i = 0; i < 40 && !(await page.$eval('#d', (el) => el.fen)).startsWith('8/R7/8/4k3/'); i++) {
+      await dragMove(page, 'a1', 'a7', '#d');
+      await page.waitForTimeout(250);
+    }
+    assert.match(await page.$eval('#d', (el) => el.fen), /^8\/R7\/8\/4k3\//);
+    // The list shows them too, without values.
+    await page.waitForSelector('#d .sb-group[data-group="unknown"] [role="option"]', { timeout: 5000 });
+    assert.match(await page.textContent('#d .sb-verdict'), /"http:\/\/" is not a table address/);
+    await page.$eval('#d', (el, f) => el.setAttribute('fen', f), FEN_A);
+    await page.waitForFunction((f) => document.querySelector('#d').fen === f, FEN_A);
     // The address mended: the board answers.
     await page.$eval('#d', (el) => el.setAttribute('tables', '/tables/'));
     await page.waitForFunction(() => document.querySelector('#d .sb-verdict').dataset.tone === 'white', null, { timeout: 20000 });

@@ -35,12 +35,17 @@ export const safeMaterial = (fen) => {
   }
 };
 
-/** Legal moves of `fen` from the decoder (empty before it is ready); remembered in the state. */
+/**
+ * Legal moves of `fen` from the decoder (empty before it is ready; without
+ * tables, from a Tablebase for moves alone: see `movesOnly`); remembered
+ * in the state.
+ */
 export function legalFor(ctx, fen) {
   const { s } = ctx;
-  if (!s.handle) return [];
+  const tb = s.handle ? s.handle.tb : s.rules;
+  if (!tb) return [];
   try {
-    s.legal = s.handle.tb.legalMoves(fen);
+    s.legal = tb.legalMoves(fen);
     s.legalFen = fen;
     return s.legal;
   } catch {

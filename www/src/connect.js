@@ -1,10 +1,11 @@
 // The board's Tablebase: opened for a table spec, its network progress and
 // generations shown, and what the Tablebase before it answered forgotten.
 // Takes the app context (see app.js).
-import { refreshStats } from './analysis.js';
-import { materialKey } from './chess.js';
+import { legalFor, refreshStats } from './analysis.js';
+import { materialKey, parseFen } from './chess.js';
 import { canonicalMaterial } from './materials.js';
-import { openTablebase, parseTableUrls } from './tablebase.js';
+import { currentFen } from './state.js';
+import { movesOnly, openTablebase, parseTableUrls } from './tablebase.js';
 
 /** Whether a table generated for `target` (a material name) is the one `fen` waits for. */
 function generatingFor(fen, target) {
@@ -63,7 +64,28 @@ export function connect(ctx, spec) {
     return handle;
   });
   s.handlePromise = promise;
-  s.handlePromise.catch(() => {});
+  s.handlePromise.catch((err) => {
+    // The tables could not be opened (an address that is not one, say):
+    // the legal moves need none, and the board stays playable. (Not where
+    // the module itself failed to load: that would only ask for it again.)
+    if (err && err.code === 'module') return;
+    movesOnly().then(
+      (tb) => {
+        if (s.destroyed || s.handlePromise !== promise) return;
+        s.rules = tb;
+        const fen = currentFen(s);
+        if (s.legalFen === fen || s.editing) return;
+        const legal = legalFor(ctx, fen);
+        view.board.setMoves(
+          legal.map((m) => m.uci),
+          parseFen(fen).turn,
+        );
+        // The error card said there were none to show.
+        if (legal.length) view.moveList.renderUnknown(legal, fen, 'Values unavailable');
+      },
+      () => {},
+    );
+  });
   ctx.early = [];
   s.scan = null;
   s.coverage = null;

@@ -22,6 +22,23 @@ export function loadWasm() {
   return ready;
 }
 
+let rules = null;
+
+/**
+ * A Tablebase for legal moves alone (they need no table), where the
+ * board's own could not be opened (a tables address that is not one): the
+ * board stays playable beside the error. It needs the module loaded, and
+ * then asks nothing of the network and keeps nothing in IndexedDB; it is
+ * never probed, so it makes no table.
+ */
+export function movesOnly() {
+  if (!rules) {
+    rules = loadWasm().then(() => new Tablebase({ urls: [], idbBudget: 0 }));
+    rules.catch(() => (rules = null));
+  }
+  return rules;
+}
+
 /** Parses "URL[,URL...]" into absolute base URLs ending in "/". */
 export function parseTableUrls(spec, base = document.baseURI) {
   const list = String(spec || './tables/')
