@@ -9,7 +9,7 @@ use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
 use super::values::{insert_into, MAX_PIECES};
-use crate::generate::layout::{name_of, parse_material};
+use crate::generate::layout::parse_material;
 use crate::generate::solved::Library;
 use crate::generate::{self, values_file, Options, Progress};
 
@@ -85,15 +85,7 @@ impl Generator {
                 "generate {name}: the browser generates tables of up to {MAX_PIECES} pieces"
             )));
         }
-        if let Some(missing) = generate::plan::children(&key)
-            .into_iter()
-            .find(|k| !generate::plan::trivial(k) && !self.library.contains(k))
-        {
-            return Err(JsError::new(&format!(
-                "generate {name}: {} is needed first",
-                name_of(&missing).0
-            )));
-        }
+        // (A sub-material not held: generate says which is needed first.)
         SINK.with(|s| *s.borrow_mut() = on_progress);
         let opts = Options {
             threads: 1,
