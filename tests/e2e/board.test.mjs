@@ -331,11 +331,50 @@ describe('app page', () => {
       .catch(async (e) => assert.fail(`${e.message}: ${await page.textContent('syzygy-board .sb-verdict')}`));
 
     // Network failure: tables served by a server that is gone.
-    await page.goto(appUrl(ctx.site.url, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1', `?tables=${encodeURIComponent(await deadUrl())}`));
+    const dead = `?tables=${encodeURIComponent(await deadUrl())}`;
+    await page.goto(appUrl(ctx.site.url, '8/8/8/4k3/8/r7/8/3QK3 w - - 0 1', dead));
     await page.waitForFunction(() => document.querySelector('syzygy-board .sb-verdict').dataset.error === 'network', null, { timeout: 30000 });
     assert.equal(await page.textContent('syzygy-board .sb-verdict .sb-headline'), 'Network problem');
+    // Who wins KRvK needs no table: that stays, its DTZ said to be unknown.
+    await page.goto(appUrl(ctx.site.url, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1', dead));
+    await page.waitForFunction(() => document.querySelector('syzygy-board .sb-verdict').dataset.error === 'network', null, { timeout: 30000 });
+    assert.equal(await page.textContent('syzygy-board .sb-verdict .sb-headline'), 'White wins');
+    assert.equal(await page.textContent('syzygy-board .sb-verdict .sb-dtz'), 'DTZ ? Not known: the table server could not be reached.');
     noErrors(page);
     await page.close();
+  });
+
+  it('keeps the verdict when the moves’ values fail after it, and Retry brings them', async () => {
+    // Drawn with White to move and no capture: the verdict reads KRPvKR
+    // alone; the replies' captures of the pawn need KRvKR, which fails.
+    const fen = '8/8/3k4/8/3P4/8/1r6/3K1R2 w - - 0 1';
+    const [cli] = cliProbe([fen]);
+    await ctx.site.setFaults({ match: '/KRvKR.', mode: 'status', status: 500 });
+    const page = await newPage(ctx.browser);
+    try {
+      await page.goto(appUrl(ctx.site.url, fen));
+      const v = await waitVerdict(page, fen);
+      assert.equal(v.headline, expectedHeadline(cli));
+      assert.equal(v.incomplete, 'network');
+      assert.match(await page.textContent('syzygy-board .sb-verdict .sb-incomplete'), /^The moves’ values did not arrive: the table server could not be reached\.$/);
+      assert.equal(await page.textContent('syzygy-board .sb-mainline'), 'Best line unavailable: the table server could not be reached.');
+      // The moves stay, playable, headed by why they have no values.
+      const listed = await page.$$eval('syzygy-board .sb-group[data-group="unknown"] [role="option"]', (els) => els.map((e) => e.dataset.uci).sort());
+      assert.deepEqual(listed, cli.moves.map((m) => m.uci).sort());
+      assert.match(await page.textContent('syzygy-board .sb-group[data-group="unknown"]'), /Values unavailable/);
+      await ctx.site.setFaults([]);
+      await page.click('syzygy-board .sb-verdict .sb-fix:has-text("Retry")');
+      await page.waitForFunction(() => {
+        const card = document.querySelector('syzygy-board .sb-verdict');
+        return !card.dataset.error && !card.classList.contains('sb-stale') && !document.querySelector('syzygy-board .sb-group[data-group="unknown"]');
+      }, null, { timeout: 20000 });
+      const ranked = await page.$$eval('syzygy-board [role="option"]', (els) => els.map((e) => e.dataset.uci));
+      assert.deepEqual(ranked, cli.moves.map((m) => m.uci));
+      noErrors(page);
+    } finally {
+      await ctx.site.setFaults([]);
+      await page.close();
+    }
   });
 
   baseIt('plays moves outside the tables: too many pieces, castling rights (tb.legalMoves)', skip ? { skip } : { timeout: 60_000 }, async () => {

@@ -161,6 +161,8 @@ export async function waitVerdict(page, fen, root = 'syzygy-board', { moves = tr
       tone: card.dataset.tone,
       category: card.dataset.category,
       error: card.dataset.tone === 'error' ? card.dataset.error : null,
+      // A verdict kept after the probe failed (its moves' values): the error's code.
+      incomplete: card.dataset.tone !== 'error' && card.dataset.error ? card.dataset.error : null,
       headline: text('.sb-headline'),
       tag: text('.sb-tag'),
       dtz: text('.sb-dtz-badge'),

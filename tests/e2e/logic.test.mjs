@@ -374,6 +374,19 @@ describe('share codes (sharecode.js)', () => {
 });
 
 describe('the WDL tables\' answer alone (verdict.js)', () => {
+  it('an outcome whose DTZ will not come (the probe failed after it) says why, not that it is counting', async () => {
+    const { describe: verdictOf } = await import('../../www/src/verdict.js');
+    const outcome = { wdl: 2, dtz: null, precise: null, dtm: null, category: 'win', turn: 'black', halfmoveClock: 0 };
+    assert.equal(verdictOf(outcome).pending, true);
+    const failed = verdictOf(outcome, { missing: { code: 'network', message: 'could not fetch KQvK.rtbz: HTTP 500 (after 3 retries)' } });
+    assert.equal(failed.pending, false);
+    assert.equal(failed.headline, 'Black wins');
+    assert.deepEqual(failed.dtz, { label: 'DTZ ?', text: 'Not known: the table server could not be reached.' });
+    // A verdict that had its DTZ keeps it.
+    const verdict = verdictOf({ ...outcome, dtz: 7, precise: true }, { missing: { code: 'network', message: 'x' } });
+    assert.equal(verdict.dtz.label, 'DTZ 7');
+  });
+
   it('a decisive WDL under a running clock is a win or a 50-move draw, not a win; a move likewise', async () => {
     const { describe: verdictOf, describeMove } = await import('../../www/src/verdict.js');
     const base = { dtz: null, precise: null, dtm: null, turn: 'white', code: 'missing-table', error: 'missing table: KRPvKR.rtbz', moves: [] };

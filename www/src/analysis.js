@@ -107,7 +107,8 @@ export async function analyse(ctx, fen, token) {
   const stale = () => token !== s.token || s.destroyed;
   const cached = s.results.get(fen);
   if (cached) {
-    if (cached.error) renderError(ctx, cached.error, fen);
+    if (cached.error && cached.partial) renderIncomplete(ctx, cached.partial, cached.error, fen);
+    else if (cached.error) renderError(ctx, cached.error, fen);
     else renderResult(ctx, cached, fen);
     if (!cached.error) renderMainline(ctx, fen, token);
     return;
@@ -131,6 +132,8 @@ export async function analyse(ctx, fen, token) {
   }
   const before = await statsOrNull(handle);
   if (full) view.network.working(true);
+  // The outcome or verdict on screen: a failure after it keeps it.
+  let partial = null;
   try {
     // The complete answer shows as soon as it is known, before its pages
     // are in IndexedDB (the promise waits for that).
@@ -138,7 +141,10 @@ export async function analyse(ctx, fen, token) {
     const onUpdate = (u) => {
       if (stale()) return;
       // The outcome (who wins) shows at once; the verdict adds its DTZ.
-      if (u.stage === 'outcome' || u.stage === 'verdict') renderVerdict(ctx, u.result, fen);
+      if (u.stage === 'outcome' || u.stage === 'verdict') {
+        partial = u.result;
+        renderVerdict(ctx, u.result, fen);
+      }
       if (u.stage === 'complete') {
         // onUpdate's errors are swallowed: only a render that went through
         // counts, else the one after the promise renders it (or its error).
@@ -174,7 +180,7 @@ export async function analyse(ctx, fen, token) {
     // again on a later visit (the package looks for a missing table again
     // after a while, and starts a fresh generation worker).
     const passing = ['network', 'missing-table', 'generate', 'closed'];
-    if (handle === s.handle && !passing.includes(err.code)) remember(s.results, fen, { error: err });
+    if (handle === s.handle && !passing.includes(err.code)) remember(s.results, fen, partial ? { error: err, partial } : { error: err });
     if (stale()) return;
     // Failed requests may end without a last progress report: nothing is in flight for this position now.
     view.verdict.fetching(false);
@@ -185,7 +191,8 @@ export async function analyse(ctx, fen, token) {
       renderMainline(ctx, fen, token, err.result);
       return;
     }
-    renderError(ctx, err, fen);
+    if (partial) renderIncomplete(ctx, partial, err, fen);
+    else renderError(ctx, err, fen);
   }
 }
 
@@ -341,6 +348,30 @@ export function renderError(ctx, err, fen) {
   markStale(view.mainlineCard, false);
   view.network.setMaterial(safeMaterial(fen), false);
   host.dispatchEvent(new CustomEvent('syzygy-error', { detail: { fen, error: err, code: e.code }, bubbles: true }));
+}
+
+/**
+ * A probe that failed after its outcome or verdict was shown (a table that
+ * only the moves or the DTZ need, a request that failed for good): who
+ * wins stays on screen, with what did not arrive and why, and the moves
+ * stay playable without values.
+ */
+function renderIncomplete(ctx, r, err, fen) {
+  const { s, view, host } = ctx;
+  s.result = null;
+  s.loading = null;
+  markStale(view.movesCard, false);
+  const reason = shortReason(err);
+  const note = `The moves’ values did not arrive: ${reason}.`;
+  view.verdict.result(describe(r, { missing: err }), fen, { error: err.code || 'error', note, fix: fixFor(ctx, err, fen) });
+  const legal = s.legalFen === fen ? s.legal || [] : [];
+  if (legal.length) view.moveList.renderUnknown(legal, null, 'Values unavailable');
+  else view.moveList.message('No moves to show.');
+  view.mainline.message(`Best line unavailable: ${reason}.`);
+  markStale(view.mainlineCard, false);
+  view.network.setMaterial(safeMaterial(fen), false);
+  // (`result`: what was shown of the answer.)
+  host.dispatchEvent(new CustomEvent('syzygy-error', { detail: { fen, error: err, code: err.code || 'error', result: r }, bubbles: true }));
 }
 
 /** True when the two kings of `fen`, one of each colour, stand on neighbouring squares. */

@@ -8,7 +8,8 @@
 // offline: register the service worker that keeps the app shell (after the first complete result).
 // Properties: fen (get/set), result (last probe result). The fen attribute
 // follows the board: after a played move it holds the new position.
-// Events (bubbling): syzygy-position {fen}, syzygy-result {fen, result, verdict}, syzygy-error {fen, error, code}.
+// Events (bubbling): syzygy-position {fen}, syzygy-result {fen, result, verdict}, syzygy-error {fen, error, code}
+// (and `result`, the outcome or verdict shown, where the probe failed after it: the card keeps it).
 import { createApp } from './app.js';
 import { registerServiceWorker } from './offline.js';
 

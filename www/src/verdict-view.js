@@ -34,13 +34,17 @@ export function createVerdictCard() {
       shown = null;
       replace(body, h('div.sb-verdict-head', h('span.sb-spinner'), h('h2.sb-headline', 'Loading tablebase…')), h('p.sb-summary', 'Fetching the decoder.'));
     },
-    /** A verdict from describe() for the position `fen`. */
-    result(v, fen = '') {
+    /**
+     * A verdict from describe() for the position `fen`; where the probe
+     * failed after it, `error` (its code, in data-error), `note` (what did
+     * not arrive) and `fix` (an optional button).
+     */
+    result(v, fen = '', { error = '', note = null, fix = null } = {}) {
       // Stage 'outcome' while the DTZ is still on its way, then 'verdict'.
-      setData(v.tone, v.category || '', v.outcome, '', v.pending ? 'outcome' : 'verdict');
+      setData(v.tone, v.category || '', v.outcome, error, v.pending ? 'outcome' : 'verdict');
       // Who wins shows at once; a screen reader waits for the DTZ and reads both together.
       if (v.pending) el.setAttribute('aria-busy', 'true');
-      const key = `${fen}\n${JSON.stringify(v)}`;
+      const key = `${fen}\n${error}\n${note}\n${JSON.stringify(v)}`;
       if (key === shown) return;
       shown = key;
       const badge =
@@ -54,6 +58,8 @@ export function createVerdictCard() {
         v.dtz ? h('p.sb-dtz', h('span.sb-dtz-badge', v.dtz.label), ' ', v.dtz.pending ? h('span.sb-pending', v.dtz.text) : v.dtz.text) : null,
         v.dtm ? mateLine(v) : null,
         v.notes.length ? h('ul.sb-notes', v.notes.map((n) => h('li', n))) : null,
+        note ? h('p.sb-hint.sb-incomplete', note) : null,
+        fix,
       );
     },
     /**

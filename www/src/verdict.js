@@ -49,6 +49,7 @@ export function outcomeOf(category, turn) {
  * dtm is the result's distance to mate in plies when known (r.dtm), else null.
  * context.zeroing: plies to the next capture or pawn move along the best line,
  * when known; it tells the two meanings of a DTZ above 100 apart.
+ * context.missing: the error that ended the probe after `r` was shown.
  */
 export function describe(r, context = {}) {
   const stm = sideName(r.turn);
@@ -56,7 +57,10 @@ export function describe(r, context = {}) {
   const h = r.halfmoveClock || 0;
   // The WDL tables' answer alone (the host has no DTZ table: r.code says
   // so): under a running clock a win may or may not come in time.
-  const unknown = r.code === 'missing-table' && (r.dtz === null || r.dtz === undefined);
+  // context.missing: the error that ended the probe after this result was
+  // shown, its DTZ (if still to come) never to arrive.
+  const missing = context.missing || null;
+  const unknown = (r.code === 'missing-table' || missing !== null) && (r.dtz === null || r.dtz === undefined);
   const open = unknown && !r.category && Math.abs(r.wdl) === 2 && h > 0;
   const category = r.checkmate ? 'loss' : r.category || (open ? (r.wdl > 0 ? 'maybe-win' : 'maybe-loss') : categoryOfWdl(r.wdl));
   const outcome = outcomeOf(category, r.turn);
@@ -90,7 +94,7 @@ export function describe(r, context = {}) {
   v.pending = pending;
   const dtzLine = (text) =>
     unknown
-      ? { label: 'DTZ ?', text: `Not known: ${shortReason({ code: r.code, message: r.error })}. Who wins comes from its WDL table alone.` }
+      ? { label: 'DTZ ?', text: missing ? `Not known: ${shortReason(missing)}.` : `Not known: ${shortReason({ code: r.code, message: r.error })}. Who wins comes from its WDL table alone.` }
       : pending
         ? { label: 'DTZ …', text: 'Counting the plies to the next capture, pawn move or mate…', pending: true }
         : { label: `DTZ ${approx}${n}`, text };
