@@ -7,7 +7,9 @@ import { describe, it as baseIt, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { skipReason, ensureBuilt, startSite, launch, newPage, DIST, RESULTS, tempDir } from './helpers.mjs';
+import { skipReason, ensureBuilt, startSite, launch, newPage, waitVerdict, DIST, RESULTS, tempDir } from './helpers.mjs';
+import { allMaterials } from '../../www/src/materials.js';
+import { materialKey } from '../../www/src/chess.js';
 
 const skip = skipReason();
 const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 600_000 }, fn);
@@ -85,4 +87,29 @@ describe('<syzygy-board> without tables', () => {
       await page.context().close();
     });
   }
+
+  it('browse by material offers the 3-4 piece materials the host lacks, solved in this browser', async () => {
+    const page = await newPage(browser);
+    // The app page itself, its tables (./tables/) absent.
+    await page.goto(`${site.url}lib/index.html#fen=${FEN.replace(/ /g, '_')}`);
+    await page.click('syzygy-board .sb-browse summary');
+    const status = () => page.textContent('syzygy-board .sb-browse-status');
+    await page.waitForFunction(() => /did not answer/.test(document.querySelector('syzygy-board .sb-browse-status').textContent), null, { timeout: 60_000 });
+    const small = allMaterials(4);
+    assert.match(await status(), new RegExp(`The ${small.length} materials of 3 or 4 pieces it lacks are solved in this browser`));
+    const chips = await page.$$eval('syzygy-board .sb-mat', (els) => els.map((e) => [e.dataset.material, !e.disabled, e.dataset.made === 'true']));
+    assert.deepEqual(chips.filter(([, on]) => on).map(([m]) => m).sort(), [...small].sort());
+    assert.ok(chips.every(([, on, made]) => on === made));
+    await page.click('syzygy-board .sb-mat[data-material="KPvK"]');
+    assert.match(await page.textContent('syzygy-board .sb-browse-size'), /^Not on this host: the first position you open is solved in this browser/);
+    assert.equal(await page.$('syzygy-board .sb-browse-detail button:has-text("Save for offline")'), null);
+    await page.click('syzygy-board .sb-browse button:has-text("Random position")');
+    await page.waitForFunction((f) => document.querySelector('syzygy-board').fen !== f, FEN);
+    const random = await page.$eval('syzygy-board', (el) => el.fen);
+    assert.equal(materialKey(random), 'KPvK');
+    const v = await waitVerdict(page, random, 'syzygy-board', { moves: true });
+    assert.equal(v.error, null, JSON.stringify(v));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
 });

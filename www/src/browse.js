@@ -1,5 +1,6 @@
 // "Browse by material": every 3-5 piece material, marked by whether the
-// configured host has its tables, each with positions to start from (a random
+// configured host has its tables (those of 3-4 pieces it lacks are solved
+// in the browser), each with positions to start from (a random
 // legal one; the longest DTZ and a cursed win found by
 // scripts/notable-positions.mjs on the demo tables) and its offline download
 // size. The host is asked (HEAD requests, materials.js) on first opening,
@@ -7,6 +8,9 @@
 import { h, icon, ICONS, replace, formatBytes } from './dom.js';
 import { allMaterials, materialPieces, offline, offlineBytes, randomPosition, reachableMaterials } from './materials.js';
 import notable from './notable-positions.json';
+
+/** The most pieces a material the host lacks may have to be solved in the browser (the board's `generate: 'auto'`). */
+const MADE_HERE = 4;
 
 /** callbacks: scan() -> Promise<Map offered>, load(fen), save(material) */
 export function createBrowser(callbacks) {
@@ -33,10 +37,21 @@ export function createBrowser(callbacks) {
       offered = new Map();
     }
     const n = offered.size;
+    const made = allMaterials().filter(madeHere).length;
+    const solved = made ? ` ${made === 1 ? 'The one material' : `The ${made} materials`} of 3 or 4 pieces it lacks ${made === 1 ? 'is' : 'are'} solved in this browser when you open ${made === 1 ? 'it' : 'one'}.` : '';
     status.textContent = n
-      ? `This host has ${n} of the ${allMaterials().length} materials with 3 to 5 pieces. Pick one to start from a position. (Only 3-5 pieces are listed; larger positions are probed when the host has their tables.)`
-      : 'The host did not answer, or has none of these tables.';
+      ? `This host has ${n} of the ${allMaterials().length} materials with 3 to 5 pieces. Pick one to start from a position.${solved} (Only 3-5 pieces are listed; larger positions are probed when the host has their tables.)`
+      : `The host did not answer, or has none of these tables.${solved}`;
     render();
+  }
+
+  /**
+   * Whether `name` is not on the host but solved in the browser: up to 4
+   * pieces, unless the scan found nothing while offline (the host's answer
+   * decides then, and there was none: nothing is made).
+   */
+  function madeHere(name) {
+    return !offered.has(name) && materialPieces(name) <= MADE_HERE && !(scannedOffline && !offered.size);
   }
 
   function render() {
@@ -51,19 +66,24 @@ export function createBrowser(callbacks) {
       [...byCount].map(([k, names]) =>
         h(
           'section.sb-browse-group',
-          h('h3.sb-browse-count', `${k} pieces`, h('small', ` ${names.filter((n) => offered.has(n)).length} of ${names.length} here`)),
+          h('h3.sb-browse-count', `${k} pieces`, h('small', ` ${names.filter((n) => offered.has(n)).length} of ${names.length} here${countMade(names)}`)),
           h(
             'div.sb-browse-chips',
             names.map((name) => {
               const here = offered.has(name);
+              const made = madeHere(name);
               return h(
                 'button.sb-chip.sb-mat',
                 {
                   type: 'button',
-                  dataset: { material: name },
-                  disabled: !here,
+                  dataset: made ? { material: name, made: 'true' } : { material: name },
+                  disabled: !here && !made,
                   'aria-pressed': String(selected === name),
-                  title: here ? `${name}: ${formatBytes(offered.get(name).wdl + offered.get(name).dtz)}` : `${name} is not on this host`,
+                  title: here
+                    ? `${name}: ${formatBytes(offered.get(name).wdl + offered.get(name).dtz)}`
+                    : made
+                      ? `${name} is not on this host: solved in this browser`
+                      : `${name} is not on this host`,
                   onclick: () => select(name),
                 },
                 name,
@@ -75,14 +95,36 @@ export function createBrowser(callbacks) {
     );
   }
 
+  /** ", N solved in this browser" for a group with materials made here. */
+  function countMade(names) {
+    const n = names.filter(madeHere).length;
+    return n ? `, ${n} solved in this browser` : '';
+  }
+
   function select(name) {
     selected = name;
     for (const b of groups.querySelectorAll('.sb-mat')) b.setAttribute('aria-pressed', String(b.dataset.material === name));
     const notes = notable[name] || {};
     const own = offered.get(name);
+    const start = (fen, label, cls = '') => h(`button.sb-btn${cls}`, { type: 'button', onclick: () => callbacks.load(fen) }, label);
+    const starts = [
+      h('button.sb-btn.sb-primary', { type: 'button', onclick: () => callbacks.load(randomPosition(name)) }, 'Random position'),
+      notes.longest ? start(notes.longest.fen, `Long win: DTZ ${Math.abs(notes.longest.dtz)}`, '.sb-notable-longest') : null,
+      notes.cursed ? start(notes.cursed.fen, `Cursed win: DTZ ${Math.abs(notes.cursed.dtz)}`, '.sb-notable-cursed') : null,
+    ];
+    // Not on the host: the first position opened solves it here (and what
+    // its captures and promotions reach), kept for offline use.
+    if (!own) {
+      replace(
+        detail,
+        h('h3.sb-browse-name', name),
+        h('p.sb-browse-size', 'Not on this host: the first position you open is solved in this browser, with distances to mate, and the table is kept for offline use.'),
+        h('div.sb-row.sb-browse-actions', starts),
+      );
+      return;
+    }
     const reach = reachableMaterials(name).filter((m) => m !== name && offered.has(m)).length;
     const total = offlineBytes(name, offered);
-    const start = (fen, label, cls = '') => h(`button.sb-btn${cls}`, { type: 'button', onclick: () => callbacks.load(fen) }, label);
     replace(
       detail,
       h('h3.sb-browse-name', name),
@@ -94,9 +136,7 @@ export function createBrowser(callbacks) {
       ),
       h(
         'div.sb-row.sb-browse-actions',
-        h('button.sb-btn.sb-primary', { type: 'button', onclick: () => callbacks.load(randomPosition(name)) }, 'Random position'),
-        notes.longest ? start(notes.longest.fen, `Long win: DTZ ${Math.abs(notes.longest.dtz)}`, '.sb-notable-longest') : null,
-        notes.cursed ? start(notes.cursed.fen, `Cursed win: DTZ ${Math.abs(notes.cursed.dtz)}`, '.sb-notable-cursed') : null,
+        starts,
         h('button.sb-btn', { type: 'button', onclick: () => callbacks.save(name) }, icon(ICONS.download), `Save for offline (${formatBytes(total)})`),
       ),
     );
