@@ -802,7 +802,8 @@ export class PageDb {
   clear(before = Promise.resolve()) {
     const batch = this.queue ? this.flushed : null;
     this.queue = null;
-    this.cleared = Promise.all([before, batch]).then(
+    // After an earlier clear still under way too (its wipe first).
+    this.cleared = Promise.all([before, batch, this.cleared]).then(
       () => this.wipe(),
       () => this.wipe(),
     );
