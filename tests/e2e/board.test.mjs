@@ -340,6 +340,7 @@ describe('app page', () => {
     await page.waitForFunction(() => document.querySelector('syzygy-board .sb-verdict').dataset.error === 'network', null, { timeout: 30000 });
     assert.equal(await page.textContent('syzygy-board .sb-verdict .sb-headline'), 'White wins');
     assert.equal(await page.textContent('syzygy-board .sb-verdict .sb-dtz'), 'DTZ ? Not known: the table server could not be reached.');
+    assert.equal(await page.textContent('syzygy-board .sb-mainline'), 'Best line unavailable: the table server could not be reached.');
     noErrors(page);
     await page.close();
   });
@@ -357,7 +358,7 @@ describe('app page', () => {
       assert.equal(v.headline, expectedHeadline(cli));
       assert.equal(v.incomplete, 'network');
       assert.match(await page.textContent('syzygy-board .sb-verdict .sb-incomplete'), /^The moves’ values did not arrive: the table server could not be reached\.$/);
-      assert.equal(await page.textContent('syzygy-board .sb-mainline'), 'Best line unavailable: the table server could not be reached.');
+      assert.equal(await page.textContent('syzygy-board .sb-mainline'), 'Drawn: no line to force.');
       // The moves stay, playable, headed by why they have no values.
       const listed = await page.$$eval('syzygy-board .sb-group[data-group="unknown"] [role="option"]', (els) => els.map((e) => e.dataset.uci).sort());
       assert.deepEqual(listed, cli.moves.map((m) => m.uci).sort());

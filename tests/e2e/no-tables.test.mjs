@@ -7,7 +7,7 @@ import { describe, it as baseIt, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { skipReason, ensureBuilt, startSite, launch, newPage, waitVerdict, DIST, RESULTS, tempDir } from './helpers.mjs';
+import { skipReason, ensureBuilt, startSite, launch, newPage, waitVerdict, deadUrl, DIST, RESULTS, tempDir } from './helpers.mjs';
 import { allMaterials } from '../../www/src/materials.js';
 import { materialKey } from '../../www/src/chess.js';
 
@@ -111,5 +111,15 @@ describe('<syzygy-board> without tables', () => {
     assert.equal(v.error, null, JSON.stringify(v));
     assert.deepEqual(page.errors, []);
     await page.context().close();
+
+    // A host that does not answer at all says nothing of what it lacks:
+    // its positions get a network error, so nothing is offered.
+    const down = await newPage(browser);
+    await down.goto(`${site.url}lib/index.html?tables=${encodeURIComponent(await deadUrl())}#fen=${FEN.replace(/ /g, '_')}`);
+    await down.click('syzygy-board .sb-browse summary');
+    await down.waitForFunction(() => /did not answer/.test(document.querySelector('syzygy-board .sb-browse-status').textContent), null, { timeout: 60_000 });
+    assert.doesNotMatch(await down.textContent('syzygy-board .sb-browse-status'), /solved in this browser/);
+    assert.equal((await down.$$('syzygy-board .sb-mat:not([disabled])')).length, 0);
+    await down.context().close();
   });
 });

@@ -132,19 +132,20 @@ export async function analyse(ctx, fen, token) {
   }
   const before = await statsOrNull(handle);
   if (full) view.network.working(true);
-  // The outcome or verdict on screen: a failure after it keeps it.
+  // The outcome or verdict on screen, or the whole answer: a failure after it keeps it.
   let partial = null;
+  let complete = null;
   try {
     // The complete answer shows as soon as it is known, before its pages
     // are in IndexedDB (the promise waits for that).
     let shown = false;
     const onUpdate = (u) => {
+      // (Kept with a failure even when the board has moved on: a revisit shows it.)
+      if (u.stage === 'outcome' || u.stage === 'verdict') partial = u.result;
+      if (u.stage === 'complete') complete = u.result;
       if (stale()) return;
       // The outcome (who wins) shows at once; the verdict adds its DTZ.
-      if (u.stage === 'outcome' || u.stage === 'verdict') {
-        partial = u.result;
-        renderVerdict(ctx, u.result, fen);
-      }
+      if (u.stage === 'outcome' || u.stage === 'verdict') renderVerdict(ctx, u.result, fen);
       if (u.stage === 'complete') {
         // onUpdate's errors are swallowed: only a render that went through
         // counts, else the one after the promise renders it (or its error).
@@ -176,6 +177,16 @@ export async function analyse(ctx, fen, token) {
       refreshStats(ctx);
     }
     leftByTablebase(ctx, handle, err);
+    // The whole answer came, and what failed came after it (its pages'
+    // writes): the answer stands.
+    if (complete) {
+      if (handle === s.handle) remember(s.results, fen, complete);
+      if (stale()) return;
+      view.verdict.fetching(false);
+      if (!shown) renderResult(ctx, complete, fen);
+      renderMainline(ctx, fen, token, complete);
+      return;
+    }
     // Network errors, missing tables and failed generations are asked
     // again on a later visit (the package looks for a missing table again
     // after a while, and starts a fresh generation worker).
@@ -367,7 +378,7 @@ function renderIncomplete(ctx, r, err, fen) {
   const legal = s.legalFen === fen ? s.legal || [] : [];
   if (legal.length) view.moveList.renderUnknown(legal, null, 'Values unavailable');
   else view.moveList.message('No moves to show.');
-  view.mainline.message(`Best line unavailable: ${reason}.`);
+  view.mainline.message(lineless(r) ? (r.wdl === 0 && !r.checkmate ? 'Drawn: no line to force.' : 'Game over.') : `Best line unavailable: ${reason}.`);
   markStale(view.mainlineCard, false);
   view.network.setMaterial(safeMaterial(fen), false);
   // (`result`: what was shown of the answer.)

@@ -47,11 +47,11 @@ export function createBrowser(callbacks) {
 
   /**
    * Whether `name` is not on the host but solved in the browser: up to 4
-   * pieces, unless the scan found nothing while offline (the host's answer
-   * decides then, and there was none: nothing is made).
+   * pieces, where the host answered that it lacks them (one that did not
+   * answer, offline or down, gets a network error: nothing is made).
    */
   function madeHere(name) {
-    return !offered.has(name) && materialPieces(name) <= MADE_HERE && !(scannedOffline && !offered.size);
+    return !offered.has(name) && materialPieces(name) <= MADE_HERE && offered.answered === true;
   }
 
   function render() {

@@ -92,12 +92,16 @@ export const offline = () => typeof navigator !== 'undefined' && navigator.onLin
  * Asks the host which materials it has: Map name -> {base, wdl, dtz} with the
  * file sizes in bytes, for every material of 3 to `max` pieces (or `names`). One HEAD per
  * file, at most `parallel` at a time; a material counts when both files exist.
+ * The map's `answered` is true where some HEAD got an HTTP answer (a host
+ * that lacks a table says so, one down or refused by CORS says nothing).
  */
 export async function scanHost(urls, { max = 5, names = allMaterials(max), parallel = 6, fetchImpl = fetch } = {}) {
   const found = new Map();
+  let answered = false;
   const size = async (url) => {
     try {
       const res = await fetchImpl(url, { method: 'HEAD', cache: 'no-store' });
+      answered = true;
       if (!res.ok) return null;
       const n = Number(res.headers.get('Content-Length'));
       return Number.isFinite(n) && n > 0 ? n : null;
@@ -121,7 +125,7 @@ export async function scanHost(urls, { max = 5, names = allMaterials(max), paral
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
-  return new Map(names.filter((n) => found.has(n)).map((n) => [n, found.get(n)]));
+  return Object.assign(new Map(names.filter((n) => found.has(n)).map((n) => [n, found.get(n)])), { answered });
 }
 
 /** What a scan says about coverage: {maxPieces, materials}. */
