@@ -33,7 +33,7 @@ if [[ -z "${SYZYGY_PATH:-}" && ! -f "$official/KQvK.rtbw" ]]; then
   node --test tests/browser/accept.test.mjs tests/browser/whole-body.test.mjs tests/browser/turns.test.mjs \
     tests/browser/options.test.mjs tests/browser/generated-plan.test.mjs tests/browser/crowd.test.mjs \
     tests/browser/presume.test.mjs tests/browser/gate.test.mjs tests/browser/late.test.mjs \
-    tests/browser/version.test.mjs
+    tests/browser/version.test.mjs tests/browser/page-requests.test.mjs
   cat <<'SKIPPED'
 
 SKIPPED (they compare with, or probe positions from, the official tables,

@@ -25,6 +25,15 @@ const SLOW = 1000;
  * from a local server on a busy 2-core machine, came at 6-37 MB/s.
  */
 const ROOMY = 2000;
+/**
+ * Most gap bytes fetched to save a request (see `joinBytes`): the KQRvKR
+ * position of the cold benchmark with black to move takes its 5 DTZ
+ * brackets in 3 requests across 132 KiB of gaps, and its second round in
+ * one wave of 6; the rook promotion's move list over HTTP/1.1 takes 39-40
+ * requests in 7 waves of 6 with requests waiting at the gate joined across
+ * this much (42 at 192 KiB, 43 in 8 waves at 128 KiB, 48 at 32 KiB).
+ */
+const JOIN_BUDGET = 256 << 10;
 /** Bodies shorter than this say more about latency than about bandwidth. */
 const MEASURED = 16 << 10;
 /** Bodies timed this long ago no longer share the link with a new one. */
@@ -158,6 +167,15 @@ export class Link {
     if (this.observer) for (const e of this.observer.takeRecords()) this.timed(e);
     if (this.rate === null || this.trip === null || this.slow()) return 0;
     return this.rate * this.trip;
+  }
+
+  /**
+   * Most gap bytes worth fetching between two ranges of a file to save a
+   * request that would wait for a connection: `tripBytes`, at most
+   * JOIN_BUDGET.
+   */
+  joinBytes() {
+    return Math.min(JOIN_BUDGET, this.tripBytes());
   }
 
   /** True only when measured slow: an unmeasured link is taken as fast. */

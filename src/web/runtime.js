@@ -32,11 +32,6 @@ const MAX_ROUNDS = 256;
 const MAX_ATTEMPTS = 4096;
 // A table found missing (404) is asked for again by probes starting this much later.
 const ABSENT_TTL_MS = 1000;
-// Most gap bytes a verdict's round fetches to save a wave (see
-// Link.tripBytes): the KQRvKR position of the cold benchmark with black to
-// move takes its 5 DTZ brackets in 3 requests across 132 KiB of gaps, and
-// its second round in one wave of 6.
-const JOIN_BUDGET = 256 << 10;
 // Traces stats().recent keeps.
 const RECENT_TRACES = 8;
 
@@ -471,7 +466,7 @@ export class Runtime {
         // Over HTTP/1.1 the verdict's round of more ranges than free
         // connections would take a wave more: it joins ranges of a file
         // across gaps the link brings in less than a round trip.
-        this.core.setJoinBudget(first && !this.http.gate.wide ? Math.min(JOIN_BUDGET, this.http.link.tripBytes()) : 0);
+        this.core.setJoinBudget(first && !this.http.gate.wide ? this.http.link.joinBytes() : 0);
         // There the verdict's requests also carry what the move list beside
         // it needs next, where that adds no request (see Core.setMovesRide).
         this.core.setMovesRide(kind === 'verdict' && !this.http.gate.wide && !this.http.link.slow());
