@@ -248,8 +248,8 @@ export function waitingGap(rt) {
  * Pages a..=b joined to a request of the same file still waiting at the
  * gate: as a range of its own when the server answers several in one
  * body, else when at most `waitingGap` lies between them and none of
- * those pages is on its way (pages held are fetched again). A probe that
- * attempts again as each answer arrives names neighbouring ranges in
+ * those pages is held or on its way (no byte is fetched twice). A probe
+ * that attempts again as each answer arrives names neighbouring ranges in
  * separate attempts, and over HTTP/1.1 a request can wait a round or more
  * for a connection.
  * Resolves once its pages are in; null when nothing can take them.
@@ -259,10 +259,8 @@ function joinWaiting(rt, id, file, a, b, job) {
   if (!waiting || rt.http.bodies.has(file.url)) return null;
   const several = rt.http.several.allowed(file.url);
   const ps = rt.pageSize;
-  // A gap may hold pages the core has (fetched again, a page or two
-  // rather than a request), not pages on their way.
   const free = (from, to) => {
-    for (let p = from; p < to; p++) if (rt.inflight.has(`${id}:${p}`)) return false;
+    for (let p = from; p < to; p++) if (rt.core.hasPage(id, p) || rt.inflight.has(`${id}:${p}`)) return false;
     return true;
   };
   for (const run of waiting) {
@@ -283,7 +281,6 @@ function joinWaiting(rt, id, file, a, b, job) {
       p.end = Math.max(p.end, Math.min((b + 1) * ps, file.size));
       run.prio.prios.push(job.prio);
       for (let q = gap[0]; q < gap[1]; q++) {
-        if (rt.core.hasPage(id, q)) continue;
         const k = `${id}:${q}`;
         rt.inflight.set(k, { prio: run.prio, promise: run.promise });
         run.gap.push(k);
