@@ -29,9 +29,9 @@ const ROOMY = 2000;
  * Most gap bytes fetched to save a request (see `joinBytes`): the KQRvKR
  * position of the cold benchmark with black to move takes its 5 DTZ
  * brackets in 3 requests across 132 KiB of gaps, and its second round in
- * one wave of 6; the rook promotion's move list over HTTP/1.1 takes 39-40
+ * one wave of 6; the rook promotion's move list over HTTP/1.1 takes 41
  * requests in 7 waves of 6 with requests waiting at the gate joined across
- * this much (42 at 192 KiB, 43 in 8 waves at 128 KiB, 48 at 32 KiB).
+ * this much, 48 in 8 across 32 KiB.
  */
 const JOIN_BUDGET = 256 << 10;
 /** Bodies shorter than this say more about latency than about bandwidth. */

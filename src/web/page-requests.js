@@ -240,7 +240,7 @@ function part(rt, file, a, b) {
  * what the link brings in less than a round trip (`Link.joinBytes`), since
  * the range's own request would wait for a connection too.
  */
-export function waitingGap(rt) {
+function waitingGap(rt) {
   return rt.http.gate.wide ? rt.bridgeBytes : Math.max(rt.bridgeBytes, rt.http.link.joinBytes());
 }
 
@@ -259,6 +259,7 @@ function joinWaiting(rt, id, file, a, b, job) {
   if (!waiting || rt.http.bodies.has(file.url)) return null;
   const several = rt.http.several.allowed(file.url);
   const ps = rt.pageSize;
+  const bridge = several ? 0 : waitingGap(rt);
   const free = (from, to) => {
     for (let p = from; p < to; p++) if (rt.core.hasPage(id, p) || rt.inflight.has(`${id}:${p}`)) return false;
     return true;
@@ -269,7 +270,6 @@ function joinWaiting(rt, id, file, a, b, job) {
     // (or hold back) the position's own result, which on a slow link
     // shares their bandwidth.
     if (span.started || run.prio.rank !== job.prio.rank) continue;
-    const bridge = several ? 0 : waitingGap(rt);
     for (const p of span.parts) {
       const first = p.start / ps;
       const last = Math.ceil(p.end / ps); // one past
