@@ -41,70 +41,66 @@ function runtime({ joinBytes, held = [] }) {
   return { rt, requests };
 }
 
-const ask = () => ({ trace: null, prio: { rank: 0 } });
-const range = (start, end) => ({ file: 1, start, end });
-// Lets supplyPages reach the request (its IndexedDB look is a resolved promise).
-const settle = () => new Promise((r) => setTimeout(r, 0));
+/**
+ * A probe names bytes [start, end) of the file: resolves once supplyPages
+ * has reached its request or joined one (its IndexedDB look is a resolved
+ * promise); the pages themselves never come.
+ */
+async function name(rt, start, end) {
+  supplyPages(rt, { file: 1, start, end }, { trace: null, prio: { rank: 0 } });
+  await new Promise((r) => setTimeout(r, 0));
+}
+
+/** A request's ranges as [start, end] pairs. */
+const ranges = (span) => span.parts.map((p) => [p.start, p.end]);
 
 describe('a request waiting at the gate', () => {
   it('takes a range named after it across a gap the link brings in a round trip', async () => {
     const { rt, requests } = runtime({ joinBytes: 256 * KIB });
-    supplyPages(rt, range(0, PAGE), ask());
-    await settle();
+    await name(rt, 0, PAGE);
     // 196 KiB of gap: past the core's 32 KiB bridge, within the link's round trip.
-    supplyPages(rt, range(200 * KIB, 204 * KIB), ask());
-    await settle();
+    await name(rt, 200 * KIB, 204 * KIB);
     assert.equal(requests.length, 1);
-    assert.deepEqual(requests[0].parts.map((p) => [p.start, p.end]), [[0, 204 * KIB]]);
+    assert.deepEqual(ranges(requests[0]), [[0, 204 * KIB]]);
     // The gap's pages are on their way with it: a probe that needs one joins it.
     assert.ok(rt.inflight.has(`1:${100 * KIB / PAGE}`));
   });
 
   it('is not widened across pages already held: no byte is fetched twice', async () => {
     const { rt, requests } = runtime({ joinBytes: 256 * KIB, held: [2] });
-    supplyPages(rt, range(PAGE, 2 * PAGE), ask());
-    await settle();
-    supplyPages(rt, range(3 * PAGE, 4 * PAGE), ask());
-    await settle();
+    await name(rt, PAGE, 2 * PAGE);
+    await name(rt, 3 * PAGE, 4 * PAGE);
     assert.equal(requests.length, 2);
-    assert.deepEqual(requests[0].parts.map((p) => [p.start, p.end]), [[PAGE, 2 * PAGE]]);
+    assert.deepEqual(ranges(requests[0]), [[PAGE, 2 * PAGE]]);
   });
 
   it('keeps to the bridge where the link is unmeasured or slow, and never spans a page on its way', async () => {
     const far = runtime({ joinBytes: 0 });
-    supplyPages(far.rt, range(0, PAGE), ask());
-    await settle();
-    supplyPages(far.rt, range(PAGE + BRIDGE + PAGE, PAGE + BRIDGE + 2 * PAGE), ask());
-    await settle();
+    await name(far.rt, 0, PAGE);
+    await name(far.rt, PAGE + BRIDGE + PAGE, PAGE + BRIDGE + 2 * PAGE);
     assert.equal(far.requests.length, 2, 'a gap past the bridge on an unmeasured link');
     // Within the bridge: joined.
-    supplyPages(far.rt, range(2 * PAGE, 3 * PAGE), ask());
-    await settle();
+    await name(far.rt, 2 * PAGE, 3 * PAGE);
     assert.equal(far.requests.length, 2);
 
     const { rt, requests } = runtime({ joinBytes: 256 * KIB });
-    supplyPages(rt, range(0, PAGE), ask());
-    await settle();
-    // Another request carries page 5: waiting, it would take page 8, but
-    // not the gap past page 5 that the first request would need.
+    await name(rt, 0, PAGE);
+    // Another request carries page 5; the first, waiting again, may not
+    // take page 10 across it.
     requests[0].started = true;
-    supplyPages(rt, range(5 * PAGE, 6 * PAGE), ask());
-    await settle();
+    await name(rt, 5 * PAGE, 6 * PAGE);
     requests[0].started = false;
     requests[1].started = true;
-    supplyPages(rt, range(10 * PAGE, 11 * PAGE), ask());
-    await settle();
+    await name(rt, 10 * PAGE, 11 * PAGE);
     assert.equal(requests.length, 3, 'the gap to page 10 holds page 5, on its way');
   });
 
   it('is left alone once it has left the gate', async () => {
     const { rt, requests } = runtime({ joinBytes: 256 * KIB });
-    supplyPages(rt, range(0, PAGE), ask());
-    await settle();
+    await name(rt, 0, PAGE);
     requests[0].started = true;
-    supplyPages(rt, range(2 * PAGE, 3 * PAGE), ask());
-    await settle();
+    await name(rt, 2 * PAGE, 3 * PAGE);
     assert.equal(requests.length, 2);
-    assert.deepEqual(requests[0].parts.map((p) => [p.start, p.end]), [[0, PAGE]]);
+    assert.deepEqual(ranges(requests[0]), [[0, PAGE]]);
   });
 });
