@@ -96,10 +96,11 @@ export async function deadUrl() {
 
 
 /** A new page that fails the test on uncaught page errors (collected in page.errors). */
-export async function newPage(browser, { width = 1280, height = 900, colorScheme = 'dark', mobile = false } = {}) {
+export async function newPage(browser, { width = 1280, height = 900, colorScheme = 'dark', mobile = false, serviceWorkers = 'allow' } = {}) {
   const context = await browser.newContext({
     viewport: { width, height },
     colorScheme,
+    serviceWorkers,
     hasTouch: mobile,
     isMobile: mobile,
     deviceScaleFactor: mobile ? 2 : 1,

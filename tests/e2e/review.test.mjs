@@ -102,7 +102,9 @@ describe('board review defects', () => {
     const next = '8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1';
     const [cli, cliFirst] = cliProbe([next, fen]);
     for (const retry of [true, false]) {
-    const page = await newPage(ctx.browser);
+    // No service worker: its install fetches the module too, past
+    // page.route, and the next position could find it in its cache.
+    const page = await newPage(ctx.browser, { serviceWorkers: 'block' });
     let failed = 0;
     await page.route('**/*.wasm', (route) => (failed++ === 0 ? route.abort() : route.continue()));
     await page.goto(appUrl(ctx.site.url, fen));
