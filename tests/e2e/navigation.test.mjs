@@ -89,6 +89,22 @@ describe('history and focus', () => {
     await page.close();
   });
 
+  it('a FEN right after the # opens, its spaces encoded or not; another fragment leaves the board as it was', async () => {
+    const page = await newPage(ctx.browser);
+    await page.goto(`${ctx.site.url}#${encodeURIComponent(QUEEN)}`);
+    await waitVerdict(page, QUEEN);
+    await page.goto(`${ctx.site.url}#${ROOK}`);
+    await expectFen(page, ROOK);
+    await waitVerdict(page, ROOK);
+    // (Not a position: an anchor.)
+    await page.goto(`${ctx.site.url}#help`);
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('syzygy-board')?.fen);
+    assert.notEqual(await page.evaluate(() => document.querySelector('syzygy-board').fen), ROOK);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+
   it('a reload keeps the played line; Back from the editor returns to it', async () => {
     const page = await newPage(ctx.browser);
     await page.goto(appUrl(ctx.site.url, QUEEN));

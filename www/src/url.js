@@ -1,5 +1,6 @@
-// The position in the page URL: #fen=<FEN with _ for spaces> (?fen= is read
-// too), or #p=<share code> (sharecode.js) from a short link; a copied link
+// The position in the page URL: #fen=<FEN with _ for spaces> (?fen= and a
+// FEN right after the '#' are read too), or #p=<share code> (sharecode.js)
+// from a short link; a copied link
 // of a flipped board adds &o=black. Links the editor wrote before it kept
 // the en passant square and the clock apart are mended (repairLinkedFen).
 import { decodePosition, encodePosition } from './sharecode.js';
@@ -21,8 +22,24 @@ export function readUrlPosition() {
       return { fen: code, error: err, orientation };
     }
   }
-  const raw = hash.get('fen') || new URLSearchParams(location.search).get('fen');
+  const raw = hash.get('fen') || new URLSearchParams(location.search).get('fen') || bareFen(location.hash);
   return raw ? { fen: repairLinkedFen(raw.replace(/_/g, ' ').trim()), orientation } : null;
+}
+
+/**
+ * A FEN written straight after the '#' (`#8/8/8/4k3/8/8/8/R3K3 w`, as an
+ * analysis board's address holds one), spaces percent-encoded or not;
+ * null for any other fragment, which the page leaves alone (an anchor).
+ */
+function bareFen(fragment) {
+  let text;
+  try {
+    text = decodeURIComponent(fragment.replace(/^#/, '').replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+  // A board of eight ranks first: the one thing every FEN starts with.
+  return /^[1-8pnbrqkPNBRQK]+(\/[1-8pnbrqkPNBRQK]+){7}([ _]|$)/.test(text) ? text : null;
 }
 
 /** The FEN in the page URL, or null. */
