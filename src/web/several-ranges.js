@@ -174,7 +174,10 @@ export async function requestParts(client, url, ranges, high, timed = null, trie
     if (body) client.several.learn(url, false);
     return { retry: 'a multipart body that could not be read' };
   }
-  client.several.learn(url, true);
+  // Answered through a redirect to another origin: there several ranges
+  // are not CORS-safelisted, and each file's request for them would wait
+  // for a preflight. One range a request from here on.
+  client.several.learn(url, !(res.redirected && originOf(res.url) !== originOf(url)));
   client.counters.multipartRequests++;
   return { value: { size: parts[0].size, validator: client.validatorOf(res), parts, received: body.length } };
 }

@@ -166,6 +166,30 @@ describe('several ranges a request, page and tables from one origin', { skip, ti
     }
   });
 
+  it("tables on the page's origin redirected to another: one range a request there, no preflight a file", async () => {
+    // Several ranges are not CORS-safelisted: across origins each file's
+    // request for them waits for a preflight first. A multipart answer that
+    // came through a redirect to another origin was taken for the page
+    // origin's, and every scattered request of a round paid a preflight.
+    const { startServer } = await import(`${REPO}/tests/server/range-server.mjs`);
+    const cdn = await startServer({ port: 0, host: '127.0.0.1', tables: [TABLES] });
+    try {
+      const { log } = await run([{ match: '/tables/', mode: 'redirect', to: `${cdn.url}tables/` }]);
+      assert.ok(log.length > 0 && log.every((e) => e.status === 302), 'not every table request was redirected');
+      const there = cdn.stats().log;
+      assert.ok(there.some(headProbe), 'no head probe reached the other origin');
+      // Only heads that left before the first answer ask for two ranges
+      // (6 at a time, each after its own preflight).
+      const preflights = there.filter((e) => e.method === 'OPTIONS');
+      assert.ok(preflights.length <= 6, `${preflights.length} preflights`);
+      assert.ok(there.filter(several).every(headProbe), 'scattered ranges asked for across origins');
+    } finally {
+      // (The fault would send the next test's page there too.)
+      server.setFaults([]);
+      await cdn.close();
+    }
+  });
+
   it('a server that stops answering several ranges: the ranges it left out are asked for on their own', async () => {
     const { stats, log } = await run([{ mode: 'first-range', skip: 8 }]);
     assert.ok(stats.multipartRequests > 0);

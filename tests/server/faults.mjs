@@ -15,7 +15,7 @@ export const FAULT_MODES = Object.freeze({
   'wrong-range': '206 whose Content-Range start is off by `shift` [1] and/or whose size is off by `sizeDelta` [0]; body = the requested bytes',
   'wider-range': '206 for a range that starts `before` [4096] bytes before the one asked (not before byte 0), its Content-Range and body both from there, as RFC 9110 lets a server send; a request for several ranges is answered as usual',
   gzip: 'apply Content-Encoding: gzip to the (range) body',
-  redirect: 'reply `status` [302] to /redirected<path>, which is served normally',
+  redirect: 'reply `status` [302] to /redirected<path>, which is served normally; with `to` (an absolute URL ending in /), to `to` + the path past its first segment (another server: a redirect to another origin)',
   'etag-change': 'bump the file generation (new ETag and Last-Modified), then reply normally',
   'no-cors': 'reply normally but without any CORS header',
 });
@@ -42,6 +42,7 @@ function normalizeSpec(raw, i) {
   }
   if (raw.chunk != null && !(Number(raw.chunk) >= 1)) throw new Error(`fault ${i}: chunk must be >= 1`);
   if (raw.before != null && !(Number(raw.before) >= 0)) throw new Error(`fault ${i}: before must be >= 0`);
+  if (raw.to != null && !/^https?:\/\/[^/]+\/(.*\/)?$/.test(String(raw.to))) throw new Error(`fault ${i}: to must be an absolute http(s) URL ending in /`);
   if (raw.headers != null && (typeof raw.headers !== 'object' || Array.isArray(raw.headers))) {
     throw new Error(`fault ${i}: headers must be an object`);
   }

@@ -381,8 +381,9 @@ export async function startServer(options = {}) {
 
     if (mode === 'redirect') {
       const status = Number(fault.status ?? 302);
-      const location =
-        '/redirected/' + target.segments.map(encodeURIComponent).join('/') + (target.trailingSlash ? '/' : '') + target.search;
+      const path = target.segments.map(encodeURIComponent).join('/') + (target.trailingSlash ? '/' : '') + target.search;
+      // (`to`: another server's base, which takes the path past its first segment, `tables/`.)
+      const location = fault.to ? String(fault.to) + path.slice(path.indexOf('/') + 1) : '/redirected/' + path;
       res.writeHead(status, { ...cors, Location: location, 'Content-Length': 0, 'Cache-Control': 'no-cache', ...extra });
       rec.status(status);
       return res.end();
