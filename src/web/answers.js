@@ -6,6 +6,15 @@ import { fail } from './errors.js';
 import { RANK } from './gate.js';
 import { Trace } from './trace.js';
 
+// A call's `generate` overrides the Tablebase's for that call: 'always'
+// asks a hosted Tablebase for the mate distances of a position of up to 4
+// pieces (the board's "Mate in N" beside the host's DTZ).
+const MODES = ['auto', 'always', 'never'];
+const MODE_RULE = ", and whose generate, if any, is 'auto', 'always' or 'never'";
+const modeOk = (options) => options.generate == null || MODES.includes(options.generate);
+/** The call's generate mode; undefined: the Tablebase's. */
+const modeOf = (options) => (options && options.generate != null ? options.generate : undefined);
+
 /**
  * tb.probe: the analysis of a position. With `onUpdate`, the position's
  * own result runs beside it with its requests first in line, in two
@@ -21,10 +30,11 @@ import { Trace } from './trace.js';
  * A stage whose successor came first is skipped.
  */
 export async function analysePosition(rt, fen, options) {
-  if (options != null && (typeof options !== 'object' || (options.onUpdate != null && typeof options.onUpdate !== 'function'))) {
-    throw fail('probe options must be an object whose onUpdate, if any, is a function', 'options');
+  if (options != null && (typeof options !== 'object' || (options.onUpdate != null && typeof options.onUpdate !== 'function') || !modeOk(options))) {
+    throw fail(`probe options must be an object whose onUpdate, if any, is a function${MODE_RULE}`, 'options');
   }
   const onUpdate = (options && options.onUpdate) || null;
+  const generate = modeOf(options);
   const trace = new Trace('probe', fen);
   let stage = 0;
   // No update after the promise settled: the outcome's and verdict's
@@ -63,7 +73,7 @@ export async function analysePosition(rt, fen, options) {
       // over HTTP/1.1 its requests take the connections a round of the
       // verdict's leaves idle, going out with it; from a host found to be
       // multiplexed they go at once.
-      const ask = (rank) => ({ trace, prio: { rank } });
+      const ask = (rank) => ({ trace, prio: { rank }, generate });
       const release = rt.http.gate.hold(RANK.verdict, !rt.http.link.slow());
       // (Counted as calls: a freed Tablebase closes after them too.)
       rt.busy(() => rt.run('outcome', fen, ask(RANK.outcome))).then(outcome, () => {});
@@ -73,8 +83,8 @@ export async function analysePosition(rt, fen, options) {
         .then(verdict, () => {})
         .finally(release);
     }
-    const full = await rt.run('analyse', fen, { trace, prio: { rank: RANK.moves } }).catch(async (e) => {
-      throw await withWdlAnswer(rt, fen, e, trace);
+    const full = await rt.run('analyse', fen, { trace, prio: { rank: RANK.moves }, generate }).catch(async (e) => {
+      throw await withWdlAnswer(rt, fen, e, trace, generate);
     });
     verdict(full);
     rt.noteTrace(trace);
@@ -93,10 +103,10 @@ export async function analysePosition(rt, fen, options) {
  * as its `result`: the position's WDL and every move's, ranked, with
  * `dtz`, `precise` and `dtm` null, and `error` and `code` as the error's.
  */
-async function withWdlAnswer(rt, fen, e, trace) {
+async function withWdlAnswer(rt, fen, e, trace, generate) {
   if (!e || e.code !== 'missing-table' || !/\.rtbz\b/.test(e.message)) return e;
   try {
-    const answer = await rt.run('wdl', fen, { trace, prio: { rank: RANK.moves } });
+    const answer = await rt.run('wdl', fen, { trace, prio: { rank: RANK.moves }, generate });
     e.result = { ...answer, error: e.message, code: e.code };
   } catch {
     /* the error as it was */
@@ -112,12 +122,12 @@ async function withWdlAnswer(rt, fen, e, trace) {
  * line can be hundreds of plies.
  */
 export async function bestLine(rt, fen, options) {
-  if (options != null && (typeof options !== 'object' || (options.toEnd != null && typeof options.toEnd !== 'boolean'))) {
-    throw fail('mainline options must be an object whose toEnd, if any, is a boolean', 'options');
+  if (options != null && (typeof options !== 'object' || (options.toEnd != null && typeof options.toEnd !== 'boolean') || !modeOk(options))) {
+    throw fail(`mainline options must be an object whose toEnd, if any, is a boolean${MODE_RULE}`, 'options');
   }
   const toEnd = !!(options && options.toEnd);
   const trace = new Trace('mainline', fen);
-  const ask = { trace, prio: { rank: RANK.moves } };
+  const ask = { trace, prio: { rank: RANK.moves }, generate: modeOf(options) };
   // DTZ (DTM when known) counts the plies of a phase, one more when
   // rounded: only inconsistent tables go further.
   const budget = (r) => Math.max(Math.abs(r.dtz), Math.abs(r.dtm || 0)) + 1;

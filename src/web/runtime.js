@@ -269,16 +269,17 @@ export class Runtime {
   }
 
   /**
-   * Whether a position is answered from generated tables: always when
-   * asked to, or ('auto') when no URL or manifest is configured; in 'auto' with URLs, a
-   * missing table also sends it there (see run).
+   * Whether a position is answered from generated tables under `mode`
+   * (the call's, else the Tablebase's): always when asked to, or ('auto')
+   * when no URL or manifest is configured; in 'auto' with URLs, a missing
+   * table also sends it there (see run).
    */
-  generates(fen) {
-    if (this.generateMode === 'never') return false;
+  generates(fen, mode) {
+    if (mode === 'never') return false;
     const n = this.core.constructor.pieceCount(fen);
     if (n === 0 || n > MAX_GENERATED_PIECES) return false;
     // A manifest names where tables are: a URL as good as `urls`.
-    return this.generateMode === 'always' || (this.urls.length === 0 && !this.manifest);
+    return mode === 'always' || (this.urls.length === 0 && !this.manifest);
   }
 
   /**
@@ -378,7 +379,8 @@ export class Runtime {
 
   /**
    * Runs a probe to completion: attempt, supply what it names, repeat.
-   * `ask` is {trace, prio}: who counts its requests, and their priority.
+   * `ask` is {trace, prio, generate?}: who counts its requests, their
+   * priority, and the call's generate mode (else the Tablebase's).
    */
   async run(kind, fen, ask) {
     if (typeof fen !== 'string') throw fail('FEN must be a string', 'invalid-fen');
@@ -388,11 +390,12 @@ export class Runtime {
       if (ask.release) ask.release();
       return this.runGenerated(kind, fen, offline);
     };
-    if (this.generates(fen)) return generated(false);
+    const mode = ask.generate || this.generateMode;
+    if (this.generates(fen, mode)) return generated(false);
     try {
       return await this.runTables(kind, fen, ask);
     } catch (e) {
-      const within = this.generateMode === 'auto' && this.core.constructor.pieceCount(fen) <= MAX_GENERATED_PIECES;
+      const within = mode === 'auto' && this.core.constructor.pieceCount(fen) <= MAX_GENERATED_PIECES;
       // 'auto': a table no URL has is generated instead, within reach.
       if (within && e && e.code === 'missing-table') return generated(false);
       // Offline (or the host down): tables generated on an earlier visit,

@@ -10,14 +10,14 @@ use crate::generate::values_file;
 
 #[wasm_bindgen]
 extern "C" {
-    /// `{ onUpdate? }` of one probe (see the TypeScript interface).
+    /// `{ onUpdate?, generate? }` of one probe (see the TypeScript interface).
     #[wasm_bindgen(typescript_type = "ProbeOptions")]
     pub type ProbeOptions;
     /// The constructor's options (optional in TypeScript, as in JS).
     #[wasm_bindgen(typescript_type = "TablebaseOptions")]
     pub type TablebaseOptions;
-    /// `{ toEnd? }` of a mainline.
-    #[wasm_bindgen(typescript_type = "{ toEnd?: boolean }")]
+    /// `{ toEnd?, generate? }` of a mainline.
+    #[wasm_bindgen(typescript_type = "MainlineOptions")]
     pub type MainlineOptions;
     /// `prefetch`'s progress callback: bytes saved so far over all files,
     /// the size of the file in progress, its name.

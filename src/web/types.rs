@@ -137,6 +137,16 @@ export interface ProbeOptions {
    *  with it once its pages are in IndexedDB too. A stage whose successor
    *  came first is skipped. */
   onUpdate?: (update: ProbeUpdate) => void;
+  /** This call's `generate`, in place of the Tablebase's: 'always' answers a position
+   *  of up to 4 pieces from tables generated in the browser (its mate distances)
+   *  where the Tablebase would ask its URLs. */
+  generate?: 'auto' | 'always' | 'never';
+}
+/** Options of one mainline: `toEnd` goes on through zeroing moves to the end; `generate`
+ *  as a probe's (from generated tables the line goes to mate). */
+export interface MainlineOptions {
+  toEnd?: boolean;
+  generate?: 'auto' | 'always' | 'never';
 }
 export type ProbeUpdate =
   | { stage: 'outcome'; result: OutcomeResult }

@@ -104,7 +104,7 @@ describe('wrong types at the JS API', { skip }, () => {
   it('probe options of the wrong type: code options', async () => {
     const seen = await env.page.evaluate(async (fen) => {
       const out = [];
-      for (const options of [42, 'x', { onUpdate: 'log' }, { onUpdate: {} }]) {
+      for (const options of [42, 'x', { onUpdate: 'log' }, { onUpdate: {} }, { generate: 'yes' }, { generate: true }]) {
         try {
           await window.tb.probe(fen, options);
           out.push('answered');
@@ -114,19 +114,19 @@ describe('wrong types at the JS API', { skip }, () => {
       }
       return out;
     }, FEN);
-    assert.deepStrictEqual(seen, Array(4).fill('options: probe options must be an object whose onUpdate, if any, is a function'));
+    assert.deepStrictEqual(seen, Array(6).fill("options: probe options must be an object whose onUpdate, if any, is a function, and whose generate, if any, is 'auto', 'always' or 'never'"));
   });
 
   it("mainline's and prefetch's options of the wrong type: code options", async () => {
     const seen = await env.page.evaluate(async (fen) => {
       const codeOf = (p) => p.then(() => 'answered', (e) => `${e.code}: ${e.message}`);
       const out = [];
-      for (const options of [42, 'x', { toEnd: 'false' }, { toEnd: 1 }]) out.push(await codeOf(window.tb.mainline(fen, options)));
+      for (const options of [42, 'x', { toEnd: 'false' }, { toEnd: 1 }, { generate: 'sometimes' }]) out.push(await codeOf(window.tb.mainline(fen, options)));
       for (const onProgress of [42, 'log', {}]) out.push(await codeOf(window.tb.prefetch(fen, onProgress)));
       return out;
     }, FEN);
     assert.deepStrictEqual(seen, [
-      ...Array(4).fill('options: mainline options must be an object whose toEnd, if any, is a boolean'),
+      ...Array(5).fill("options: mainline options must be an object whose toEnd, if any, is a boolean, and whose generate, if any, is 'auto', 'always' or 'never'"),
       ...Array(3).fill('options: prefetch onProgress must be a function'),
     ]);
   });

@@ -245,6 +245,55 @@ describe('tables generated in the browser', { skip }, () => {
     assert.equal((await tbStats(page)).tablesGenerated, 1);
     await context.close();
   });
+  it("a call's generate overrides the Tablebase's: mate distances beside hosted tables, and back", { timeout: 600_000 }, async () => {
+    const context = await browser.newContext();
+    const page = await openTablebase(context, servers, { urls: [servers.base] });
+    const FEN = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+    const run = (fen, options, method = 'probe') =>
+      page.evaluate(async ([f, o, m]) => {
+        const before = window.tb.stats().requests;
+        const r = await window.tb[m](f, o);
+        return { r, requests: window.tb.stats().requests - before, made: window.tb.stats().tablesGenerated };
+      }, [fen, options, method]);
+    // The host's answer: no mate distance, nothing made.
+    const hosted = await run(FEN, undefined);
+    assert.equal(hosted.r.dtm, null);
+    assert.equal(hosted.made, 0);
+    // The same Tablebase, one call 'always': made here, no request.
+    const mate = await run(FEN, { generate: 'always' });
+    assert.equal(mate.requests, 0);
+    assert.equal(mate.made, 1);
+    assert.ok(mate.r.dtm > 0, JSON.stringify(mate.r.dtm));
+    assert.equal(mate.r.wdl, hosted.r.wdl);
+    assert.ok(dtzAgrees(mate.r, hosted.r), `${mate.r.dtz} ${hosted.r.dtz}`);
+    const byUci = new Map(hosted.r.moves.map((m) => [m.uci, m]));
+    assert.equal(mate.r.moves.length, hosted.r.moves.length);
+    for (const m of mate.r.moves) {
+      assert.equal(m.wdl, byUci.get(m.uci).wdl, m.uci);
+      assert.ok(Number.isInteger(m.dtm), m.uci);
+    }
+    // Its line goes to mate in as many plies as the DTM says.
+    const line = await run(FEN, { toEnd: true, generate: 'always' }, 'mainline');
+    assert.equal(line.r.moves.length, mate.r.dtm);
+    assert.ok(line.r.moves.at(-1).san.endsWith('#'), line.r.moves.at(-1).san);
+    // The next call without it is the host's again; a 5-piece position is
+    // the host's under 'always' too (beyond what the browser makes).
+    assert.equal((await run(FEN, undefined)).r.dtm, null);
+    const five = await run('8/8/8/4k3/8/2r5/8/R1B1K3 w - - 0 1', { generate: 'always' });
+    assert.equal(five.r.dtm, null);
+    assert.ok(five.requests > 0);
+    // And the other way: a Tablebase that always generates, one call 'never'.
+    await page.evaluate((base) => {
+      window.tb = new window.Tablebase({ urls: [base], generate: 'always' });
+    }, servers.base);
+    assert.ok((await run(FEN, undefined)).r.dtm > 0);
+    // (Its pages come from IndexedDB: the first Tablebase's.)
+    const never = await run(FEN, { generate: 'never' });
+    assert.equal(never.r.dtm, null);
+    assert.equal(never.r.wdl, hosted.r.wdl);
+    await context.close();
+  });
+
   it('a table being generated holds up no other probe\'s requests', { timeout: 600_000 }, async () => {
     // A host with every official table but KRvKN: its positions are made
     // in the worker ('auto'), while a 5-piece position's move list needs

@@ -9,6 +9,7 @@ import { applyUci, coords, inCheck, makeFen, parseFen, pieceCount } from './ches
 import { remember } from './state.js';
 import { coverageOf, offline, scanHost, tableOf } from './materials.js';
 import { keptAfter, noteKept } from './early.js';
+import { findMate } from './mate.js';
 
 /**
  * What the host offers (materials.js scanHost), asked once per set of table
@@ -110,7 +111,10 @@ export async function analyse(ctx, fen, token) {
     if (cached.error && cached.partial) renderIncomplete(ctx, cached.partial, cached.error, fen);
     else if (cached.error) renderError(ctx, cached.error, fen);
     else renderResult(ctx, cached, fen);
-    if (!cached.error) renderMainline(ctx, fen, token);
+    if (!cached.error) {
+      renderMainline(ctx, fen, token);
+      addMate(ctx, fen, token, cached);
+    }
     return;
   }
   markLoading(ctx, fen);
@@ -169,6 +173,7 @@ export async function analyse(ctx, fen, token) {
     if (!shown) renderResult(ctx, result, fen);
     // (The result given: a reconnect meanwhile cleared those kept.)
     renderMainline(ctx, fen, token, result);
+    addMate(ctx, fen, token, result);
   } catch (raw) {
     const err = asError(raw);
     if (full) {
@@ -185,6 +190,7 @@ export async function analyse(ctx, fen, token) {
       view.verdict.fetching(false);
       if (!shown) renderResult(ctx, complete, fen);
       renderMainline(ctx, fen, token, complete);
+      addMate(ctx, fen, token, complete);
       return;
     }
     // Network errors, missing tables and failed generations are asked
@@ -205,6 +211,19 @@ export async function analyse(ctx, fen, token) {
     if (partial) renderIncomplete(ctx, partial, err, fen);
     else renderError(ctx, err, fen);
   }
+}
+
+/**
+ * Mate distances for an answer from Syzygy files of up to 4 pieces (see
+ * mate.js): the answer with them replaces it, and the best line becomes
+ * the line to mate.
+ */
+function addMate(ctx, fen, token, r) {
+  findMate(ctx, fen, token, r, (answer) => {
+    ctx.s.mainlines.delete(fen);
+    renderResult(ctx, answer, fen);
+    renderMainline(ctx, fen, token, answer);
+  });
 }
 
 async function statsOrNull(handle) {
@@ -457,9 +476,15 @@ async function renderMainline(ctx, fen, token, result = null) {
       }
       return;
     }
+    // An answer with mate distances came from generated tables: its line
+    // is the line to mate, from them too.
+    const mated = Number.isInteger(r && r.dtm);
     try {
       // Through zeroing moves to mate or a draw (chained DTZ; generated tables: to mate).
-      line = await handle.tb.mainline(fen, { toEnd: true });
+      line = await handle.tb.mainline(fen, mated ? { toEnd: true, generate: 'always' } : { toEnd: true });
+      // The host's line, come after the mate distances did (mate.js): theirs is shown.
+      const now = s.results.get(fen);
+      if (!mated && now && Number.isInteger(now.dtm)) return;
       remember(s.mainlines, fen, line);
     } catch (err) {
       leftByTablebase(ctx, handle, asError(err));

@@ -2,20 +2,10 @@
 // generations shown, and what the Tablebase before it answered forgotten.
 // Takes the app context (see app.js).
 import { legalFor, refreshStats } from './analysis.js';
-import { materialKey, parseFen } from './chess.js';
-import { canonicalMaterial } from './materials.js';
+import { parseFen } from './chess.js';
+import { madeFor, mateProgress } from './mate.js';
 import { currentFen } from './state.js';
 import { movesOnly, openTablebase, parseTableUrls } from './tablebase.js';
-
-/** Whether a table generated for `target` (a material name) is the one `fen` waits for. */
-function generatingFor(fen, target) {
-  try {
-    const [white, black] = materialKey(fen).split('v');
-    return canonicalMaterial(white.slice(1), black.slice(1)) === target;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Opens the tables of `spec` (see parseTableUrls) for the board; the first
@@ -53,9 +43,12 @@ export function connect(ctx, spec) {
       }
     });
     // A generation shows while the position it is for waits for its answer
-    // (not over another position's card, nor over an error).
+    // (not over another position's card, nor over an error), or for its
+    // mate distances (mate.js).
     const offGen = handle.subscribeGenerate((p) => {
-      if (!s.destroyed && s.loading && generatingFor(s.loading, p.target)) view.verdict.generating(p);
+      if (s.destroyed) return;
+      if (s.loading && madeFor(s.loading, p.target)) view.verdict.generating(p);
+      else if (s.mating) mateProgress(ctx, currentFen(s), p);
     });
     s.unsubscribe = () => {
       offNet();
@@ -90,6 +83,7 @@ export function connect(ctx, spec) {
   s.scan = null;
   s.coverage = null;
   s.results.clear();
+  s.mating = null;
   s.mainlines.clear();
   s.zeroingLines.clear();
 }

@@ -7,10 +7,22 @@ import { sideName, plies } from './verdict.js';
 export function createVerdictCard() {
   const progress = h('div.sb-verdict-progress', { 'aria-hidden': 'true' });
   const body = h('div.sb-verdict-body');
-  const el = h('section.sb-card.sb-verdict', { 'aria-live': 'polite', 'aria-label': 'Tablebase verdict', dataset: { tone: 'loading' } }, progress, body);
+  // Mate distances being made for the verdict shown (mate.js): apart from
+  // the body, so that the verdict is not rebuilt (nor read again) with it.
+  const mate = h('p.sb-mate', { hidden: true });
+  const el = h('section.sb-card.sb-verdict', { 'aria-live': 'polite', 'aria-label': 'Tablebase verdict', dataset: { tone: 'loading' } }, progress, body, mate);
   // The verdict on screen: the same one again (the complete answer after
   // its verdict, a redraw) is not rebuilt, so a screen reader reads it once.
   let shown = null;
+  // The position of the verdict shown: a mate line belongs to it alone.
+  let mateFen = null;
+
+  function mating(...content) {
+    const some = content.some((c) => c !== null && c !== undefined);
+    mate.hidden = !some;
+    if (some) replace(mate, ...content);
+    else replace(mate);
+  }
 
   function setData(tone, category = '', outcome = '', error = '', stage = '') {
     Object.assign(el.dataset, { tone, category, outcome, error, stage });
@@ -28,8 +40,11 @@ export function createVerdictCard() {
     fetching(on) {
       el.classList.toggle('sb-fetching', on);
     },
+    /** A line under the verdict about its mate distances (being made, asked for, or why they are not), or none (null). */
+    mating,
     /** Before the decoder is ready. */
     pending() {
+      mating(null);
       el.dataset.tone = 'loading';
       shown = null;
       replace(body, h('div.sb-verdict-head', h('span.sb-spinner'), h('h2.sb-headline', 'Loading tablebase…')), h('p.sb-summary', 'Fetching the decoder.'));
@@ -42,6 +57,9 @@ export function createVerdictCard() {
     result(v, fen = '', { error = '', note = null, fix = null } = {}) {
       // Stage 'outcome' while the DTZ is still on its way, then 'verdict'.
       setData(v.tone, v.category || '', v.outcome, error, v.pending ? 'outcome' : 'verdict');
+      // (A position's own: the line of the one before goes.)
+      if (fen !== mateFen) mating(null);
+      mateFen = fen;
       // Who wins shows at once; a screen reader waits for the DTZ and reads both together.
       if (v.pending) el.setAttribute('aria-busy', 'true');
       const key = `${fen}\n${error}\n${note}\n${JSON.stringify(v)}`;
@@ -68,6 +86,7 @@ export function createVerdictCard() {
      * stop it; the table is kept for next time.
      */
     generating(p) {
+      mating(null);
       el.dataset.tone = 'loading';
       el.classList.remove('sb-stale');
       // Busy: screen readers hold the live region's announcements (one per
@@ -90,6 +109,7 @@ export function createVerdictCard() {
      * optional button.
      */
     error(e, { over = null, fix = null } = {}) {
+      mating(null);
       setData('error', '', '', e.code);
       shown = null;
       replace(

@@ -1,0 +1,104 @@
+// "Mate in N" on a board whose host serves Syzygy files (which hold no
+// distance to mate): a 3-piece position gets its mate distances unasked, a
+// 4-piece one once the visitor asks (then unasked, also after a reload),
+// each from tables made in the browser and equal to the CLI's
+// `probe --generate`; the host's DTZ and ranking stay, the best line goes
+// to mate, and a 5-piece position is left as it was.
+import { describe, it as baseIt } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { CLI, skipReason, newPage, appUrl, waitVerdict, cliProbe, expectedDtzLabel, siteAndBrowser } from './helpers.mjs';
+
+const skip = skipReason({ needCli: true });
+const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 300_000 }, fn);
+
+const KRVK = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+// KQvKN, a win: a 4-piece material whose sub-tables are 3-piece.
+const KQVKN = '8/8/3n4/4k3/8/8/8/1Q2K3 w - - 0 1';
+const FIVE = '8/8/8/4k3/8/2r5/8/R1B1K3 w - - 0 1';
+
+/** The CLI's answer from tables it generates (`dtm` on the position and every move). */
+function generated(fen) {
+  return JSON.parse(execFileSync(CLI, ['probe', '--generate', '--json', fen], { encoding: 'utf8' }).trim());
+}
+
+const mateText = (dtm) => `${dtm > 0 ? 'Mate' : 'Mated'} in ${Math.ceil(Math.abs(dtm) / 2)}`;
+
+/** Waits for the verdict's mate line, then reads it, the moves' mate badges and the DTZ shown. */
+async function shownMate(page) {
+  await page.waitForFunction(() => document.querySelector('syzygy-board .sb-verdict-body .sb-dtm'), null, { timeout: 240_000 });
+  return page.evaluate(() => {
+    const root = document.querySelector('syzygy-board');
+    return {
+      mate: root.querySelector('.sb-verdict-body .sb-dtm .sb-dtz-badge').textContent,
+      dtz: root.querySelector('.sb-verdict .sb-dtz-badge').textContent,
+      pending: !root.querySelector('.sb-verdict .sb-mate').hidden,
+      moves: [...root.querySelectorAll('syzygy-board [role="option"]')].map((e) => ({ uci: e.dataset.uci, text: e.textContent })),
+    };
+  });
+}
+
+describe('"Mate in N" beside hosted tables', () => {
+  const ctx = siteAndBrowser(skip);
+
+  it('a 3-piece position: unasked, equal to the CLI\'s, the host\'s DTZ kept, the best line to mate', async () => {
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, KRVK));
+    const [official] = cliProbe([KRVK]);
+    const v = await waitVerdict(page, KRVK);
+    assert.equal(v.dtz, expectedDtzLabel(official));
+    const made = generated(KRVK);
+    const shown = await shownMate(page);
+    assert.equal(shown.mate, mateText(made.dtm));
+    assert.equal(shown.dtz, expectedDtzLabel(official), 'the DTZ stays the host\'s');
+    assert.equal(shown.pending, false);
+    // Every move with a mate distance carries its badge, as the CLI counts it (from the mover's side).
+    const byUci = new Map(made.moves.map((m) => [m.uci, m]));
+    for (const m of shown.moves) {
+      const dtm = byUci.get(m.uci).dtm;
+      if (dtm < 0) assert.ok(m.text.includes(`Mate in ${Math.ceil((Math.abs(dtm) + 1) / 2)}`), `${m.uci}: ${m.text}`);
+    }
+    // The best line goes to mate, in as many plies as the DTM.
+    await page.waitForFunction(() => /#/.test(document.querySelector('syzygy-board .sb-mainline-card')?.textContent || ''), null, { timeout: 60_000 });
+    const plies = await page.$$eval('syzygy-board .sb-mainline-card button.sb-ply', (els) => els.map((e) => e.textContent));
+    assert.equal(plies.length, made.dtm, plies.join(' '));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  it('a 4-piece position: asked once, then unasked after a reload', async () => {
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, KQVKN));
+    await waitVerdict(page, KQVKN);
+    const button = page.locator('syzygy-board .sb-verdict .sb-mate button');
+    await button.waitFor({ timeout: 20_000 });
+    assert.match(await page.locator('syzygy-board .sb-verdict .sb-mate').textContent(), /Find mate in N.*your browser/);
+    await button.click();
+    const made = generated(KQVKN);
+    const shown = await shownMate(page);
+    assert.equal(shown.mate, mateText(made.dtm));
+    assert.equal(shown.pending, false);
+    // Asked for: the next visit's come unasked, from what IndexedDB kept.
+    await page.reload();
+    await waitVerdict(page, KQVKN);
+    assert.equal((await shownMate(page)).mate, mateText(made.dtm));
+    assert.equal(await button.count(), 0);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  it('a 5-piece position is left as the host answers it', async () => {
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, FIVE));
+    await waitVerdict(page, FIVE);
+    // (Its mainline and moves settle; nothing is asked of the generator.)
+    await page.waitForTimeout(1000);
+    const mate = await page.evaluate(() => ({
+      line: !document.querySelector('syzygy-board .sb-verdict .sb-mate').hidden,
+      badge: !!document.querySelector('syzygy-board .sb-verdict .sb-dtm'),
+    }));
+    assert.deepEqual(mate, { line: false, badge: false });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,140 @@
+// "Mate in N" beside the host's answer. Syzygy files hold no distance to
+// mate; a position of up to 4 pieces answered from them is probed again
+// from tables made in this browser (`generate: 'always'`), and their mate
+// distances join the host's answer (its values and ranking stay). A
+// 3-piece table takes 0.1-0.2 s to make, so those come by themselves; a
+// 4-piece one takes seconds (its sub-tables too, 20 s for KQPvK on a
+// desktop), so the visitor asks once, and from then on they come by
+// themselves as well (the choice kept in localStorage, the tables in
+// IndexedDB). Takes the app context (see app.js).
+import { h } from './dom.js';
+import { materialKey, pieceCount } from './chess.js';
+import { canonicalMaterial } from './materials.js';
+import { remember } from './state.js';
+import { asError } from './tablebase.js';
+import { shortReason } from './verdict.js';
+
+/** The most pieces of a position whose tables the browser makes (the package's limit). */
+const MADE_HERE = 4;
+/** Up to this many pieces, mate distances come unasked. */
+const UNASKED = 3;
+const CHOICE = 'syzygy-web-mate-distances';
+
+let chosen = null;
+/** Whether the visitor asked for mate distances (on this board or an earlier visit). */
+function asked() {
+  if (chosen === null) {
+    try {
+      chosen = localStorage.getItem(CHOICE) === 'on';
+    } catch {
+      chosen = false;
+    }
+  }
+  return chosen;
+}
+
+function ask() {
+  chosen = true;
+  try {
+    localStorage.setItem(CHOICE, 'on');
+  } catch {
+    /* kept for this page only */
+  }
+}
+
+/** Whether `r`, the answer shown for `fen`, lacks mate distances the browser can add. */
+export function wantsMate(r, fen) {
+  if (!r || r.error || Number.isInteger(r.dtm)) return false;
+  // Over already, or no move to rank: nothing a mate distance adds.
+  if (r.checkmate || r.stalemate || r.insufficientMaterial || !(r.moves && r.moves.length)) return false;
+  try {
+    return pieceCount(fen) <= MADE_HERE;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Adds mate distances to the answer `r` shown for `fen` where it lacks
+ * them, unasked or once asked: `show(answer)` renders the answer with them
+ * if the board is still on that position.
+ */
+export function findMate(ctx, fen, token, r, show) {
+  const { s, view } = ctx;
+  if (!s.handle || !wantsMate(r, fen)) return;
+  if (pieceCount(fen) <= UNASKED || asked()) {
+    solve(ctx, fen, token, r, show);
+    return;
+  }
+  const button = h(
+    'button.sb-btn.sb-mate-ask',
+    {
+      type: 'button',
+      onclick: () => {
+        ask();
+        view.verdict.mating('Mate in …: solving in this browser.');
+        solve(ctx, fen, token, r, show);
+      },
+    },
+    'Find mate in N',
+  );
+  view.verdict.mating(button, ' Solves this material’s tables in your browser, seconds once, then kept (and asked for no more).');
+}
+
+/** The mate distances of `fen` from generated tables, joined to `r` (see findMate). */
+async function solve(ctx, fen, token, r, show) {
+  const { s, view } = ctx;
+  const handle = s.handle;
+  const here = () => token === s.token && !s.destroyed;
+  s.mating = fen;
+  // Said only if it takes a while: tables kept from an earlier visit answer
+  // in milliseconds, and the line would flash.
+  const slow = setTimeout(() => here() && s.mating === fen && view.verdict.mating('Mate in …: solving in this browser.'), 300);
+  let made;
+  try {
+    made = await handle.tb.probe(fen, { generate: 'always' });
+  } catch (raw) {
+    const err = asError(raw);
+    // (A closed Tablebase: the board reconnects, and the next visit asks.)
+    if (here()) view.verdict.mating(err.code === 'closed' ? null : `Mate distance unavailable: ${shortReason(err)}.`);
+    return;
+  } finally {
+    clearTimeout(slow);
+    if (s.mating === fen) s.mating = null;
+  }
+  const answer = withMate(r, made);
+  // Answers of tables replaced meanwhile (setTables) are not kept for the new ones.
+  if (!answer || handle !== s.handle) {
+    if (here()) view.verdict.mating(null);
+    return;
+  }
+  remember(s.results, fen, answer);
+  if (!here()) return;
+  view.verdict.mating(null);
+  show(answer);
+}
+
+/** The host's answer with the generated one's mate distances; null where the two disagree on who wins. */
+export function withMate(hosted, made) {
+  if (!made || made.wdl !== hosted.wdl) return null;
+  const dtm = new Map((made.moves || []).map((m) => [m.uci, m.dtm]));
+  return { ...hosted, dtm: made.dtm, moves: hosted.moves.map((m) => ({ ...m, dtm: Number.isInteger(dtm.get(m.uci)) ? dtm.get(m.uci) : null })) };
+}
+
+/** A generation's progress, shown under the verdict of the position waiting for its mate distances. */
+export function mateProgress(ctx, fen, p) {
+  const { s, view } = ctx;
+  if (s.mating !== fen || !madeFor(fen, p.target)) return;
+  const pct = Math.round((p.fraction || 0) * 100);
+  view.verdict.mating(`Mate in …: solving ${p.material} in this browser (table ${p.index + 1} of ${p.materials.length}), ${pct} %.`);
+}
+
+/** Whether a table generated for `target` (a material name) is the one `fen`'s answer reads. */
+export function madeFor(fen, target) {
+  try {
+    const [white, black] = materialKey(fen).split('v');
+    return canonicalMaterial(white.slice(1), black.slice(1)) === target;
+  } catch {
+    return false;
+  }
+}
