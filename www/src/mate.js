@@ -3,8 +3,8 @@
 // from tables made in this browser (`generate: 'always'`), and their mate
 // distances join the host's answer (its values and ranking stay). A
 // 3-piece table takes 0.1-0.2 s to make, so those come by themselves; a
-// 4-piece one takes seconds (its sub-tables too, 20 s for KQPvK on a
-// desktop), so the visitor asks once, and from then on they come by
+// 4-piece one takes seconds with its sub-tables (KQvKN 3 s, KRvKP 13-15 s,
+// KQPvK 26-28 s on a 2-core desktop), so the visitor asks once, and from then on they come by
 // themselves as well (the choice kept in localStorage, the tables in
 // IndexedDB). Takes the app context (see app.js).
 import { h } from './dom.js';
@@ -78,7 +78,7 @@ export function findMate(ctx, fen, token, r, show) {
     },
     'Find mate in N',
   );
-  view.verdict.mating(button, ' Solves this material’s tables in your browser, seconds once, then kept (and asked for no more).');
+  view.verdict.mating(button, ' Solves its tables in your browser, once: seconds, up to half a minute with a pawn. They are kept, and this is asked no more.');
 }
 
 /** The mate distances of `fen` from generated tables, joined to `r` (see findMate). */
