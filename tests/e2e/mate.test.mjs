@@ -87,6 +87,29 @@ describe('"Mate in N" beside hosted tables', () => {
     await page.context().close();
   });
 
+  it('a solve that ends after the board moved on: back there, its mate and the line to mate, not the host\'s line', async () => {
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, KQVKN));
+    await waitVerdict(page, KQVKN);
+    // The host's line is shown (and kept) first.
+    await page.waitForFunction(() => document.querySelectorAll('syzygy-board .sb-mainline-card button.sb-ply').length > 0, null, { timeout: 60_000 });
+    await page.locator('syzygy-board .sb-verdict .sb-mate button').click();
+    // Away at once, to a position whose own mate needs the worker too.
+    await page.evaluate((fen) => (location.hash = `fen=${fen.replace(/ /g, '_')}`), KRVK);
+    await waitVerdict(page, KRVK);
+    // The left card's ask is gone with it.
+    assert.equal(await page.locator('syzygy-board .sb-verdict .sb-mate button').count(), 0);
+    await shownMate(page);
+    await page.evaluate((fen) => (location.hash = `fen=${fen.replace(/ /g, '_')}`), KQVKN);
+    const made = generated(KQVKN);
+    assert.equal((await shownMate(page)).mate, mateText(made.dtm));
+    await page.waitForFunction((n) => document.querySelectorAll('syzygy-board .sb-mainline-card button.sb-ply').length === n, made.dtm, { timeout: 60_000 });
+    const last = await page.$$eval('syzygy-board .sb-mainline-card button.sb-ply', (els) => els.at(-1).textContent);
+    assert.match(last, /#/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   it('a 5-piece position is left as the host answers it', async () => {
     const page = await newPage(ctx.browser);
     await page.goto(appUrl(ctx.site.url, FIVE));

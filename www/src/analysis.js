@@ -61,6 +61,8 @@ export function markLoading(ctx, fen) {
   s.result = null;
   s.loading = fen;
   view.verdict.stale(true);
+  // Nor the last position's ask for mate distances (mate.js).
+  view.verdict.mating(null);
   markStale(view.movesCard, true);
   markStale(view.mainlineCard, true);
   // Nor the previous position's best line to play from.
@@ -219,10 +221,12 @@ export async function analyse(ctx, fen, token) {
  * the line to mate.
  */
 function addMate(ctx, fen, token, r) {
-  findMate(ctx, fen, token, r, (answer) => {
-    ctx.s.mainlines.delete(fen);
-    renderResult(ctx, answer, fen);
-    renderMainline(ctx, fen, token, answer);
+  findMate(ctx, fen, token, r, {
+    show: (answer) => {
+      renderResult(ctx, answer, fen);
+      renderMainline(ctx, fen, token, answer);
+    },
+    closed: (handle, err) => leftByTablebase(ctx, handle, err),
   });
 }
 
@@ -478,22 +482,32 @@ async function renderMainline(ctx, fen, token, result = null) {
     }
     // An answer with mate distances came from generated tables: its line
     // is the line to mate, from them too.
+    // (Where that fails, a worker gone say, the host's line is shown.)
     const mated = Number.isInteger(r && r.dtm);
-    try {
-      // Through zeroing moves to mate or a draw (chained DTZ; generated tables: to mate).
-      line = await handle.tb.mainline(fen, mated ? { toEnd: true, generate: 'always' } : { toEnd: true });
-      // The host's line, come after the mate distances did (mate.js): theirs is shown.
-      const now = s.results.get(fen);
-      if (!mated && now && Number.isInteger(now.dtm)) return;
-      remember(s.mainlines, fen, line);
-    } catch (err) {
-      leftByTablebase(ctx, handle, asError(err));
+    const tries = mated ? [{ toEnd: true, generate: 'always' }, { toEnd: true }] : [{ toEnd: true }];
+    let failure = null;
+    for (const options of tries) {
+      try {
+        // Through zeroing moves to mate or a draw (chained DTZ; generated tables: to mate).
+        line = await handle.tb.mainline(fen, options);
+        failure = null;
+        break;
+      } catch (err) {
+        failure = asError(err);
+        if (leftByTablebase(ctx, handle, failure)) break;
+      }
+    }
+    if (failure) {
       if (token === s.token) {
         markStale(view.mainlineCard, false);
-        view.mainline.message(`Best line unavailable: ${shortReason(asError(err))}.`);
+        view.mainline.message(`Best line unavailable: ${shortReason(failure)}.`);
       }
       return;
     }
+    // The host's line, come after the mate distances did (mate.js): theirs is shown.
+    const now = s.results.get(fen);
+    if (!mated && now && Number.isInteger(now.dtm)) return;
+    remember(s.mainlines, fen, line);
     refreshStats(ctx);
   }
   if (token !== s.token) return;

@@ -3,7 +3,7 @@
 // Takes the app context (see app.js).
 import { legalFor, refreshStats } from './analysis.js';
 import { parseFen } from './chess.js';
-import { madeFor, mateProgress } from './mate.js';
+import { hosted, madeFor, mateProgress } from './mate.js';
 import { currentFen } from './state.js';
 import { movesOnly, openTablebase, parseTableUrls } from './tablebase.js';
 
@@ -47,7 +47,7 @@ export function connect(ctx, spec) {
     // mate distances (mate.js).
     const offGen = handle.subscribeGenerate((p) => {
       if (s.destroyed) return;
-      if (s.loading && madeFor(s.loading, p.target)) view.verdict.generating(p);
+      if (s.loading && madeFor(s.loading, p.target) && !hosted(p.target)) view.verdict.generating(p);
       else if (s.mating) mateProgress(ctx, currentFen(s), p);
     });
     s.unsubscribe = () => {

@@ -54,16 +54,27 @@ export function wantsMate(r, fen) {
   }
 }
 
+/** Materials (as generations name them) being made for mate distances: tables their host has (see `hosted`). */
+const solving = new Map();
+
+/**
+ * Whether a generation for `target` (a material name) makes tables a host
+ * has, for mate distances: not what a position of that material waits
+ * for (the host answers it), so not "Solving ..." on its card.
+ */
+export const hosted = (target) => solving.has(target);
+
 /**
  * Adds mate distances to the answer `r` shown for `fen` where it lacks
- * them, unasked or once asked: `show(answer)` renders the answer with them
- * if the board is still on that position.
+ * them, unasked or once asked: `to.show(answer)` renders the answer with
+ * them if the board is still on that position; `to.closed(handle, err)`
+ * where the Tablebase closed under it (the board connects afresh).
  */
-export function findMate(ctx, fen, token, r, show) {
+export function findMate(ctx, fen, token, r, to) {
   const { s, view } = ctx;
   if (!s.handle || !wantsMate(r, fen)) return;
   if (pieceCount(fen) <= UNASKED || asked()) {
-    solve(ctx, fen, token, r, show);
+    solve(ctx, fen, token, r, to);
     return;
   }
   const button = h(
@@ -71,9 +82,11 @@ export function findMate(ctx, fen, token, r, show) {
     {
       type: 'button',
       onclick: () => {
+        // (A card left for another position: its own asks.)
+        if (token !== s.token || s.destroyed) return;
         ask();
         view.verdict.mating('Mate in …: solving in this browser.');
-        solve(ctx, fen, token, r, show);
+        solve(ctx, fen, token, r, to);
       },
     },
     'Find mate in N',
@@ -82,25 +95,34 @@ export function findMate(ctx, fen, token, r, show) {
 }
 
 /** The mate distances of `fen` from generated tables, joined to `r` (see findMate). */
-async function solve(ctx, fen, token, r, show) {
+async function solve(ctx, fen, token, r, to) {
   const { s, view } = ctx;
   const handle = s.handle;
   const here = () => token === s.token && !s.destroyed;
-  s.mating = fen;
+  // This solve's mark: another of the same position (left and come back
+  // to) is not unmarked when this one ends.
+  const mine = { fen };
+  s.mating = mine;
+  const material = tableMaterial(fen);
+  solving.set(material, (solving.get(material) || 0) + 1);
   // Said only if it takes a while: tables kept from an earlier visit answer
   // in milliseconds, and the line would flash.
-  const slow = setTimeout(() => here() && s.mating === fen && view.verdict.mating('Mate in …: solving in this browser.'), 300);
+  const slow = setTimeout(() => here() && s.mating === mine && view.verdict.mating('Mate in …: solving in this browser.'), 300);
   let made;
   try {
     made = await handle.tb.probe(fen, { generate: 'always' });
   } catch (raw) {
     const err = asError(raw);
-    // (A closed Tablebase: the board reconnects, and the next visit asks.)
+    // A closed Tablebase (its module failed): the board connects afresh,
+    // and the next visit asks again.
+    if (err.code === 'closed') to.closed(handle, err);
     if (here()) view.verdict.mating(err.code === 'closed' ? null : `Mate distance unavailable: ${shortReason(err)}.`);
     return;
   } finally {
     clearTimeout(slow);
-    if (s.mating === fen) s.mating = null;
+    if (s.mating === mine) s.mating = null;
+    if (solving.get(material) > 1) solving.set(material, solving.get(material) - 1);
+    else solving.delete(material);
   }
   const answer = withMate(r, made);
   // Answers of tables replaced meanwhile (setTables) are not kept for the new ones.
@@ -109,9 +131,11 @@ async function solve(ctx, fen, token, r, show) {
     return;
   }
   remember(s.results, fen, answer);
+  // The host's line kept for it goes: the line to mate replaces it.
+  s.mainlines.delete(fen);
   if (!here()) return;
   view.verdict.mating(null);
-  show(answer);
+  to.show(answer);
 }
 
 /** The host's answer with the generated one's mate distances; null where the two disagree on who wins. */
@@ -124,17 +148,20 @@ export function withMate(hosted, made) {
 /** A generation's progress, shown under the verdict of the position waiting for its mate distances. */
 export function mateProgress(ctx, fen, p) {
   const { s, view } = ctx;
-  if (s.mating !== fen || !madeFor(fen, p.target)) return;
+  if (!s.mating || s.mating.fen !== fen || !madeFor(fen, p.target)) return;
   const pct = Math.round((p.fraction || 0) * 100);
   view.verdict.mating(`Mate in …: solving ${p.material} in this browser (table ${p.index + 1} of ${p.materials.length}), ${pct} %.`);
 }
 
-/** Whether a table generated for `target` (a material name) is the one `fen`'s answer reads. */
-export function madeFor(fen, target) {
+/** The material of `fen` as generations name it (stronger side first), or ''. */
+function tableMaterial(fen) {
   try {
     const [white, black] = materialKey(fen).split('v');
-    return canonicalMaterial(white.slice(1), black.slice(1)) === target;
+    return canonicalMaterial(white.slice(1), black.slice(1));
   } catch {
-    return false;
+    return '';
   }
 }
+
+/** Whether a table generated for `target` (a material name) is the one `fen`'s answer reads. */
+export const madeFor = (fen, target) => tableMaterial(fen) === target;

@@ -19,7 +19,7 @@ export function createState(fen = DEFAULT_FEN) {
     handlePromise: null,
     handleFailed: false, // the module or tables could not be reached: the next position tries again
     loading: null, // the FEN whose answer is awaited, if any
-    mating: null, // the FEN whose mate distances are being made in the browser (mate.js)
+    mating: null, // {fen} of the solve making mate distances in the browser (mate.js)
     result: null, // probe result of the current position, once known
     results: new Map(), // fen -> probe result | {error}
     mainlines: new Map(), // fen -> tb.mainline(fen, { toEnd: true }): the best line shown
