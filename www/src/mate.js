@@ -77,10 +77,13 @@ export function findMate(ctx, fen, token, r, to) {
     solve(ctx, fen, token, r, to);
     return;
   }
+  const hint = 'Solves its tables in your browser, once: seconds, up to half a minute with a pawn. They are kept, and this is asked no more.';
   const button = h(
     'button.sb-btn.sb-mate-ask',
     {
       type: 'button',
+      // (The compact board shows the button alone.)
+      title: hint,
       onclick: () => {
         // (A card left for another position: its own asks.)
         if (token !== s.token || s.destroyed) return;
@@ -91,7 +94,7 @@ export function findMate(ctx, fen, token, r, to) {
     },
     'Find mate in N',
   );
-  view.verdict.mating(button, ' Solves its tables in your browser, once: seconds, up to half a minute with a pawn. They are kept, and this is asked no more.');
+  view.verdict.mating(button, h('span.sb-mate-hint', ` ${hint}`));
 }
 
 /** The mate distances of `fen` from generated tables, joined to `r` (see findMate). */
