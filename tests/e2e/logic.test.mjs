@@ -35,6 +35,12 @@ describe('chess.js', () => {
     assert.equal(applyUci('4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1', 'e2e4'), '4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1');
     assert.equal(applyUci('4k3/8/8/8/8/8/4P3/4K3 w - - 0 1', 'e2e4'), '4k3/8/8/8/4P3/8/8/4K3 b - - 0 1');
     assert.equal(applyUci('4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1', 'd4e3'), '4k3/8/8/8/8/4p3/8/4K3 w - - 0 2');
+    // Not where the capture would leave the taker's king in check, as the
+    // package and lichess write it: a taker pinned to its king by the rook
+    // on h4, or both pawns leaving the rank between them.
+    assert.equal(applyUci('8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1', 'e2e4'), '8/8/8/8/k2pP2R/8/8/4K3 b - - 0 1');
+    assert.equal(applyUci('8/8/8/8/k2p3R/8/2P5/4K3 w - - 0 1', 'c2c4'), '8/8/8/8/k1Pp3R/8/8/4K3 b - - 0 1');
+    assert.equal(applyUci('8/8/8/8/3p3R/8/4P3/k3K3 w - - 0 1', 'e2e4'), '8/8/8/8/3pP2R/8/8/k3K3 b - e3 0 1');
   });
 
   it('applies castling (standard and king-takes-rook notation) and updates rights', () => {
@@ -575,5 +581,7 @@ describe('enPassantSquares (chess.js)', () => {
     assert.deepEqual(enPassantSquares(parseFen('4k3/8/8/3p3P/8/8/8/4K3 w - - 0 1')), []);
     assert.deepEqual(enPassantSquares(parseFen('4k3/8/3n4/3pP3/8/8/8/4K3 w - - 0 1')), []);
     assert.deepEqual(enPassantSquares(parseFen('4k3/8/8/3pP3/8/8/8/4K3 b - - 0 1')), []);
+    // Nor where taking would leave the taker's king in check (a pin along the rank).
+    assert.deepEqual(enPassantSquares(parseFen('8/8/8/8/k2pP2R/8/8/4K3 b - - 0 1')), []);
   });
 });

@@ -296,6 +296,48 @@ describe('history and focus', () => {
     await page.close();
   });
 
+  it('Back to the position a link opened keeps the line played after it, through the editor and a reload', async () => {
+    // That entry had no line: the editor opened there and closed unchanged
+    // brought back the position alone, and so did a reload.
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, ROOK));
+    await waitVerdict(page, ROOK);
+    await playBest(page, ROOK, 2);
+    await page.goBack();
+    await page.goBack();
+    await expectFen(page, ROOK);
+    assert.equal(await plies(page), 2);
+    await page.click('syzygy-board button[aria-label="Edit position"]');
+    await page.waitForSelector('syzygy-board .sb-root.sb-editing');
+    await page.click('syzygy-board button[aria-label="Done editing"]');
+    await page.waitForSelector('syzygy-board .sb-root:not(.sb-editing)');
+    await page.waitForFunction(() => !history.state?.editing);
+    await expectFen(page, ROOK);
+    assert.equal(await plies(page), 2);
+    await page.reload();
+    await waitVerdict(page, ROOK);
+    assert.equal(await plies(page), 2);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+
+  it("a link pasted into the address bar that names Black's side turns the board; one that names none keeps it", async () => {
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, ROOK));
+    await waitVerdict(page, ROOK);
+    // (A hash set from outside the board: an entry it did not write, as typed.)
+    await page.evaluate((fen) => (location.hash = `fen=${fen.replace(/ /g, '_')}&o=black`), QUEEN);
+    await expectFen(page, QUEEN);
+    await page.waitForSelector('syzygy-board .cg-wrap.orientation-black');
+    assert.match(await page.evaluate(() => location.hash), /&o=black$/);
+    await page.evaluate((fen) => (location.hash = `fen=${fen.replace(/ /g, '_')}`), ROOK);
+    await expectFen(page, ROOK);
+    await waitVerdict(page, ROOK);
+    assert.equal(await page.locator('syzygy-board .cg-wrap.orientation-black').count(), 1);
+    assert.deepEqual(page.errors.map(String), []);
+    await page.close();
+  });
+
   it('a flipped board stays flipped through a move, a reload and Back', async () => {
     const page = await newPage(ctx.browser);
     await page.goto(appUrl(ctx.site.url, ROOK));

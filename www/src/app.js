@@ -20,7 +20,7 @@ import { earlyHeads } from './early.js';
 import { applyUci, inCheck, normalizeFen, parseFen } from './chess.js';
 import { connect } from './connect.js';
 import { editingActions, setEditing } from './editing.js';
-import { historyLine, onHistory, writeEntry } from './history.js';
+import { historyLine, keepLine, onHistory, writeEntry } from './history.js';
 import { share } from './share.js';
 
 export { DEFAULT_FEN };
@@ -251,7 +251,10 @@ export function createApp(host, options) {
     s.line = kept.line;
     s.ply = kept.ply;
     show(true, { fromUrl: true });
-  } else if (!load(initial, { fromUrl: !!fromUrl, source, push: false })) {
+  } else if (load(initial, { fromUrl: !!fromUrl, source, push: false })) {
+    // A page opened from a link: its entry keeps the line from now on.
+    if (fromUrl) keepLine(ctx);
+  } else {
     // Keep the notice, show a valid position everywhere (board, FEN box, URL).
     const why = view.notice.textContent;
     setLine(s, DEFAULT_FEN);

@@ -215,16 +215,12 @@ export function applyUci(fen, uci) {
     }
   }
 
+  // Named only where the capture is legal, as the package and lichess
+  // write it: a pinned taker left the same position two FENs.
   let ep = '-';
   if (piece.role === 'pawn' && Math.abs(tr - fr) === 2) {
     const enemy = piece.color === 'white' ? 'black' : 'white';
-    const beside = [tf - 1, tf + 1]
-      .filter((f) => f >= 0 && f < 8)
-      .some((f) => {
-        const p = pieces.get(squareName(f, tr));
-        return p && p.role === 'pawn' && p.color === enemy;
-      });
-    if (beside) ep = squareName(ff, (fr + tr) / 2);
+    if (epTakers(pieces, enemy, tf, tr).length) ep = squareName(ff, (fr + tr) / 2);
   }
 
   return makeFen({
@@ -347,11 +343,28 @@ export function enPassantSquares(pos) {
     const moved = pos.pieces.get(squareName(f, rank));
     if (!moved || moved.role !== 'pawn' || moved.color !== them) continue;
     if (pos.pieces.has(squareName(f, rank + dir)) || pos.pieces.has(squareName(f, rank + 2 * dir))) continue;
-    const taker = [f - 1, f + 1].some((g) => {
-      const p = g >= 0 && g < 8 && pos.pieces.get(squareName(g, rank));
-      return p && p.role === 'pawn' && p.color === pos.turn;
-    });
-    if (taker) out.push(squareName(f, rank + dir));
+    if (epTakers(pos.pieces, pos.turn, f, rank).length) out.push(squareName(f, rank + dir));
   }
   return out;
+}
+
+/**
+ * Files of `color`'s pawns that may take en passant the pawn on file `f`,
+ * rank `rank` (0-based), which has just moved two squares: beside it, and
+ * leaving their own king out of check once the capture is made (a taker
+ * pinned, or both pawns leaving a rank between king and rook).
+ */
+function epTakers(pieces, color, f, rank) {
+  const to = squareName(f, rank + (color === 'white' ? 1 : -1));
+  return [f - 1, f + 1].filter((g) => {
+    if (g < 0 || g > 7) return false;
+    const from = squareName(g, rank);
+    const p = pieces.get(from);
+    if (!p || p.role !== 'pawn' || p.color !== color) return false;
+    const after = new Map(pieces);
+    after.delete(from);
+    after.delete(squareName(f, rank));
+    after.set(to, p);
+    return !inCheck(makeFen({ pieces: after, turn: color, castling: '-', ep: '-', halfmove: 0, fullmove: 1 }));
+  });
 }

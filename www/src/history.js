@@ -25,6 +25,24 @@ export function writeEntry(ctx, fen, push) {
 }
 
 /**
+ * Saves the played line in the entry shown, its address as it is. An
+ * entry keeps the line of when it was written: a page opened from a link
+ * had none, and one reached again by Back an older one, so the editor
+ * opened there and closed unchanged (or a reload) brought back less than
+ * the line on screen.
+ */
+export function keepLine(ctx) {
+  // (The editor's entries keep what they were written with: its opening
+  // is told by them.)
+  if (window.history.state?.editing) return;
+  try {
+    window.history.replaceState(entryState(ctx.s), '', location.href);
+  } catch {
+    /* sandboxed frames may refuse */
+  }
+}
+
+/**
  * The played line an entry of the session history kept (show() writes it
  * there), when it matches the position its URL names: { line, ply } or null.
  */
@@ -53,9 +71,18 @@ export function onHistory(ctx) {
   clearTimeout(s.urlTimer);
   const p = readUrlPosition();
   if (!p) return;
-  // The board keeps the side it is seen from; an entry written before a
-  // flip says so too, so that a reload there keeps it.
-  if ((p.orientation || 'white') !== view.board.orientation) {
+  // An address typed or pasted (an entry the board did not write: no
+  // line) that names a side (&o=black) is seen from it, as when it opens
+  // a page; one that names none keeps the board's.
+  const typed = window.history.state === null;
+  const side = p.orientation || 'white';
+  let turned = false;
+  if (typed && p.orientation && side !== view.board.orientation) {
+    view.board.setOrientation(side);
+    turned = true;
+  } else if (side !== view.board.orientation) {
+    // The board keeps the side it is seen from; an entry written before a
+    // flip says so too, so that a reload there keeps it.
     writeUrl(p.fen, { state: window.history.state, orientation: view.board.orientation });
   }
   let fen = null;
@@ -79,6 +106,7 @@ export function onHistory(ctx) {
     s.ply = kept.ply;
     ctx.clearNotice();
     ctx.show(true, { fromUrl: true });
+    keepLine(ctx);
     return;
   }
   // Back from the editor leaves it, whatever the entry holds (a page
@@ -86,10 +114,11 @@ export function onHistory(ctx) {
   const wasEditing = s.editing;
   if (wasEditing) editorUi(ctx, false);
   if (fen === currentFen(s)) {
-    if (wasEditing) {
+    if (wasEditing || turned) {
       ctx.clearNotice();
       ctx.show(true, { fromUrl: true });
     }
+    keepLine(ctx);
     return;
   }
   const i = fen ? s.line.findIndex((e) => e.fen === fen) : -1;
@@ -98,4 +127,5 @@ export function onHistory(ctx) {
     ctx.clearNotice();
     ctx.show(true, { fromUrl: true });
   } else ctx.load(p.fen, { fromUrl: true, source: 'The link\'s position' });
+  keepLine(ctx);
 }
