@@ -292,6 +292,22 @@ describe('history and focus', () => {
     assert.equal(await page.evaluate(() => history.length), entries + 1);
     await page.goBack();
     await expectFen(page, line[3]);
+    // A step right after the key rests, before its address is written:
+    // Back returns where the held key stopped (it returned to where the key
+    // was first pressed, its address dropped).
+    await page.goForward();
+    await expectFen(page, line[0]);
+    await page.evaluate(() => {
+      const press = (key, repeat) => document.body.dispatchEvent(new KeyboardEvent('keydown', { key, repeat, bubbles: true, cancelable: true }));
+      press('End', false);
+      press('ArrowLeft', false);
+      press('ArrowLeft', true);
+      press('ArrowLeft', true);
+      press('ArrowRight', false);
+    });
+    await expectFen(page, line[1]);
+    await page.goBack();
+    await expectFen(page, line[0]);
     assert.deepEqual(page.errors.map(String), []);
     await page.close();
   });

@@ -71,12 +71,23 @@ export function createApp(host, options) {
     // The entry keeps the played line: Back and Forward bring it back.
     if (options.urlSync && !fromUrl) {
       clearTimeout(s.urlTimer);
-      const write = () => writeEntry(ctx, fen, push);
+      // A held key's address not yet written is written first (it replaces
+      // its entry): else the entry Back returns to kept the ply before the
+      // key was held.
+      const waiting = s.urlWrite;
+      s.urlWrite = null;
+      if (waiting && !held) waiting();
+      const write = () => {
+        s.urlWrite = null;
+        writeEntry(ctx, fen, push);
+      };
       // A key held down writes the address once it rests: browsers refuse
       // history changes (pushes and replacements alike) past about a
       // hundred in a few seconds, and the address then stopped following.
-      if (held) s.urlTimer = setTimeout(write, 250);
-      else write();
+      if (held) {
+        s.urlWrite = write;
+        s.urlTimer = setTimeout(write, 250);
+      } else write();
     }
     // A link or FEN left to copy by hand (no clipboard) was of the last position.
     if (view.shareStatus.firstChild && view.shareStatus.firstChild.nodeType === 1) replace(view.shareStatus);

@@ -69,6 +69,7 @@ export function onHistory(ctx) {
   s.leavingEditor = 0;
   // A held key's address, not yet written, would land in this entry.
   clearTimeout(s.urlTimer);
+  s.urlWrite = null;
   const p = readUrlPosition();
   if (!p) return;
   // An address typed or pasted (an entry the board did not write: no

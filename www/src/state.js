@@ -30,6 +30,7 @@ export function createState(fen = DEFAULT_FEN) {
     unsubscribe: null,
     destroyed: false,
     editTimer: 0,
+    urlWrite: null, // a held key's address write, waiting for the key to rest (app.js show)
   };
 }
 
