@@ -259,6 +259,22 @@ describe('app page', () => {
     await old.close();
   });
 
+  it('a FEN typed into the box while editing is held as the editor holds positions: no castling rights', async () => {
+    // It kept them: Done then gave the tables a position they refuse.
+    const page = await open('8/8/8/4k3/8/8/8/R3K3 w - - 0 1');
+    await waitVerdict(page, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1');
+    await page.click('syzygy-board button[aria-label="Edit position"]');
+    await page.waitForSelector('syzygy-board .sb-root.sb-editing');
+    await page.fill('syzygy-board .sb-fen', 'r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1');
+    await page.press('syzygy-board .sb-fen', 'Enter');
+    await expectFen(page, 'r3k3/8/8/8/8/8/8/4K2R w - - 0 1');
+    await page.click('syzygy-board button[aria-label="Done editing"]');
+    const v = await waitVerdict(page, 'r3k3/8/8/8/8/8/8/4K2R w - - 0 1');
+    assert.equal(v.error, null);
+    noErrors(page);
+    await page.close();
+  });
+
   it('opens a shared URL (#fen= and ?fen=) and loads a FEN typed into the box', async () => {
     const fen = '8/8/8/8/8/2k5/1p6/4K3 w - - 0 1';
     const [cli] = cliProbe([fen]);

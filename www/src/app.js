@@ -17,9 +17,9 @@ import { isShareCode, decodePosition } from './sharecode.js';
 import { randomPosition } from './materials.js';
 import { parseTableUrls, loadWasm } from './tablebase.js';
 import { earlyHeads } from './early.js';
-import { applyUci, inCheck, normalizeFen, parseFen } from './chess.js';
+import { applyUci, inCheck, makeFen, normalizeFen, parseFen } from './chess.js';
 import { connect } from './connect.js';
-import { editingActions, setEditing } from './editing.js';
+import { editable, editingActions, setEditing } from './editing.js';
 import { historyLine, keepLine, onHistory, writeEntry } from './history.js';
 import { share } from './share.js';
 
@@ -198,8 +198,19 @@ export function createApp(host, options) {
     },
     loadFromInput(value) {
       s.fenDirty = false;
-      if (!value.trim() || value.trim() === currentFen(s)) return;
-      if (load(value.trim()) && s.editing) editor.setState(parseFen(currentFen(s)));
+      let typed = value.trim();
+      if (!typed || typed === currentFen(s)) return;
+      // In the editor, as the editor holds positions: castling rights and
+      // an en passant square the pieces do not allow go (Done then gave
+      // the tables a position they refuse).
+      if (s.editing) {
+        try {
+          typed = makeFen(editable(isShareCode(typed) ? decodePosition(typed) : normalizeFen(typed)));
+        } catch {
+          /* load() says what is wrong with it */
+        }
+      }
+      if (load(typed) && s.editing) editor.setState(parseFen(currentFen(s)));
     },
     share: () => share(ctx),
     clearCache: () => clearCache(ctx),

@@ -21,6 +21,17 @@ export function editorUi(ctx, on) {
   }
 }
 
+/**
+ * `fen` as the editor holds a position: no castling rights (tables hold
+ * none), and an en passant square only where the pieces allow it and the
+ * clock is 0 (see setEditing). A parsed position.
+ */
+export function editable(fen) {
+  const pos = parseFen(fen);
+  const keep = pos.halfmove === 0 && enPassantSquares(pos).includes(pos.ep);
+  return { ...pos, castling: '-', ep: keep ? pos.ep : '-' };
+}
+
 export function setEditing(ctx, on) {
   const { s, view } = ctx;
   if (on === s.editing) return;
@@ -31,9 +42,7 @@ export function setEditing(ctx, on) {
     // offers only those they allow, so it could not be taken back), as
     // does one beside a running clock (a pawn's double step sets it to
     // 0: the prober refuses the two once a piece moved makes the capture legal).
-    const pos = parseFen(currentFen(s));
-    const keep = pos.halfmove === 0 && enPassantSquares(pos).includes(pos.ep);
-    const edited = { ...pos, castling: '-', ep: keep ? pos.ep : '-' };
+    const edited = editable(currentFen(s));
     setLine(s, makeFen(edited));
     // This opening's own entry (a reload keeps an older one's state).
     s.editId = Math.random().toString(36).slice(2);
