@@ -101,6 +101,8 @@ export function findMate(ctx, fen, token, r, to) {
 async function solve(ctx, fen, token, r, to) {
   const { s, view } = ctx;
   const handle = s.handle;
+  // (Connecting afresh since the ask was shown: the next visit asks.)
+  if (!handle) return;
   const here = () => token === s.token && !s.destroyed;
   // This solve's mark: another of the same position (left and come back
   // to) is not unmarked when this one ends.
@@ -142,10 +144,10 @@ async function solve(ctx, fen, token, r, to) {
 }
 
 /** The host's answer with the generated one's mate distances; null where the two disagree on who wins. */
-export function withMate(hosted, made) {
-  if (!made || made.wdl !== hosted.wdl) return null;
+export function withMate(host, made) {
+  if (!made || made.wdl !== host.wdl) return null;
   const dtm = new Map((made.moves || []).map((m) => [m.uci, m.dtm]));
-  return { ...hosted, dtm: made.dtm, moves: hosted.moves.map((m) => ({ ...m, dtm: Number.isInteger(dtm.get(m.uci)) ? dtm.get(m.uci) : null })) };
+  return { ...host, dtm: made.dtm, moves: host.moves.map((m) => ({ ...m, dtm: Number.isInteger(dtm.get(m.uci)) ? dtm.get(m.uci) : null })) };
 }
 
 /** A generation's progress, shown under the verdict of the position waiting for its mate distances. */
