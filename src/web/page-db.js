@@ -784,6 +784,40 @@ export class PageDb {
     }, undefined);
   }
 
+  /**
+   * Files marked saved that IndexedDB does not hold whole lose the mark: a
+   * save cut off by a reload or a closed tab, whose own undo (unsave)
+   * never ran, kept its room for good, counted against later saves and
+   * was listed as saved. Pages of any page size count. One transaction:
+   * a save under way in another tab marks its file again with its next
+   * chunk, and its last chunk makes it whole before or after this.
+   */
+  unsavePartial() {
+    return this.guard(async (db) => {
+      const tx = db.transaction(['files', 'lru'], 'readwrite', RELAXED);
+      const files = tx.objectStore('files');
+      const lru = tx.objectStore('lru');
+      const [urls, records] = await Promise.all([promisify(files.getAllKeys()), promisify(files.getAll())]);
+      for (const [i, url] of urls.entries()) {
+        const record = records[i];
+        if (!record || !record.saved || !(record.size > 0)) continue;
+        const keys = await promisify(lru.getAllKeys(IDBKeyRange.bound(`${url}|`, `${url}|\uffff`)));
+        const spans = keys
+          .map(parseKey)
+          .filter((k) => k && k.url === url)
+          .map((k) => [k.first * k.pageSize, (k.first + k.count) * k.pageSize])
+          .sort((a, b) => a[0] - b[0]);
+        let reach = 0;
+        for (const [start, end] of spans) if (start <= reach) reach = Math.max(reach, end);
+        if (reach < record.size) {
+          const { saved, ...rest } = record;
+          files.put(rest, url);
+        }
+      }
+      await done(tx);
+    }, undefined);
+  }
+
   /** For good (Runtime.close): the connection closes, and is not opened again. */
   async close() {
     await this.ready;

@@ -107,6 +107,7 @@ export async function prefetchFiles(rt, names, onProgress) {
         bytes += r.bytes.length;
         report(name, head.size);
       };
+      if (!held.whole) rt.savesUnderWay.add(url);
       try {
         await store(0, head);
         if (held.whole && head.size > chunk) {
@@ -130,6 +131,8 @@ export async function prefetchFiles(rt, names, onProgress) {
         // unless the file was held whole already.
         if (!held.whole) await rt.db.unsave(url).catch(() => {});
         throw e;
+      } finally {
+        rt.savesUnderWay.delete(url);
       }
       cleared();
       // A file this session opened reads IndexedDB from now on: offline,

@@ -57,6 +57,12 @@ export class Runtime {
     this.bridgeBytes = core.bridgeBytes();
     this.onProgress = checked.onProgress;
     this.db = new PageDb(checked.idbBudget, this.pageSize);
+    // URLs a save is storing, not held whole before it (see close), and
+    // the sweep of saves cut off on an earlier visit (see sweepSaves),
+    // made a while after the first probe's reads.
+    this.savesUnderWay = new Set();
+    this.swept = null;
+    setTimeout(() => this.closing || this.sweepSaves(), 5000);
     // file id -> {url, size, validator} once known in this session.
     this.files = new Map();
     // `${file}:${page}`, `open:${file}` or `stored:${file}` (opened from IndexedDB alone) -> {promise, prio} of the request bringing it.
@@ -222,6 +228,7 @@ export class Runtime {
   saved() {
     return this.busy(async () => {
       this.checkOpen();
+      await this.sweepSaves();
       const { urls, bytes } = await this.db.saved();
       const name = (u) => {
         const path = u.split(/[?#]/)[0];
@@ -253,6 +260,9 @@ export class Runtime {
         this.generated.close();
         this.http.close();
         while (this.writes.size) await this.stored();
+        // Saves cut off here are not saves (their own undo may come after
+        // the connection closed).
+        for (const url of this.savesUnderWay) await this.db.unsave(url).catch(() => {});
         this.inflight.clear();
         this.waiting.clear();
         this.files.clear();
@@ -685,6 +695,17 @@ export class Runtime {
     const names = r.files;
     this.checkOpen();
     if (onProgress != null && typeof onProgress !== 'function') throw fail('prefetch onProgress must be a function', 'options');
+    await this.sweepSaves();
     return prefetchFiles(this, names, onProgress);
+  }
+
+  /**
+   * Files marked saved that are not whole (a save cut off by a reload or
+   * a closed tab) lose the mark (PageDb.unsavePartial): once a Tablebase,
+   * before its first save or list of saves, else a while after it opens.
+   */
+  sweepSaves() {
+    if (!this.swept) this.swept = this.db.unsavePartial().catch(() => {});
+    return this.swept;
   }
 }

@@ -176,6 +176,35 @@ describe('saving for offline', { skip }, () => {
     });
   });
 
+  it('a save cut off by a reload or by close() is not kept as saved', async () => {
+    // Its own undo (unsave) never ran: the part stored stayed marked saved
+    // for good, holding its room and listed by saved().
+    for (const cut of ['reload', 'close']) {
+      await fresh(async (servers, context) => {
+        const page = await openTablebase(context, servers, { generate: 'never' });
+        const url = `${servers.base}KRPvKR.rtbw`;
+        // KRPvKR.rtbw (16 MB) in 1 MiB requests: the first answers, the next waits.
+        servers.tables.setFaults({ match: 'KRPvKR.rtbw', mode: 'slow', delayMs: 20_000, skip: 1 });
+        await page.evaluate((f) => {
+          window.saving = window.tb.prefetch(f).then(() => null, (e) => e.code);
+        }, LUCENA);
+        for (let i = 0; i < 200 && !(await idbFileRecord(page, url))?.saved; i++) await page.waitForTimeout(50);
+        assert.ok((await idbFileRecord(page, url))?.saved, 'the first chunk stored as saved');
+        if (cut === 'close') {
+          await page.evaluate(() => window.tb.close());
+          assert.equal(await page.evaluate(() => window.saving), 'closed');
+        } else {
+          await page.reload();
+          await page.waitForFunction(() => window.ready === true);
+        }
+        await createTablebase(page, { urls: [servers.base], generate: 'never' });
+        const saved = await page.evaluate(() => window.tb.saved());
+        assert.ok(!saved.files.includes('KRPvKR.rtbw'), `${cut}: ${JSON.stringify(saved.files)}`);
+        assert.ok(!(await idbFileRecord(page, url))?.saved, cut);
+      });
+    }
+  });
+
   it('files no host has are named in `missing`, the others saved', async () => {
     // A host with KRvKP's WDL file only (a link to it, not a copy).
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syzygy-some-'));

@@ -118,9 +118,19 @@ describe('offline', () => {
       await waitVerdict(page, fen);
       await controlled(page);
       await page.click('syzygy-board .sb-network summary');
-      await page.click('syzygy-board .sb-network button:has-text("Save KQvK for offline")');
+      // Pressed twice: the second says a save is under way (it did nothing, without a word).
+      await page.evaluate(() => {
+        const status = document.querySelector('syzygy-board .sb-prefetch-status');
+        window.statusTexts = [];
+        new MutationObserver(() => window.statusTexts.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+        const button = [...document.querySelectorAll('syzygy-board .sb-network button')].find((b) => b.textContent.includes('Save KQvK for offline'));
+        button.click();
+        button.click();
+      });
       await page.waitForFunction(() => /available offline|Could not/.test(document.querySelector('syzygy-board .sb-prefetch-status').textContent), null, { timeout: 60000 });
       assert.match(await page.textContent('syzygy-board .sb-prefetch-status'), /KQvK is available offline/);
+      const texts = await page.evaluate(() => window.statusTexts);
+      assert.ok(texts.some((t) => /Another save is under way: save KQvK once it is done/.test(t)), texts.join(' | '));
     } finally {
       await site.close();
     }

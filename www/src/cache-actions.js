@@ -71,6 +71,8 @@ export async function clearCache(ctx) {
     if (!sure) return;
   }
   view.network.prefetchProgress('Clearing…');
+  // A save still under way learns of it (see prefetch).
+  s.clears++;
   try {
     await s.handle.tb.clearCache();
     noteKept(null);
@@ -92,9 +94,15 @@ export async function clearCache(ctx) {
  */
 export async function prefetch(ctx, fen) {
   const { s, view } = ctx;
-  if (!s.handle || s.saving) return;
+  if (!s.handle) return;
   const key = tableOf(fen);
+  if (s.saving) {
+    view.network.open();
+    view.network.prefetchProgress(`Another save is under way: save ${key} once it is done.`);
+    return;
+  }
   s.saving = true;
+  const clears = s.clears;
   view.network.open();
   const say = (text) => {
     view.network.prefetchProgress(text);
@@ -133,7 +141,10 @@ export async function prefetch(ctx, fen) {
     say(`Saving ${key} for offline: checking that the page is kept too…`);
     const shell = await shellKept();
     view.network.saving(null);
-    if (!saved.length) {
+    if (s.clears !== clears) {
+      // Cleared while the page was checked: what was saved went with it.
+      view.network.prefetchProgress(`${key} was not kept: the cache was cleared meanwhile.`);
+    } else if (!saved.length) {
       view.network.prefetchProgress(`Could not save ${key}: the host has none of its tables.`);
     } else {
       const where = shell ? 'is available offline' : 'is kept in this browser (this page itself is not kept for offline use here: it needs the network to open)';

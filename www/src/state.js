@@ -31,6 +31,7 @@ export function createState(fen = DEFAULT_FEN) {
     destroyed: false,
     editTimer: 0,
     urlWrite: null, // a held key's address write, waiting for the key to rest (app.js show)
+    clears: 0, // "Clear cache" runs so far: a save that saw one come meanwhile was not kept (cache-actions.js)
   };
 }
 
