@@ -41,10 +41,22 @@ async function shownMate(page) {
 describe('"Mate in N" beside hosted tables', () => {
   const ctx = siteAndBrowser(skip);
 
+  /** A fresh page on `fen`, once the host's verdict and moves are shown. */
+  async function openAt(fen) {
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen));
+    await waitVerdict(page, fen);
+    return page;
+  }
+  /** The board to `fen` through the address, as a link or Back would. */
+  const goTo = (page, fen) => page.evaluate((f) => (location.hash = `fen=${f.replace(/ /g, '_')}`), fen);
+  /** The best line's plies shown. */
+  const linePlies = (page) => page.$$eval('syzygy-board .sb-mainline-card button.sb-ply', (els) => els.map((e) => e.textContent));
+
   it('a 3-piece position: unasked, equal to the CLI\'s, the host\'s DTZ kept, the best line to mate', async () => {
+    const [official] = cliProbe([KRVK]);
     const page = await newPage(ctx.browser);
     await page.goto(appUrl(ctx.site.url, KRVK));
-    const [official] = cliProbe([KRVK]);
     const v = await waitVerdict(page, KRVK);
     assert.equal(v.dtz, expectedDtzLabel(official));
     const made = generated(KRVK);
@@ -60,16 +72,14 @@ describe('"Mate in N" beside hosted tables', () => {
     }
     // The best line goes to mate, in as many plies as the DTM.
     await page.waitForFunction(() => /#/.test(document.querySelector('syzygy-board .sb-mainline-card')?.textContent || ''), null, { timeout: 60_000 });
-    const plies = await page.$$eval('syzygy-board .sb-mainline-card button.sb-ply', (els) => els.map((e) => e.textContent));
+    const plies = await linePlies(page);
     assert.equal(plies.length, made.dtm, plies.join(' '));
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
 
   it('a 4-piece position: asked once, then unasked after a reload', async () => {
-    const page = await newPage(ctx.browser);
-    await page.goto(appUrl(ctx.site.url, KQVKN));
-    await waitVerdict(page, KQVKN);
+    const page = await openAt(KQVKN);
     const button = page.locator('syzygy-board .sb-verdict .sb-mate button');
     await button.waitFor({ timeout: 20_000 });
     assert.match(await page.locator('syzygy-board .sb-verdict .sb-mate').textContent(), /Find mate in N.*your browser, once/);
@@ -88,32 +98,27 @@ describe('"Mate in N" beside hosted tables', () => {
   });
 
   it('a solve that ends after the board moved on: back there, its mate and the line to mate, not the host\'s line', async () => {
-    const page = await newPage(ctx.browser);
-    await page.goto(appUrl(ctx.site.url, KQVKN));
-    await waitVerdict(page, KQVKN);
+    const page = await openAt(KQVKN);
     // The host's line is shown (and kept) first.
     await page.waitForFunction(() => document.querySelectorAll('syzygy-board .sb-mainline-card button.sb-ply').length > 0, null, { timeout: 60_000 });
     await page.locator('syzygy-board .sb-verdict .sb-mate button').click();
     // Away at once, to a position whose own mate needs the worker too.
-    await page.evaluate((fen) => (location.hash = `fen=${fen.replace(/ /g, '_')}`), KRVK);
+    await goTo(page, KRVK);
     await waitVerdict(page, KRVK);
     // The left card's ask is gone with it.
     assert.equal(await page.locator('syzygy-board .sb-verdict .sb-mate button').count(), 0);
     await shownMate(page);
-    await page.evaluate((fen) => (location.hash = `fen=${fen.replace(/ /g, '_')}`), KQVKN);
+    await goTo(page, KQVKN);
     const made = generated(KQVKN);
     assert.equal((await shownMate(page)).mate, mateText(made.dtm));
     await page.waitForFunction((n) => document.querySelectorAll('syzygy-board .sb-mainline-card button.sb-ply').length === n, made.dtm, { timeout: 60_000 });
-    const last = await page.$$eval('syzygy-board .sb-mainline-card button.sb-ply', (els) => els.at(-1).textContent);
-    assert.match(last, /#/);
+    assert.match((await linePlies(page)).at(-1), /#/);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
 
   it('a 5-piece position is left as the host answers it', async () => {
-    const page = await newPage(ctx.browser);
-    await page.goto(appUrl(ctx.site.url, FIVE));
-    await waitVerdict(page, FIVE);
+    const page = await openAt(FIVE);
     // (Its mainline and moves settle; nothing is asked of the generator.)
     await page.waitForTimeout(1000);
     const mate = await page.evaluate(() => ({
