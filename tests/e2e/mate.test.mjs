@@ -15,6 +15,8 @@ const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 300_000 }, fn
 const KRVK = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
 // KQvKN, a win: a 4-piece material whose sub-tables are 3-piece.
 const KQVKN = '8/8/3n4/4k3/8/8/8/1Q2K3 w - - 0 1';
+// KPvK, a win whose DTZ and mate orders differ.
+const KPVK = '8/8/1k6/8/8/4K3/4P3/8 w - - 0 1';
 const FIVE = '8/8/8/4k3/8/2r5/8/R1B1K3 w - - 0 1';
 
 /** The CLI's answer from tables it generates (`dtm` on the position and every move). */
@@ -74,6 +76,24 @@ describe('"Mate in N" beside hosted tables', () => {
     await page.waitForFunction(() => /#/.test(document.querySelector('syzygy-board .sb-mainline-card')?.textContent || ''), null, { timeout: 60_000 });
     const plies = await linePlies(page);
     assert.equal(plies.length, made.dtm, plies.join(' '));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  it('moves ranked by mate distance within the host\'s categories, the best line\'s first move first', async () => {
+    // The host ranks KPVK's moves by DTZ (e3f3, a pawn move in 2 plies,
+    // before e3f4 and e3d4); the generated tables rank them by mate.
+    const hostOrder = cliProbe([KPVK])[0].moves.map((m) => m.uci);
+    const made = generated(KPVK);
+    const mateOrder = made.moves.map((m) => m.uci);
+    assert.notDeepEqual(hostOrder, mateOrder, 'a position whose two orders differ');
+    const page = await openAt(KPVK);
+    const shown = await shownMate(page);
+    // Categories of 3-piece positions are the generated tables' own: the CLI's order.
+    assert.deepEqual(shown.moves.map((m) => m.uci), mateOrder);
+    await page.waitForFunction(() => /#/.test(document.querySelector('syzygy-board .sb-mainline-card')?.textContent || ''), null, { timeout: 60_000 });
+    const [first] = await linePlies(page);
+    assert.ok(first.endsWith(made.moves[0].san), `${first} against ${made.moves[0].san}`);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });

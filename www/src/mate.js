@@ -143,11 +143,35 @@ async function solve(ctx, fen, token, r, to) {
   to.show(answer);
 }
 
-/** The host's answer with the generated one's mate distances; null where the two disagree on who wins. */
+/**
+ * The host's answer with the generated one's mate distances; null where
+ * the two disagree on who wins. Its moves keep the host's ranking by
+ * outcome and category, and within each of those take the generated
+ * answer's order, which ranks by mate distance (fastest mate first,
+ * longest resistance first): the best move shown is the best line's first.
+ */
 export function withMate(host, made) {
   if (!made || made.wdl !== host.wdl) return null;
   const dtm = new Map((made.moves || []).map((m) => [m.uci, m.dtm]));
-  return { ...host, dtm: made.dtm, moves: host.moves.map((m) => ({ ...m, dtm: Number.isInteger(dtm.get(m.uci)) ? dtm.get(m.uci) : null })) };
+  const moves = host.moves.map((m) => ({ ...m, dtm: Number.isInteger(dtm.get(m.uci)) ? dtm.get(m.uci) : null }));
+  return { ...host, dtm: made.dtm, moves: mateOrder(moves, made.moves || []) };
+}
+
+/**
+ * `moves` (ranked by the host) reordered within each run of moves of one
+ * outcome and category (an errored move a run of its own) into `ranked`'s
+ * order; moves `ranked` lacks stay last in their run, in the host's order.
+ */
+function mateOrder(moves, ranked) {
+  const at = new Map(ranked.map((m, i) => [m.uci, i]));
+  const same = (a, b) => !a.error && !b.error && a.wdl === b.wdl && a.category === b.category;
+  const run = [];
+  moves.forEach((m, i) => run.push(i > 0 && same(moves[i - 1], m) ? run[i - 1] : i));
+  const where = (m) => (at.has(m.uci) ? at.get(m.uci) : Infinity);
+  return moves
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => run[a.i] - run[b.i] || where(a.m) - where(b.m) || a.i - b.i)
+    .map(({ m }) => m);
 }
 
 /** A generation's progress, shown under the verdict of the position waiting for its mate distances. */
