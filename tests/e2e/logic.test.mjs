@@ -6,6 +6,7 @@ import { parseFen, normalizeFen, applyUci, inCheck, materialKey, withTurn, withH
 import { ownFiles, earlyHeads, filesRead, keptAfter, noteKept } from '../../www/src/early.js';
 import { describe as describeResult, describeMove, groupMoves, describeError, flipCategory, beyond100, moveBeyond100, mateHolds } from '../../www/src/verdict.js';
 import { mateLabel } from '../../www/src/verdict-view.js';
+import { hostReach } from '../../www/src/materials.js';
 
 describe('chess.js', () => {
   it('parses and normalises FENs, filling missing fields', () => {
@@ -304,6 +305,41 @@ describe('verdict.js', () => {
       assert.ok(d.hint.length > 10);
     }
     assert.equal(describeError(new Error('boom')).title, 'Something went wrong');
+  });
+
+  it('words an illegal position once, and names a missing table a capture reaches', async () => {
+    const { cliProbe } = await import('./helpers.mjs');
+    const illegal = (message) => describeError(Object.assign(new Error(message), { code: 'illegal-position' })).message;
+    // The CLI's own messages for an empty board and a clock that an en passant square contradicts.
+    const [empty, clock] = cliProbe(['8/8/8/8/8/8/8/8 w - - 0 1', '8/8/8/3pP3/8/8/8/K6k w - d6 5 1']).map((r) => r.error);
+    assert.equal(illegal(empty), 'The board is empty: each side needs a king.');
+    assert.doesNotMatch(illegal(clock), /illegal position/i);
+    assert.match(illegal(clock), /^En passant on d6 with a halfmove clock of 5/);
+    const missing = Object.assign(new Error('missing table: KQRvKR.rtbw'), { code: 'missing-table' });
+    assert.match(describeError(missing, { material: 'KQRvKR', own: 'KRPvKR' }).hint, /no KQRvKR table, which a capture or promotion from here reaches/);
+    assert.match(describeError(missing, { material: 'KRPvKR', own: 'KRPvKR' }).hint, /no table for this material/);
+    // Coverage from hostReach counts no materials.
+    const cov = describeError(missing, { material: 'KRRPvKR', own: 'KRRPvKR', pieces: 5, coverage: { maxPieces: 5, materials: null } });
+    assert.equal(cov.message, 'The host has tables of up to 5 pieces, but not KRRPvKR.');
+  });
+});
+
+describe('materials.js hostReach', () => {
+  it('learns how far a host reaches from a few HEAD requests', async () => {
+    const asked = [];
+    const host = (present) => async (url, init) => {
+      asked.push([url, init.method]);
+      return { ok: present.some((n) => url.endsWith(`/${n}.rtbw`)) };
+    };
+    assert.deepEqual(await hostReach(['https://t/'], { fetchImpl: host(['KRvK', 'KQvKR', 'KQPvKQ']) }), { maxPieces: 5, materials: null });
+    // 3: one; 4: two; 5: two; 6: four absent.
+    assert.equal(asked.length, 9);
+    assert.ok(asked.every(([, m]) => m === 'HEAD'));
+    // A second base answers what the first lacks.
+    assert.equal((await hostReach(['https://a/', 'https://b/'], { fetchImpl: async (url) => ({ ok: url.startsWith('https://b/') }) })).maxPieces, 7);
+    // Nothing answered (offline, down): null, asked again later.
+    assert.equal(await hostReach(['https://t/'], { fetchImpl: async () => { throw new TypeError('failed'); } }), null);
+    assert.deepEqual(await hostReach(['https://t/'], { fetchImpl: host([]) }), { maxPieces: 0, materials: null });
   });
 });
 

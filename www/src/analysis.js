@@ -7,7 +7,7 @@ import { describe, describeError, otherColor, shortReason, sideName } from './ve
 import { asError } from './tablebase.js';
 import { applyUci, coords, inCheck, makeFen, parseFen, pieceCount } from './chess.js';
 import { remember } from './state.js';
-import { coverageOf, offline, scanHost, tableOf } from './materials.js';
+import { coverageOf, hostReach, offline, scanHost, tableOf } from './materials.js';
 import { keptAfter, noteKept } from './early.js';
 import { findMate } from './mate.js';
 
@@ -22,7 +22,11 @@ export function hostTables(ctx) {
     const scan = s.handlePromise.then((handle) => scanHost(handle.urls));
     s.scan = scan;
     const forget = () => s.scan === scan && (s.scan = null);
-    scan.then((found) => found.size || !offline() || forget(), forget);
+    scan.then((found) => {
+      if (s.scan !== scan) return;
+      if (found.size || !offline()) s.scanned = found;
+      else forget();
+    }, forget);
   }
   return s.scan;
 }
@@ -353,19 +357,23 @@ export function renderError(ctx, err, fen) {
   const e = describeError(err, {
     pieces,
     material,
+    own: safeMaterial(fen),
     offline: typeof navigator !== 'undefined' && navigator.onLine === false,
     coverage: s.coverage || null,
     kingsAdjacent: kingsAdjacent(fen),
   });
-  // What the host covers is asked once, then the message is worded again
-  // (the full page only: a HEAD request per material of up to 5 pieces is
-  // too much for a compact embed's error).
+  // What the host covers is asked once (a few HEAD requests, hostReach;
+  // Browse's full scan where it ran), then the message is worded again
+  // (the full page only: a compact embed's error stays as it is).
   if (ctx.full && (e.code === 'missing-table' || e.code === 'too-many-pieces') && !s.coverage) {
     const token = s.token;
-    hostTables(ctx).then((offered) => {
-      // Nothing found while offline is not kept: asked again next time.
-      if (!offered.size && offline()) return;
-      s.coverage = coverageOf(offered);
+    const handlePromise = s.handlePromise;
+    const reach = s.scanned ? Promise.resolve(coverageOf(s.scanned)) : handlePromise.then((handle) => hostReach(handle.urls));
+    reach.then((coverage) => {
+      // Nothing answered (offline, the host down): asked again next time;
+      // nor kept for tables set meanwhile.
+      if (!coverage || handlePromise !== s.handlePromise) return;
+      s.coverage = coverage;
       if (token === s.token && s.coverage.maxPieces) renderError(ctx, err, fen);
     }, () => {});
   }

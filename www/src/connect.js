@@ -81,6 +81,7 @@ export function connect(ctx, spec) {
   });
   ctx.early = [];
   s.scan = null;
+  s.scanned = null;
   s.coverage = null;
   s.results.clear();
   s.mating = null;

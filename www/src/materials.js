@@ -128,6 +128,47 @@ export async function scanHost(urls, { max = 5, names = allMaterials(max), paral
   return Object.assign(new Map(names.filter((n) => found.has(n)).map((n) => [n, found.get(n)])), { answered });
 }
 
+// Common materials by piece count, the most played first: what a host
+// that has tables of that many pieces is likely to have. See hostReach.
+const COMMON = {
+  3: ['KRvK', 'KQvK', 'KPvK'],
+  4: ['KRvKP', 'KQvKR', 'KPvKP', 'KRvKR'],
+  5: ['KRPvKR', 'KQPvKQ', 'KRvKBP', 'KRRvKR'],
+  6: ['KRPPvKR', 'KRPvKRP', 'KQPvKQP', 'KRRPvKR'],
+  7: ['KRPPvKRP', 'KRPPPvKR', 'KQPPvKQP', 'KRRPvKRP'],
+};
+
+/**
+ * How many pieces the host's tables reach, for an error's words, from a
+ * few HEAD requests where scanHost makes hundreds (a 404 logged in the
+ * console for each material a host lacks): the common materials of each
+ * piece count in turn, until a count has none. Resolves {maxPieces,
+ * materials: null} (0: none found), or null where no HEAD got an answer.
+ */
+export async function hostReach(urls, { fetchImpl = fetch } = {}) {
+  let answered = false;
+  const has = async (name) => {
+    for (const base of urls) {
+      try {
+        const res = await fetchImpl(`${base}${name}.rtbw`, { method: 'HEAD', cache: 'no-store' });
+        answered = true;
+        if (res.ok) return true;
+      } catch {
+        /* this base is down or refuses: the next */
+      }
+    }
+    return false;
+  };
+  let maxPieces = 0;
+  for (let n = 3; n <= 7; n++) {
+    let found = false;
+    for (const name of COMMON[n]) if ((found = await has(name))) break;
+    if (!found) break;
+    maxPieces = n;
+  }
+  return answered ? { maxPieces, materials: null } : null;
+}
+
 /** What a scan says about coverage: {maxPieces, materials}. */
 export function coverageOf(offered) {
   let maxPieces = 0;

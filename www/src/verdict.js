@@ -337,7 +337,9 @@ export function shortReason(err) {
 /**
  * Plain-words message for an error of the wasm package or the network.
  * context: { pieces, material, offline (the browser says it is offline),
- * coverage ({maxPieces, materials} of the configured host, when known), kingsAdjacent }.
+ * coverage ({maxPieces, materials} of the configured host, when known; materials null
+ * where not counted), kingsAdjacent, own (the position's own material, where `material`
+ * names a missing table) }.
  */
 export function describeError(err, context = {}) {
   const code = err && err.code;
@@ -371,6 +373,10 @@ export function describeError(err, context = {}) {
   let title = titles[code] || 'Something went wrong';
   let hint = hints[code] || '';
   if (code === 'illegal-position') message = illegalWords(message, context);
+  // The table a capture or promotion reaches, not the position's own.
+  if (code === 'missing-table' && context.material && context.own && context.material !== context.own) {
+    hint = `The server has no ${context.material} table, which a capture or promotion from here reaches. Moves can still be played.`;
+  }
   if (code === 'network' && context.offline) {
     title = 'Offline';
     message = context.material ? `This device is offline, and the ${context.material} table has not been saved on it.` : 'This device is offline.';
@@ -383,7 +389,9 @@ export function describeError(err, context = {}) {
       message = `These tables cover up to ${cov.maxPieces} pieces; this position has ${context.pieces}.`;
       hint = 'Moves can still be played: capture down to a covered material, or remove pieces in the editor.';
     } else if (code === 'missing-table') {
-      message = `The host offers ${has} material${has === 1 ? '' : 's'} with up to ${cov.maxPieces} pieces, but not ${context.material || 'this one'}.`;
+      // (A count where Browse scanned the host; hostReach counts none.)
+      const offers = has ? `offers ${has} material${has === 1 ? '' : 's'} with` : 'has tables of';
+      message = `The host ${offers} up to ${cov.maxPieces} pieces, but not ${context.material || 'this one'}.`;
       hint = 'Moves can still be played. "Browse by material" lists what is here.';
     }
   }
@@ -405,7 +413,11 @@ const ILLEGAL_WORDS = {
 /** The package's illegal-position reasons in words players use. */
 function illegalWords(message, context) {
   if (context.kingsAdjacent) return 'The kings stand next to each other, which no legal move allows.';
-  const reasons = message.replace(/^illegal position:\s*/i, '').split(/,\s*/);
-  const words = reasons.map((r) => ILLEGAL_WORDS[r.trim().toLowerCase()]).filter(Boolean);
-  return words.length ? words.join(' ') : message;
+  const bare = message.replace(/^illegal position:\s*/i, '');
+  let reasons = bare.split(/,\s*/).map((r) => r.trim().toLowerCase());
+  // An empty board misses both kings: said once.
+  if (reasons.includes('empty board')) reasons = reasons.filter((r) => r !== 'missing king');
+  const words = reasons.map((r) => ILLEGAL_WORDS[r]).filter(Boolean);
+  // (The title says "Illegal position" already.)
+  return words.length ? words.join(' ') : bare;
 }
