@@ -7,6 +7,7 @@
 import { describe, it as baseIt } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { applyUci, pieceCount } from '../../www/src/chess.js';
 import { CLI, skipReason, newPage, appUrl, waitVerdict, cliProbe, expectedDtzLabel, siteAndBrowser } from './helpers.mjs';
 
 const skip = skipReason({ needCli: true });
@@ -17,6 +18,8 @@ const KRVK = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
 const KQVKN = '8/8/3n4/4k3/8/8/8/1Q2K3 w - - 0 1';
 // KPvK, a win whose DTZ and mate orders differ.
 const KPVK = '8/8/1k6/8/8/4K3/4P3/8 w - - 0 1';
+// KPvKP, a win that takes the pawn at once.
+const KPVKP = '8/8/8/3k4/7p/6K1/5P2/8 w - - 0 1';
 const FIVE = '8/8/8/4k3/8/2r5/8/R1B1K3 w - - 0 1';
 
 /** The CLI's answer from tables it generates (`dtm` on the position and every move). */
@@ -94,6 +97,25 @@ describe('"Mate in N" beside hosted tables', () => {
     await page.waitForFunction(() => /#/.test(document.querySelector('syzygy-board .sb-mainline-card')?.textContent || ''), null, { timeout: 60_000 });
     const [first] = await linePlies(page);
     assert.ok(first.endsWith(made.moves[0].san), `${first} against ${made.moves[0].san}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  it('a host\'s line into a 3-piece ending is played out to mate from there', async () => {
+    // KPvKP: the host's line takes the pawn on its first move, then chains
+    // DTZ in KPvK (pawn moves first); from there it is the line to mate.
+    const page = await openAt(KPVKP);
+    const child = applyUci(KPVKP, 'g3h4');
+    assert.equal(pieceCount(child), 3);
+    const dtm = Math.abs(generated(child).dtm);
+    const ucis = () => page.$$eval('syzygy-board .sb-mainline-card button.sb-ply', (els) => els.map((e) => e.dataset.uci));
+    await page.waitForFunction((n) => document.querySelectorAll('syzygy-board .sb-mainline-card button.sb-ply').length === n, 1 + dtm, { timeout: 60_000 });
+    const line = await ucis();
+    assert.equal(line[0], 'g3h4');
+    // It ends in checkmate, as the CLI sees the position it reaches.
+    const end = line.reduce(applyUci, KPVKP);
+    assert.equal(generated(end).checkmate, true, end);
+    assert.match((await linePlies(page)).at(-1), /#/);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });

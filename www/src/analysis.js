@@ -9,7 +9,7 @@ import { applyUci, coords, inCheck, makeFen, parseFen, pieceCount } from './ches
 import { remember } from './state.js';
 import { coverageOf, hostReach, offline, scanHost, tableOf } from './materials.js';
 import { keptAfter, noteKept } from './early.js';
-import { findMate } from './mate.js';
+import { findMate, lineToMate } from './mate.js';
 
 /**
  * What the host offers (materials.js scanHost), asked once per set of table
@@ -517,6 +517,19 @@ async function renderMainline(ctx, fen, token, result = null) {
     if (!mated && now && Number.isInteger(now.dtm)) return;
     remember(s.mainlines, fen, line);
     refreshStats(ctx);
+    // Its end into a small ending, played to mate where the browser makes
+    // its tables (mate.js): shown once there, kept for the next visit.
+    if (!mated) {
+      const hostLine = line;
+      lineToMate(ctx, hostLine).then((joined) => {
+        if (!joined || s.mainlines.get(fen) !== hostLine) return;
+        remember(s.mainlines, fen, joined);
+        if (token === s.token && s.shownLine && s.shownLine.line === hostLine) {
+          s.shownLine = { fen, line: joined };
+          view.mainline.render(joined, { loses: losesAt(s.results.get(fen) || r, joined) });
+        }
+      });
+    }
   }
   if (token !== s.token) return;
   markStale(view.mainlineCard, false);

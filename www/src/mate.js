@@ -174,6 +174,45 @@ function mateOrder(moves, ranked) {
     .map(({ m }) => m);
 }
 
+/**
+ * The host's best line from a position the browser makes no tables for,
+ * its end replaced from the first position it does (3 pieces, or 4 once
+ * the visitor asked for mate distances) by the line to mate from those
+ * tables. The host's line chains DTZ: past a capture into a small ending
+ * it plays for the next capture or pawn move (a queen given away to reset
+ * the count, say), where a player plays for mate. Resolves the joined
+ * line, or null where there is nothing to join or the tables fail.
+ */
+export async function lineToMate(ctx, line) {
+  const { s } = ctx;
+  const handle = s.handle;
+  const reach = asked() ? MADE_HERE : UNASKED;
+  const at = line.moves.findIndex((m) => {
+    try {
+      return pieceCount(m.fen) <= reach;
+    } catch {
+      return false;
+    }
+  });
+  if (!handle || at < 0 || at === line.moves.length - 1) return null;
+  const from = line.moves[at];
+  const material = tableMaterial(from.fen);
+  // Made for a line, not for a position waiting on them: no "Solving ..." card.
+  solving.set(material, (solving.get(material) || 0) + 1);
+  let tail;
+  try {
+    tail = await handle.tb.mainline(from.fen, { toEnd: true, generate: 'always' });
+  } catch {
+    return null;
+  } finally {
+    if (solving.get(material) > 1) solving.set(material, solving.get(material) - 1);
+    else solving.delete(material);
+  }
+  // (Tables replaced meanwhile; a disagreement on who wins keeps the host's.)
+  if (handle !== s.handle || tail.wdl !== from.wdl || !tail.moves.length) return null;
+  return { ...line, moves: [...line.moves.slice(0, at + 1), ...tail.moves] };
+}
+
 /** A generation's progress, shown under the verdict of the position waiting for its mate distances. */
 export function mateProgress(ctx, fen, p) {
   const { s, view } = ctx;

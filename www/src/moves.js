@@ -196,7 +196,7 @@ export function createMainline(callbacks) {
         items.push(
           h(
             'button.sb-ply',
-            { type: 'button', title: `Play up to ${m.san}`, dataset: { index: String(i) }, onclick: () => callbacks.play(i) },
+            { type: 'button', title: `Play up to ${m.san}`, dataset: { index: String(i), uci: m.uci }, onclick: () => callbacks.play(i) },
             num ? h('span.sb-num', num) : null,
             m.san,
           ),
