@@ -27,6 +27,7 @@ function generated(fen) {
   return JSON.parse(execFileSync(CLI, ['probe', '--generate', '--json', fen], { encoding: 'utf8' }).trim());
 }
 
+const byUciDtm = (answer, uci) => answer.moves.find((m) => m.uci === uci).dtm;
 const mateText = (dtm) => `${dtm > 0 ? 'Mate' : 'Mated'} in ${Math.ceil(Math.abs(dtm) / 2)}`;
 
 /** Waits for the verdict's mate line, then reads it, the moves' mate badges and the DTZ shown. */
@@ -63,11 +64,21 @@ describe('"Mate in N" beside hosted tables', () => {
     const page = await newPage(ctx.browser);
     await page.goto(appUrl(ctx.site.url, KRVK));
     const v = await waitVerdict(page, KRVK);
-    assert.equal(v.dtz, expectedDtzLabel(official));
+    // (The host's rounded DTZ, or already made exact by the mate distance.)
+    assert.ok([expectedDtzLabel(official), `DTZ ${Math.abs(official.dtz)}`].includes(v.dtz), v.dtz);
     const made = generated(KRVK);
     const shown = await shownMate(page);
     assert.equal(shown.mate, mateText(made.dtm));
-    assert.equal(shown.dtz, expectedDtzLabel(official), 'the DTZ stays the host\'s');
+    // The host's DTZ stays, made exact where the mate distance decides its
+    // rounding (n or n + 1 plies, and never above the DTM).
+    assert.equal(official.precise, false, 'a rounded DTZ');
+    assert.equal(Math.abs(made.dtm), Math.abs(official.dtz));
+    assert.equal(shown.dtz, `DTZ ${Math.abs(official.dtz)}`);
+    for (const m of shown.moves) {
+      const host = official.moves.find((o) => o.uci === m.uci);
+      const exact = host.precise || Math.abs(byUciDtm(made, m.uci)) === Math.abs(host.dtz);
+      assert.ok(m.text.includes(`DTZ ${exact ? '' : '~'}${Math.abs(host.dtz)}`), `${m.uci}: ${m.text}`);
+    }
     assert.equal(shown.pending, false);
     // Every move with a mate distance carries its badge, as the CLI counts it (from the mover's side).
     const byUci = new Map(made.moves.map((m) => [m.uci, m]));

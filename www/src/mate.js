@@ -153,8 +153,21 @@ async function solve(ctx, fen, token, r, to) {
 export function withMate(host, made) {
   if (!made || made.wdl !== host.wdl) return null;
   const dtm = new Map((made.moves || []).map((m) => [m.uci, m.dtm]));
-  const moves = host.moves.map((m) => ({ ...m, dtm: Number.isInteger(dtm.get(m.uci)) ? dtm.get(m.uci) : null }));
-  return { ...host, dtm: made.dtm, moves: mateOrder(moves, made.moves || []) };
+  const moves = host.moves.map((m) => exactDtz({ ...m, dtm: Number.isInteger(dtm.get(m.uci)) ? dtm.get(m.uci) : null }));
+  return exactDtz({ ...host, dtm: made.dtm, moves: mateOrder(moves, made.moves || []) });
+}
+
+/**
+ * `x` (an answer or a move) with a rounded DTZ made exact by its mate
+ * distance: a rounded DTZ of n stands for n or n + 1 plies, and the winner
+ * who mates in d plies zeroes (or mates) within d, so a DTZ is never above
+ * the DTM: a mate in n plies makes it n. (Wins and losses the clock leaves
+ * alone only: a cursed one's DTZ passes 100.)
+ */
+function exactDtz(x) {
+  const known = Number.isInteger(x.dtm) && Number.isInteger(x.dtz);
+  if (x.precise !== false || !known || Math.abs(x.wdl) !== 2 || Math.abs(x.dtm) !== Math.abs(x.dtz)) return x;
+  return { ...x, precise: true };
 }
 
 /**
