@@ -115,6 +115,24 @@ describe('app page', () => {
     await page.close();
   });
 
+  it('on a phone, a move picked from the list below the board brings the board back into view', async () => {
+    const start = '8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1';
+    const page = await newPage(ctx.browser, { width: 390, height: 844, mobile: true });
+    await page.goto(appUrl(ctx.site.url, start));
+    await waitVerdict(page, start);
+    const [cli] = cliProbe([start]);
+    // Down to a move far enough in the list that the board is off the screen.
+    const row = page.locator(`syzygy-board [role="option"][data-uci="${cli.moves[cli.moves.length - 1].uci}"]`);
+    await row.scrollIntoViewIfNeeded();
+    const boardTop = () => page.$eval('syzygy-board .sb-board', (b) => b.getBoundingClientRect().top);
+    assert.ok((await boardTop()) < -100, `board top ${await boardTop()}`);
+    await row.click();
+    await expectFen(page, applyUci(start, cli.moves[cli.moves.length - 1].uci));
+    await page.waitForFunction(() => Math.abs(document.querySelector('syzygy-board .sb-board').getBoundingClientRect().top) < 2, null, { timeout: 5000 });
+    noErrors(page);
+    await page.context().close();
+  });
+
   it('asks which piece to promote to', async () => {
     const start = '8/1P6/8/8/8/8/k7/4K3 w - - 0 1';
     const page = await open(start);

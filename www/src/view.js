@@ -46,10 +46,29 @@ export function createView(host, { full, urlSync = true }, act) {
   const notice = h('div.sb-notice', { role: 'alert', hidden: true });
   const help = createHelp({ full });
 
-  const moveList = createMoveList({ play: (uci) => act.play(uci), preview: (uci) => act.preview(uci) });
+  // A move picked below the board, scrolled past it (a phone's one column
+  // down at the move list): the board comes back into view, showing the
+  // position it played to, and the list's best moves below it.
+  const reveal = () => {
+    if (boardBox.getBoundingClientRect().top >= 0) return;
+    const still = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+    boardBox.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
+  };
+  const moveList = createMoveList({
+    play: (uci) => {
+      act.play(uci);
+      reveal();
+    },
+    preview: (uci) => act.preview(uci),
+  });
   const movesCard = h('section.sb-card.sb-moves-card', { 'aria-label': 'Moves' }, h('h2.sb-card-title', 'Moves'), moveList.el);
 
-  const mainline = createMainline({ play: (i) => act.playMainline(i) });
+  const mainline = createMainline({
+    play: (i) => {
+      act.playMainline(i);
+      reveal();
+    },
+  });
   const mainlineCard = h(
     'section.sb-card.sb-mainline-card',
     { 'aria-label': 'Best line' },
