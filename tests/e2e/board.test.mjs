@@ -133,20 +133,6 @@ describe('app page', () => {
     await page.context().close();
   });
 
-  it('at 1280x800 a long move list scrolls in its card: the best line stays on the first screen', async () => {
-    const start = '8/4P2K/8/8/5R2/r7/6k1/8 w - - 0 1';
-    const page = await newPage(ctx.browser, { width: 1280, height: 800 });
-    await page.goto(appUrl(ctx.site.url, start));
-    await waitVerdict(page, start);
-    assert.ok(cliProbe([start])[0].moves.length > 20);
-    const card = await page.$eval('syzygy-board .sb-mainline-card', (e) => e.getBoundingClientRect().bottom);
-    assert.ok(card <= 800, `best line card ends at ${card}`);
-    const list = await page.$eval('syzygy-board .sb-movelist', (e) => [e.scrollHeight, e.clientHeight]);
-    assert.ok(list[0] > list[1], `the list scrolls: ${list}`);
-    noErrors(page);
-    await page.context().close();
-  });
-
   it('asks which piece to promote to', async () => {
     const start = '8/1P6/8/8/8/8/k7/4K3 w - - 0 1';
     const page = await open(start);
