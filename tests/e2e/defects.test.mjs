@@ -219,6 +219,26 @@ describe('issue 14 defects', () => {
     await page.close();
   });
 
+  it('6b: beyond the tables, the captures into endings the host has get their values', async () => {
+    // 6 pieces; bxc4 reaches KRPvKR, which the test tables have.
+    const fen = '8/8/3k4/8/2p5/1P5R/3K4/r7 w - - 0 1';
+    const page = await newPage(ctx.browser);
+    await page.goto(appUrl(ctx.site.url, fen));
+    await page.waitForFunction(() => document.querySelector('syzygy-board [role="option"][data-group]:not([data-group="unknown"])'), null, { timeout: 30000 });
+    const shown = await page.$$eval('syzygy-board [role="option"]', (els) => els.map((e) => ({ uci: e.dataset.uci, group: e.dataset.group, text: e.textContent })));
+    const valued = shown.filter((m) => m.group !== 'unknown');
+    assert.deepEqual(valued.map((m) => m.uci), ['b3c4']);
+    // As the CLI answers the position it reaches (the opponent's view).
+    const [child] = cliProbe([applyUci(fen, 'b3c4')]);
+    assert.equal(valued[0].group, { 0: 'draw', 2: 'loss', '-2': 'win', 1: 'blessed', '-1': 'cursed' }[child.wdl]);
+    // Every other move keeps the material: no value, listed after.
+    assert.equal(shown[0].uci, 'b3c4');
+    assert.equal(shown.length, 18);
+    assert.match(await page.textContent('syzygy-board .sb-moves-card'), /Values unavailable/);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   it('7: adjacent kings are explained in words players use', async () => {
     const fen = '8/8/8/3kK3/8/8/8/8 w - - 0 1';
     const page = await newPage(ctx.browser);

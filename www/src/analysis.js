@@ -10,6 +10,7 @@ import { remember } from './state.js';
 import { coverageOf, hostReach, offline, scanHost, tableOf } from './materials.js';
 import { keptAfter, noteKept } from './early.js';
 import { findMate, lineToMate } from './mate.js';
+import { reachedMoves } from './reached.js';
 
 /**
  * What the host offers (materials.js scanHost), asked once per set of table
@@ -385,6 +386,17 @@ export function renderError(ctx, err, fen) {
   }
   view.verdict.error(e, { over, fix: fixFor(ctx, err, fen) });
   if (legal.length) view.moveList.renderUnknown(legal, null, 'Values unavailable');
+  // Captures and promotions into endings the host has: their values, once in.
+  if (legal.length && s.handle && (e.code === 'missing-table' || e.code === 'too-many-pieces')) {
+    const token = s.token;
+    const handle = s.handle;
+    if (!s.reached.has(fen)) remember(s.reached, fen, reachedMoves(handle.tb, fen, legal).catch(() => null));
+    s.reached.get(fen).then((moves) => {
+      // Still this error on screen (not another position, nor an answer come since).
+      if (!moves || token !== s.token || handle !== s.handle || s.result || s.loading) return;
+      view.moveList.render(moves, fen, 'Values unavailable');
+    });
+  }
   else view.moveList.message(e.code === 'invalid-fen' ? '' : 'No moves to show.');
   view.mainline.message('No best line for this position.');
   markStale(view.mainlineCard, false);

@@ -79,6 +79,7 @@ export async function clearCache(ctx) {
     s.results.clear();
     s.mainlines.clear();
     s.zeroingLines.clear();
+    s.reached.clear();
     view.network.prefetchProgress('Cache cleared.');
   } catch (err) {
     view.network.prefetchProgress(`Could not clear the cache: ${asError(err).message}`);

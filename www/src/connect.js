@@ -87,4 +87,5 @@ export function connect(ctx, spec) {
   s.mating = null;
   s.mainlines.clear();
   s.zeroingLines.clear();
+  s.reached.clear();
 }

@@ -24,6 +24,7 @@ export function createState(fen = DEFAULT_FEN) {
     results: new Map(), // fen -> probe result | {error}
     mainlines: new Map(), // fen -> tb.mainline(fen, { toEnd: true }): the best line shown
     zeroingLines: new Map(), // fen -> tb.mainline(fen): to the first zeroing move, to word a DTZ above 100
+    reached: new Map(), // fen -> the moves of a position the tables do not answer, valued where they leave its material (reached.js)
     legal: [],
     legalFen: null,
     fenDirty: false, // the FEN box holds an edit not yet submitted

@@ -1,0 +1,62 @@
+// Values for the moves of a position the tables do not answer (more pieces
+// than the host covers, or its own table missing) that leave its material:
+// a capture, or a promotion, into an ending the host has. The error card
+// says "capture down to a covered material"; the list then says which
+// captures win, draw or lose, as syzygy-tables.info's does for any move.
+import { applyUci } from './chess.js';
+import { tableOf } from './materials.js';
+
+/** A position's verdict (with DTZ), without waiting for its moves' values; null where it fails. */
+function verdictOf(tb, fen) {
+  return new Promise((resolve) => {
+    tb.probe(fen, { onUpdate: (u) => u.stage !== 'outcome' && resolve(u.result) }).then(resolve, () => resolve(null));
+  });
+}
+
+const materialOf = (fen) => {
+  try {
+    return tableOf(fen);
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * The moves of `fen` (`legal`: {uci, san}) with values where a move leaves
+ * the position's material and the tables answer the position it reaches,
+ * ranked as the tables rank moves (the opponent's result after it, best
+ * for the mover first: a mate, wins fastest first, draws, losses longest
+ * first); the others after them, without values. Null where none answers.
+ */
+export async function reachedMoves(tb, fen, legal) {
+  const own = materialOf(fen);
+  const children = legal.map((m) => {
+    try {
+      const child = applyUci(fen, m.uci);
+      return materialOf(child) !== own ? child : null;
+    } catch {
+      return null;
+    }
+  });
+  const answers = await Promise.all(children.map((child) => (child ? verdictOf(tb, child) : null)));
+  const valued = [];
+  const rest = [];
+  legal.forEach((m, i) => {
+    const a = answers[i];
+    if (!a || a.error || !Number.isInteger(a.wdl) || !Number.isInteger(a.dtz)) {
+      rest.push({ uci: m.uci, san: m.san });
+      return;
+    }
+    const { wdl, dtz, precise, category, checkmate, stalemate, insufficientMaterial } = a;
+    valued.push({ uci: m.uci, san: m.san, wdl, dtz, precise, category, dtm: Number.isInteger(a.dtm) ? a.dtm : null, zeroing: true, checkmate, stalemate, insufficientMaterial });
+  });
+  if (!valued.length) return null;
+  // The opponent's WDL after the move, lower first; then plies to zeroing
+  // (fewer where the mover wins, more where it loses); ties by UCI.
+  const key = (v) => [v.checkmate ? -3 : v.wdl, v.wdl < 0 ? Math.abs(v.dtz) : v.wdl > 0 ? -Math.abs(v.dtz) : 0];
+  valued.sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    return x[0] - y[0] || x[1] - y[1] || (a.uci < b.uci ? -1 : 1);
+  });
+  return [...valued, ...rest];
+}
