@@ -315,6 +315,9 @@ describe('verdict.js', () => {
     assert.equal(illegal(empty), 'The board is empty: each side needs a king.');
     assert.doesNotMatch(illegal(clock), /illegal position/i);
     assert.match(illegal(clock), /^En passant on d6 with a halfmove clock of 5/);
+    const bad = Object.assign(new Error(empty), { code: 'illegal-position' });
+    assert.match(describeError(bad).hint, /Fix it in the editor/);
+    assert.doesNotMatch(describeError(bad, { editing: true }).hint, /editor/);
     const missing = Object.assign(new Error('missing table: KQRvKR.rtbw'), { code: 'missing-table' });
     assert.match(describeError(missing, { material: 'KQRvKR', own: 'KRPvKR' }).hint, /no KQRvKR table, which a capture or promotion from here reaches/);
     assert.match(describeError(missing, { material: 'KRPvKR', own: 'KRPvKR' }).hint, /no table for this material/);

@@ -20,6 +20,8 @@ const KQVKN = '8/8/3n4/4k3/8/8/8/1Q2K3 w - - 0 1';
 const KPVK = '8/8/1k6/8/8/4K3/4P3/8 w - - 0 1';
 // KPvKP, a win that takes the pawn at once.
 const KPVKP = '8/8/8/3k4/7p/6K1/5P2/8 w - - 0 1';
+// KRvKR, a draw.
+const KRVKR = '8/8/8/4k3/8/2r5/8/R3K3 w - - 0 1';
 const FIVE = '8/8/8/4k3/8/2r5/8/R1B1K3 w - - 0 1';
 
 /** The CLI's answer from tables it generates (`dtm` on the position and every move). */
@@ -170,16 +172,23 @@ describe('"Mate in N" beside hosted tables', () => {
     await page.context().close();
   });
 
-  it('a 5-piece position is left as the host answers it', async () => {
-    const page = await openAt(FIVE);
-    // (Its mainline and moves settle; nothing is asked of the generator.)
-    await page.waitForTimeout(1000);
-    const mate = await page.evaluate(() => ({
-      line: !document.querySelector('syzygy-board .sb-verdict .sb-mate').hidden,
-      badge: !!document.querySelector('syzygy-board .sb-verdict .sb-dtm'),
-    }));
-    assert.deepEqual(mate, { line: false, badge: false });
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  });
+  for (const [what, fen] of [
+    ['a 5-piece position', FIVE],
+    // (No mate to find: "Find mate in N" is not offered.)
+    ['a drawn 4-piece position', KRVKR],
+  ]) {
+    it(`${what} is left as the host answers it`, async () => {
+      assert.equal(cliProbe([fen])[0].wdl === 0, fen === KRVKR);
+      const page = await openAt(fen);
+      // (Its mainline and moves settle; nothing is asked of the generator.)
+      await page.waitForTimeout(1000);
+      const mate = await page.evaluate(() => ({
+        line: !document.querySelector('syzygy-board .sb-verdict .sb-mate').hidden,
+        badge: !!document.querySelector('syzygy-board .sb-verdict .sb-dtm'),
+      }));
+      assert.deepEqual(mate, { line: false, badge: false });
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+  }
 });

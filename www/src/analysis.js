@@ -359,6 +359,7 @@ export function renderError(ctx, err, fen) {
     pieces,
     material,
     own: safeMaterial(fen),
+    editing: !!s.editing,
     offline: typeof navigator !== 'undefined' && navigator.onLine === false,
     coverage: s.coverage || null,
     kingsAdjacent: kingsAdjacent(fen),

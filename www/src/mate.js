@@ -77,6 +77,9 @@ export function findMate(ctx, fen, token, r, to) {
     solve(ctx, fen, token, r, to);
     return;
   }
+  // A draw has no mate to find: not offered there (its losing moves get
+  // their mate distances once asked elsewhere).
+  if (r.wdl === 0) return;
   const hint = 'Solves its tables in your browser, once: seconds, up to half a minute with a pawn. They are kept, and this is asked no more.';
   const button = h(
     'button.sb-btn.sb-mate-ask',

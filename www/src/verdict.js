@@ -339,7 +339,7 @@ export function shortReason(err) {
  * context: { pieces, material, offline (the browser says it is offline),
  * coverage ({maxPieces, materials} of the configured host, when known; materials null
  * where not counted), kingsAdjacent, own (the position's own material, where `material`
- * names a missing table) }.
+ * names a missing table), editing (the editor is open) }.
  */
 export function describeError(err, context = {}) {
   const code = err && err.code;
@@ -373,6 +373,8 @@ export function describeError(err, context = {}) {
   let title = titles[code] || 'Something went wrong';
   let hint = hints[code] || '';
   if (code === 'illegal-position') message = illegalWords(message, context);
+  // (In the editor already: the board is where to fix it.)
+  if (code === 'illegal-position' && context.editing) hint = 'This position cannot arise in a game. Move, add or remove pieces to fix it.';
   // The table a capture or promotion reaches, not the position's own.
   if (code === 'missing-table' && context.material && context.own && context.material !== context.own) {
     hint = `The server has no ${context.material} table, which a capture or promotion from here reaches. Moves can still be played.`;
