@@ -404,6 +404,23 @@ fn hostile_bytes_on_the_command_line_get_clear_errors() {
         assert_eq!(code, 2, "{flag}: {err}");
         assert!(err.contains("give --out"), "{flag}: {err}");
     }
+    // An empty --out (an unset variable) once wrote into the current
+    // directory; a repeated option once let the last one win silently.
+    for (args, says) in [
+        (vec!["generate", "KQvK", "--out", ""], "not an empty string"),
+        (
+            vec!["generate", "KQvK", "--max", "3", "--max", "4"],
+            "--max given twice",
+        ),
+        (
+            vec!["generate", "KQvK", "--out", "a", "--out", "b"],
+            "--out given twice",
+        ),
+    ] {
+        let (out, err, code) = cli_bytes(&args.iter().map(OsStr::new).collect::<Vec<_>>(), b"");
+        assert_eq!((out.as_str(), code), ("", 2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
 
     for url in [
         "http://",

@@ -41,7 +41,14 @@ pub struct Args {
 pub fn parse(args: &[String]) -> Result<Args, String> {
     let mut a = Args::default();
     let mut it = args.iter();
+    let mut given: Vec<&str> = Vec::new();
     while let Some(arg) = it.next() {
+        // An option given twice (a script's default and the caller's, say)
+        // would be settled silently by the last one: refused instead.
+        if arg.starts_with("--") && given.contains(&arg.as_str()) {
+            return Err(format!("{arg} given twice"));
+        }
+        given.push(arg);
         let mut value = |name: &str| {
             it.next()
                 .cloned()
@@ -52,7 +59,14 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
             "--json" => a.json = true,
             "--exact-dtz" => a.exact_dtz = true,
             "--wide-dtz" => a.wide_dtz = true,
-            "--out" => a.out = Some(PathBuf::from(value("--out")?)),
+            "--out" => {
+                let v = value("--out")?;
+                // (An unset variable, `--out "$DIR"`: not the current directory.)
+                if v.is_empty() {
+                    return Err("--out needs a directory, not an empty string".into());
+                }
+                a.out = Some(PathBuf::from(v));
+            }
             "--max" => {
                 let v = value("--max")?;
                 let n: usize = v.parse().map_err(|_| format!("--max {v}: not a number"))?;
