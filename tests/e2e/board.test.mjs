@@ -380,6 +380,9 @@ describe('app page', () => {
     await fresh.goto(appUrl(ctx.site.url, '8/8/8/4k3/8/r7/8/3QK3 w - - 0 1', dead));
     await fresh.waitForFunction(() => document.querySelector('syzygy-board .sb-verdict').dataset.error === 'network', null, { timeout: 30000 });
     assert.equal(await fresh.textContent('syzygy-board .sb-verdict .sb-headline'), 'Network problem');
+    // Its moves stay playable, without values.
+    await fresh.waitForFunction(() => document.querySelectorAll('syzygy-board [role="option"][data-group="unknown"]').length > 0, null, { timeout: 30000 });
+    assert.match(await fresh.textContent('syzygy-board .sb-moves-card'), /Values unavailable/);
     // Who wins KRvK needs no table: that stays, its DTZ said to be unknown.
     await fresh.goto(appUrl(ctx.site.url, '8/8/8/4k3/8/8/8/R3K3 w - - 0 1', dead));
     await fresh.waitForFunction(() => document.querySelector('syzygy-board .sb-verdict').dataset.error === 'network', null, { timeout: 30000 });

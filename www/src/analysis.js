@@ -387,22 +387,29 @@ export function renderError(ctx, err, fen) {
   }
   view.verdict.error(e, { over, fix: fixFor(ctx, err, fen) });
   if (legal.length) view.moveList.renderUnknown(legal, null, 'Values unavailable');
-  // Captures and promotions into endings the host has: their values, once in.
-  if (legal.length && s.handle && (e.code === 'missing-table' || e.code === 'too-many-pieces')) {
-    const token = s.token;
-    const handle = s.handle;
-    if (!s.reached.has(fen)) remember(s.reached, fen, reachedMoves(handle.tb, fen, legal).catch(() => null));
-    s.reached.get(fen).then((moves) => {
-      // Still this error on screen (not another position, nor an answer come since).
-      if (!moves || token !== s.token || handle !== s.handle || s.result || s.loading) return;
-      view.moveList.render(moves, fen, 'Values unavailable');
-    });
-  }
   else view.moveList.message(e.code === 'invalid-fen' ? '' : 'No moves to show.');
+  if (legal.length && (e.code === 'missing-table' || e.code === 'too-many-pieces')) showReached(ctx, fen, legal);
   view.mainline.message('No best line for this position.');
   markStale(view.mainlineCard, false);
   view.network.setMaterial(safeMaterial(fen), false);
   host.dispatchEvent(new CustomEvent('syzygy-error', { detail: { fen, error: err, code: e.code }, bubbles: true }));
+}
+
+/**
+ * The values of the captures and promotions of `fen` (an error's position)
+ * into endings the host has (reached.js), shown once in where the error
+ * is still on screen: not another position, nor an answer come since.
+ */
+function showReached(ctx, fen, legal) {
+  const { s, view } = ctx;
+  const token = s.token;
+  const handle = s.handle;
+  if (!handle) return;
+  if (!s.reached.has(fen)) remember(s.reached, fen, reachedMoves(handle.tb, fen, legal).catch(() => null));
+  s.reached.get(fen).then((moves) => {
+    if (!moves || token !== s.token || handle !== s.handle || s.result || s.loading) return;
+    view.moveList.render(moves, fen, 'Values unavailable');
+  });
 }
 
 /**
