@@ -235,6 +235,16 @@ describe('issue 14 defects', () => {
     assert.equal(shown[0].uci, 'b3c4');
     assert.equal(shown.length, 18);
     assert.match(await page.textContent('syzygy-board .sb-moves-card'), /Values unavailable/);
+    // A decisive one, seen from the mover's side: Qxd4?? is met by Qxd4,
+    // which wins KQRvKQ for Black (6 pieces, KQRvKQP missing).
+    const losing = '6k1/8/8/4q3/3p4/8/1Q6/2R4K w - - 0 1';
+    const [after] = cliProbe([applyUci(losing, 'b2d4')]);
+    assert.equal(after.wdl, 2, 'a win for Black to move');
+    await page.goto(appUrl(ctx.site.url, losing));
+    await page.waitForFunction(() => document.querySelector('syzygy-board [role="option"][data-uci="b2d4"]:not([data-group="unknown"])'), null, { timeout: 30000 });
+    const qxd4 = await page.$eval('syzygy-board [role="option"][data-uci="b2d4"]', (e) => ({ group: e.dataset.group, text: e.textContent }));
+    assert.equal(qxd4.group, 'loss');
+    assert.match(qxd4.text, new RegExp(`DTZ ${Math.abs(after.dtz)}`));
     assert.deepEqual(page.errors, []);
     await page.close();
   });

@@ -6,7 +6,7 @@ import { parseFen, normalizeFen, applyUci, inCheck, materialKey, withTurn, withH
 import { ownFiles, earlyHeads, filesRead, keptAfter, noteKept } from '../../www/src/early.js';
 import { describe as describeResult, describeMove, groupMoves, describeError, flipCategory, beyond100, moveBeyond100, mateHolds } from '../../www/src/verdict.js';
 import { mateLabel } from '../../www/src/verdict-view.js';
-import { hostReach } from '../../www/src/materials.js';
+import { COMMON, canonicalMaterial, hostReach } from '../../www/src/materials.js';
 
 describe('chess.js', () => {
   it('parses and normalises FENs, filling missing fields', () => {
@@ -328,6 +328,15 @@ describe('verdict.js', () => {
 });
 
 describe('materials.js hostReach', () => {
+  it('asks for materials by the names Syzygy files have', () => {
+    for (const names of Object.values(COMMON)) {
+      for (const name of names) {
+        const [white, black] = name.split('v').map((side) => side.slice(1));
+        assert.equal(canonicalMaterial(white, black), name);
+      }
+    }
+  });
+
   it('learns how far a host reaches from a few HEAD requests', async () => {
     const asked = [];
     const host = (present) => async (url, init) => {

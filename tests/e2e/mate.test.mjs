@@ -8,7 +8,7 @@ import { describe, it as baseIt } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { applyUci, pieceCount } from '../../www/src/chess.js';
-import { CLI, skipReason, newPage, appUrl, waitVerdict, cliProbe, expectedDtzLabel, siteAndBrowser } from './helpers.mjs';
+import { CLI, skipReason, newPage, appUrl, waitVerdict, cliProbe, expectedDtzLabel, expectedHeadline, siteAndBrowser } from './helpers.mjs';
 
 const skip = skipReason({ needCli: true });
 const it = (name, fn) => baseIt(name, skip ? { skip } : { timeout: 300_000 }, fn);
@@ -133,6 +133,23 @@ describe('"Mate in N" beside hosted tables', () => {
     await page.context().close();
   });
 
+  it('a DTZ the clock left in doubt ("maybe") is settled by the mate distance', async () => {
+    // At clock 73 KRvK's rounded DTZ (27 or 28 plies) may reach the 100th
+    // ply; the mate in 27 plies says it is 27: a win in time.
+    const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 73 1';
+    const [host] = cliProbe([fen]);
+    assert.equal(host.category, 'maybe-win');
+    const made = generated(fen);
+    assert.equal(made.category, 'win');
+    const page = await openAt(fen);
+    const shown = await shownMate(page);
+    assert.equal(shown.mate, mateText(made.dtm));
+    assert.equal(shown.dtz, `DTZ ${Math.abs(host.dtz)}`);
+    assert.equal(await page.textContent('syzygy-board .sb-verdict .sb-headline'), expectedHeadline(made));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   it('a 4-piece position: asked once, then unasked after a reload', async () => {
     const page = await openAt(KQVKN);
     const button = page.locator('syzygy-board .sb-verdict .sb-mate button');
@@ -180,8 +197,14 @@ describe('"Mate in N" beside hosted tables', () => {
     it(`${what} is left as the host answers it`, async () => {
       assert.equal(cliProbe([fen])[0].wdl === 0, fen === KRVKR);
       const page = await openAt(fen);
-      // (Its mainline and moves settle; nothing is asked of the generator.)
-      await page.waitForTimeout(1000);
+      // The best line's card settles where the ask would have come (both
+      // come once the answer is whole, the ask right after): nothing is
+      // asked of the generator.
+      await page.waitForFunction(() => {
+        const card = document.querySelector('syzygy-board .sb-mainline-card');
+        return card.querySelector('button.sb-ply') || /Drawn: no line to force/.test(card.textContent);
+      }, null, { timeout: 60_000 });
+      await page.waitForTimeout(300);
       const mate = await page.evaluate(() => ({
         line: !document.querySelector('syzygy-board .sb-verdict .sb-mate').hidden,
         badge: !!document.querySelector('syzygy-board .sb-verdict .sb-dtm'),

@@ -405,8 +405,11 @@ function showReached(ctx, fen, legal) {
   const token = s.token;
   const handle = s.handle;
   if (!handle) return;
-  if (!s.reached.has(fen)) remember(s.reached, fen, reachedMoves(handle.tb, fen, legal).catch(() => null));
-  s.reached.get(fen).then((moves) => {
+  const asked = s.reached.get(fen) || reachedMoves(handle.tb, fen, legal).catch(() => ({ moves: null, failed: 1 }));
+  remember(s.reached, fen, asked);
+  asked.then(({ moves, failed }) => {
+    // Kept only whole: a probe that failed (the network, say) is asked again next time.
+    if (failed && s.reached.get(fen) === asked) s.reached.delete(fen);
     if (!moves || token !== s.token || handle !== s.handle || s.result || s.loading) return;
     view.moveList.render(moves, fen, 'Values unavailable');
   });

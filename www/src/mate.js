@@ -170,7 +170,10 @@ export function withMate(host, made) {
 function exactDtz(x) {
   const known = Number.isInteger(x.dtm) && Number.isInteger(x.dtz);
   if (x.precise !== false || !known || Math.abs(x.wdl) !== 2 || Math.abs(x.dtm) !== Math.abs(x.dtz)) return x;
-  return { ...x, precise: true };
+  // "Maybe" was the rounding's doubt at the clock's 100th ply (n or n + 1
+  // plies to go): n it is, in time.
+  const category = { 'maybe-win': 'win', 'maybe-loss': 'loss' }[x.category] || x.category;
+  return { ...x, precise: true, category };
 }
 
 /**

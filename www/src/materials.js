@@ -130,10 +130,10 @@ export async function scanHost(urls, { max = 5, names = allMaterials(max), paral
 
 // Common materials by piece count, the most played first: what a host
 // that has tables of that many pieces is likely to have. See hostReach.
-const COMMON = {
+export const COMMON = {
   3: ['KRvK', 'KQvK', 'KPvK'],
   4: ['KRvKP', 'KQvKR', 'KPvKP', 'KRvKR'],
-  5: ['KRPvKR', 'KQPvKQ', 'KRvKBP', 'KRRvKR'],
+  5: ['KRPvKR', 'KQPvKQ', 'KBPvKR', 'KRRvKR'],
   6: ['KRPPvKR', 'KRPvKRP', 'KQPvKQP', 'KRRPvKR'],
   7: ['KRPPvKRP', 'KRPPPvKR', 'KQPPvKQP', 'KRRPvKRP'],
 };

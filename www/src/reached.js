@@ -26,7 +26,9 @@ const materialOf = (fen) => {
  * the position's material and the tables answer the position it reaches,
  * ranked as the tables rank moves (the opponent's result after it, best
  * for the mover first: a mate, wins fastest first, draws, losses longest
- * first); the others after them, without values. Null where none answers.
+ * first); the others after them, without values. Resolves {moves (null
+ * where none answers), failed: the probes that failed (a table missing, a
+ * network error: asked again next time)}.
  */
 export async function reachedMoves(tb, fen, legal) {
   const own = materialOf(fen);
@@ -41,16 +43,18 @@ export async function reachedMoves(tb, fen, legal) {
   const answers = await Promise.all(children.map((child) => (child ? verdictOf(tb, child) : null)));
   const valued = [];
   const rest = [];
+  let failed = 0;
   legal.forEach((m, i) => {
     const a = answers[i];
     if (!a || a.error || !Number.isInteger(a.wdl) || !Number.isInteger(a.dtz)) {
+      if (children[i]) failed++;
       rest.push({ uci: m.uci, san: m.san });
       return;
     }
     const { wdl, dtz, precise, category, checkmate, stalemate, insufficientMaterial } = a;
     valued.push({ uci: m.uci, san: m.san, wdl, dtz, precise, category, dtm: Number.isInteger(a.dtm) ? a.dtm : null, zeroing: true, checkmate, stalemate, insufficientMaterial });
   });
-  if (!valued.length) return null;
+  if (!valued.length) return { moves: null, failed };
   // The opponent's WDL after the move, lower first; then plies to zeroing
   // (fewer where the mover wins, more where it loses); ties by UCI.
   const key = (v) => [v.checkmate ? -3 : v.wdl, v.wdl < 0 ? Math.abs(v.dtz) : v.wdl > 0 ? -Math.abs(v.dtz) : 0];
@@ -58,5 +62,5 @@ export async function reachedMoves(tb, fen, legal) {
     const [x, y] = [key(a), key(b)];
     return x[0] - y[0] || x[1] - y[1] || (a.uci < b.uci ? -1 : 1);
   });
-  return [...valued, ...rest];
+  return { moves: [...valued, ...rest], failed };
 }

@@ -48,9 +48,11 @@ export function createView(host, { full, urlSync = true }, act) {
 
   // A move picked below the board, scrolled past it (a phone's one column
   // down at the move list): the board comes back into view, showing the
-  // position it played to, and the list's best moves below it.
+  // position it played to, and the list's best moves below it. Not while
+  // half of it or more shows (a wide page scrolled a little to the best line).
   const reveal = () => {
-    if (boardBox.getBoundingClientRect().top >= 0) return;
+    const r = boardBox.getBoundingClientRect();
+    if (r.bottom >= r.height / 2) return;
     const still = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
     boardBox.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
   };
