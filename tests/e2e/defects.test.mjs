@@ -78,6 +78,21 @@ describe('issue 14 defects', () => {
     await page.close();
   });
 
+  it('2b: a share code that does not decode is said to be one, on opening and from the address bar', async () => {
+    const page = await newPage(ctx.browser);
+    await page.goto(`${ctx.site.url}#p=zzzz`);
+    await page.waitForSelector('syzygy-board .sb-notice:not([hidden])');
+    const said = /"zzzz" is not a valid position: expected material, side to move and a number/;
+    assert.match(await page.textContent('syzygy-board .sb-notice'), said);
+    await waitVerdict(page, DEFAULT_FEN);
+    // Pasted into the address bar of the open page.
+    await page.evaluate(() => (location.hash = 'p=KRvKq'));
+    await page.waitForFunction(() => /"KRvKq" is not a valid position: expected material/.test(document.querySelector('syzygy-board .sb-notice').textContent), null, { timeout: 10000 });
+    assert.doesNotMatch(await page.textContent('syzygy-board .sb-notice'), /8 ranks/);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   it('2: a bad FEN in the URL shows the error and a consistent position', async () => {
     const page = await newPage(ctx.browser);
     await page.goto(`${ctx.site.url}#fen=hello_world`);

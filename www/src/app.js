@@ -107,10 +107,11 @@ export function createApp(host, options) {
    * input or API. An invalid one changes nothing on the board: the notice
    * says what is wrong and where it came from (`source`).
    */
-  function load(fen, { fromUrl = false, source = 'FEN', push = true } = {}) {
+  function load(fen, { fromUrl = false, source = 'FEN', push = true, shareCode = false } = {}) {
     let normal;
     try {
-      normal = isShareCode(fen) ? decodePosition(fen) : normalizeFen(fen);
+      // (`shareCode`: a link's p= that did not decode, said as a code, not as a FEN.)
+      normal = shareCode || isShareCode(fen) ? decodePosition(fen) : normalizeFen(fen);
     } catch (err) {
       renderNotice(view, `${source} "${String(fen).slice(0, 80)}" is not a valid position: ${err.message.replace(/^Invalid (FEN|share code): /, '')}.`);
       view.fenInput.setAttribute('aria-invalid', 'true');
@@ -273,7 +274,7 @@ export function createApp(host, options) {
     s.line = kept.line;
     s.ply = kept.ply;
     show(true, { fromUrl: true });
-  } else if (load(initial, { fromUrl: !!fromUrl, source, push: false })) {
+  } else if (load(initial, { fromUrl: !!fromUrl, source, push: false, shareCode: !!fromUrl?.error })) {
     // A page opened from a link: its entry keeps the line from now on.
     if (fromUrl) keepLine(ctx);
   } else {

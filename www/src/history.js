@@ -127,6 +127,6 @@ export function onHistory(ctx) {
     s.ply = i;
     ctx.clearNotice();
     ctx.show(true, { fromUrl: true });
-  } else ctx.load(p.fen, { fromUrl: true, source: 'The link\'s position' });
+  } else ctx.load(p.fen, { fromUrl: true, source: 'The link\'s position', shareCode: !!p.error });
   keepLine(ctx);
 }
