@@ -7,7 +7,7 @@ import { describe, describeError, otherColor, shortReason, sideName } from './ve
 import { asError } from './tablebase.js';
 import { applyUci, coords, inCheck, makeFen, parseFen, pieceCount } from './chess.js';
 import { remember } from './state.js';
-import { coverageOf, hostReach, offline, scanHost, tableOf } from './materials.js';
+import { coverageOf, hostReach, offline, safeMaterial, scanHost } from './materials.js';
 import { keptAfter, noteKept } from './early.js';
 import { findMate, lineToMate } from './mate.js';
 import { reachedMoves } from './reached.js';
@@ -31,15 +31,6 @@ export function hostTables(ctx) {
   }
   return s.scan;
 }
-
-/** The table name of `fen`'s material, or '' (see tableOf). */
-export const safeMaterial = (fen) => {
-  try {
-    return tableOf(fen);
-  } catch {
-    return '';
-  }
-};
 
 /**
  * Legal moves of `fen` from the decoder (empty before it is ready; without

@@ -8,8 +8,8 @@
 // themselves as well (the choice kept in localStorage, the tables in
 // IndexedDB). Takes the app context (see app.js).
 import { h } from './dom.js';
-import { materialKey, pieceCount } from './chess.js';
-import { canonicalMaterial } from './materials.js';
+import { pieceCount } from './chess.js';
+import { safeMaterial } from './materials.js';
 import { remember } from './state.js';
 import { asError } from './tablebase.js';
 import { shortReason } from './verdict.js';
@@ -64,6 +64,12 @@ const solving = new Map();
  */
 export const hosted = (target) => solving.has(target);
 
+/** Counts a generation of `material` in `solving` until the returned function is called. */
+function solveOf(material) {
+  solving.set(material, (solving.get(material) || 0) + 1);
+  return () => (solving.get(material) > 1 ? solving.set(material, solving.get(material) - 1) : solving.delete(material));
+}
+
 /**
  * Adds mate distances to the answer `r` shown for `fen` where it lacks
  * them, unasked or once asked: `to.show(answer)` renders the answer with
@@ -111,8 +117,7 @@ async function solve(ctx, fen, token, r, to) {
   // to) is not unmarked when this one ends.
   const mine = { fen };
   s.mating = mine;
-  const material = tableMaterial(fen);
-  solving.set(material, (solving.get(material) || 0) + 1);
+  const unmark = solveOf(safeMaterial(fen));
   // Said only if it takes a while: tables kept from an earlier visit answer
   // in milliseconds, and the line would flash.
   const slow = setTimeout(() => here() && s.mating === mine && view.verdict.mating('Mate in …: solving in this browser.'), 300);
@@ -129,8 +134,7 @@ async function solve(ctx, fen, token, r, to) {
   } finally {
     clearTimeout(slow);
     if (s.mating === mine) s.mating = null;
-    if (solving.get(material) > 1) solving.set(material, solving.get(material) - 1);
-    else solving.delete(material);
+    unmark();
   }
   const answer = withMate(r, made);
   // Answers of tables replaced meanwhile (setTables) are not kept for the new ones.
@@ -215,17 +219,15 @@ export async function lineToMate(ctx, line) {
   });
   if (!handle || at < 0 || at === line.moves.length - 1) return null;
   const from = line.moves[at];
-  const material = tableMaterial(from.fen);
   // Made for a line, not for a position waiting on them: no "Solving ..." card.
-  solving.set(material, (solving.get(material) || 0) + 1);
+  const unmark = solveOf(safeMaterial(from.fen));
   let tail;
   try {
     tail = await handle.tb.mainline(from.fen, { toEnd: true, generate: 'always' });
   } catch {
     return null;
   } finally {
-    if (solving.get(material) > 1) solving.set(material, solving.get(material) - 1);
-    else solving.delete(material);
+    unmark();
   }
   // (Tables replaced meanwhile; a disagreement on who wins keeps the host's.)
   if (handle !== s.handle || tail.wdl !== from.wdl || !tail.moves.length) return null;
@@ -240,15 +242,5 @@ export function mateProgress(ctx, fen, p) {
   view.verdict.mating(`Mate in …: solving ${p.material} in this browser (table ${p.index + 1} of ${p.materials.length}), ${pct} %.`);
 }
 
-/** The material of `fen` as generations name it (stronger side first), or ''. */
-function tableMaterial(fen) {
-  try {
-    const [white, black] = materialKey(fen).split('v');
-    return canonicalMaterial(white.slice(1), black.slice(1));
-  } catch {
-    return '';
-  }
-}
-
 /** Whether a table generated for `target` (a material name) is the one `fen`'s answer reads. */
-export const madeFor = (fen, target) => tableMaterial(fen) === target;
+export const madeFor = (fen, target) => safeMaterial(fen) === target;

@@ -29,6 +29,15 @@ export function tableOf(fen) {
   return canonicalMaterial(white.slice(1), black.slice(1));
 }
 
+/** The table name of `fen`'s material, or '' for a FEN it cannot read (see tableOf). */
+export function safeMaterial(fen) {
+  try {
+    return tableOf(fen);
+  } catch {
+    return '';
+  }
+}
+
 /** Piece count of a material name ("KRPvKR" -> 5). */
 export const materialPieces = (name) => name.replace('v', '').length;
 

@@ -4,7 +4,7 @@
 // says "capture down to a covered material"; the list then says which
 // captures win, draw or lose, as syzygy-tables.info's does for any move.
 import { applyUci } from './chess.js';
-import { tableOf } from './materials.js';
+import { safeMaterial } from './materials.js';
 
 /** A position's verdict (with DTZ), without waiting for its moves' values; null where it fails. */
 function verdictOf(tb, fen) {
@@ -12,14 +12,6 @@ function verdictOf(tb, fen) {
     tb.probe(fen, { onUpdate: (u) => u.stage !== 'outcome' && resolve(u.result) }).then(resolve, () => resolve(null));
   });
 }
-
-const materialOf = (fen) => {
-  try {
-    return tableOf(fen);
-  } catch {
-    return '';
-  }
-};
 
 /**
  * The moves of `fen` (`legal`: {uci, san}) with values where a move leaves
@@ -31,11 +23,11 @@ const materialOf = (fen) => {
  * network error: asked again next time)}.
  */
 export async function reachedMoves(tb, fen, legal) {
-  const own = materialOf(fen);
+  const own = safeMaterial(fen);
   const children = legal.map((m) => {
     try {
       const child = applyUci(fen, m.uci);
-      return materialOf(child) !== own ? child : null;
+      return safeMaterial(child) !== own ? child : null;
     } catch {
       return null;
     }
