@@ -210,6 +210,8 @@ export async function lineToMate(ctx, line) {
   const { s } = ctx;
   const handle = s.handle;
   const reach = asked() ? MADE_HERE : UNASKED;
+  // (A position within reach itself gets the whole line to mate from solve.)
+  if (pieceCount(line.fen) <= reach) return null;
   const at = line.moves.findIndex((m) => {
     try {
       return pieceCount(m.fen) <= reach;
