@@ -12,6 +12,7 @@ import { Trace } from './trace.js';
 const MODES = ['auto', 'always', 'never'];
 const MODE_RULE = ", and whose generate, if any, is 'auto', 'always' or 'never'";
 const modeOk = (options) => options.generate == null || MODES.includes(options.generate);
+const movesOk = (options) => options.moves == null || typeof options.moves === 'boolean';
 /** The call's generate mode; undefined: the Tablebase's. */
 const modeOf = (options) => (options && options.generate != null ? options.generate : undefined);
 
@@ -28,13 +29,16 @@ const modeOf = (options) => (options && options.generate != null ? options.gener
  * (a reload then finds them): over HTTP/2 the last round's answers
  * arrive together and their write took 8-77 ms after the answer.
  * A stage whose successor came first is skipped.
+ * With `moves: false` the verdict is the answer (`moves` empty, no
+ * 'complete' update): the move list's tables are never asked for.
  */
 export async function analysePosition(rt, fen, options) {
-  if (options != null && (typeof options !== 'object' || (options.onUpdate != null && typeof options.onUpdate !== 'function') || !modeOk(options))) {
-    throw fail(`probe options must be an object whose onUpdate, if any, is a function${MODE_RULE}`, 'options');
+  if (options != null && (typeof options !== 'object' || (options.onUpdate != null && typeof options.onUpdate !== 'function') || !modeOk(options) || !movesOk(options))) {
+    throw fail(`probe options must be an object whose onUpdate, if any, is a function, whose moves, if any, is a boolean${MODE_RULE}`, 'options');
   }
   const onUpdate = (options && options.onUpdate) || null;
   const generate = modeOf(options);
+  const verdictOnly = Boolean(options && options.moves === false);
   const trace = new Trace('probe', fen);
   let stage = 0;
   // No update after the promise settled: the outcome's and verdict's
@@ -61,6 +65,21 @@ export async function analysePosition(rt, fen, options) {
     notify('verdict', { ...r, moves: [] });
   };
   try {
+    if (verdictOnly) {
+      // The outcome's requests still go first; the verdict's are the last.
+      // (Its rounds are the trace's: `counted`.)
+      const ask = (rank) => ({ trace, prio: { rank }, generate, counted: rank === RANK.verdict });
+      if (onUpdate) rt.busy(() => rt.run('outcome', fen, ask(RANK.outcome))).then(outcome, () => {});
+      const r = await rt.run('verdict', fen, ask(RANK.verdict)).catch(async (e) => {
+        throw await withWdlAnswer(rt, fen, e, trace, generate, 'outcome');
+      });
+      const result = { ...r, moves: [] };
+      trace.verdict();
+      notify('verdict', result);
+      rt.noteTrace(trace);
+      await rt.stored();
+      return result;
+    }
     if (onUpdate) {
       // The outcome's requests first, then the verdict's, then the move
       // list's. On a slow link the move list waits for the verdict: its
@@ -100,14 +119,15 @@ export async function analysePosition(rt, fen, options) {
 /**
  * `e`, and where it is a missing DTZ table (a host of WDL tables alone, as
  * most 6- and 7-piece mirrors are), the answer the WDL tables still give
- * as its `result`: the position's WDL and every move's, ranked, with
- * `dtz`, `precise` and `dtm` null, and `error` and `code` as the error's.
+ * as its `result`: the position's WDL and every move's, ranked (`kind`
+ * 'wdl'; 'outcome': the position's alone, `moves` empty), with `dtz`,
+ * `precise` and `dtm` null, and `error` and `code` as the error's.
  */
-async function withWdlAnswer(rt, fen, e, trace, generate) {
+async function withWdlAnswer(rt, fen, e, trace, generate, kind = 'wdl') {
   if (!e || e.code !== 'missing-table' || !/\.rtbz\b/.test(e.message)) return e;
   try {
-    const answer = await rt.run('wdl', fen, { trace, prio: { rank: RANK.moves }, generate });
-    e.result = { ...answer, error: e.message, code: e.code };
+    const answer = await rt.run(kind, fen, { trace, prio: { rank: kind === 'wdl' ? RANK.moves : RANK.verdict }, generate, counted: kind !== 'wdl' });
+    e.result = { ...answer, ...(kind === 'wdl' ? {} : { moves: [] }), error: e.message, code: e.code };
   } catch {
     /* the error as it was */
   }

@@ -389,8 +389,9 @@ export class Runtime {
 
   /**
    * Runs a probe to completion: attempt, supply what it names, repeat.
-   * `ask` is {trace, prio, generate?}: who counts its requests, their
-   * priority, and the call's generate mode (else the Tablebase's).
+   * `ask` is {trace, prio, generate?, counted?}: who counts its requests,
+   * their priority, the call's generate mode (else the Tablebase's), and
+   * whether its rounds are the trace's (else only the move list's are).
    */
   async run(kind, fen, ask) {
     if (typeof fen !== 'string') throw fail('FEN must be a string', 'invalid-fen');
@@ -515,7 +516,7 @@ export class Runtime {
           if (round > rounds) {
             rounds = round;
             this.counters.rounds++;
-            if (ask.prio.rank === RANK.moves) ask.trace.rounds++;
+            if (ask.prio.rank === RANK.moves || ask.counted) ask.trace.rounds++;
           }
         }
         if (!pending.size) throw fail('internal: a probe named nothing to fetch', 'network');

@@ -141,6 +141,9 @@ export interface ProbeOptions {
    *  of up to 4 pieces from tables generated in the browser (its mate distances)
    *  where the Tablebase would ask its URLs. */
   generate?: 'auto' | 'always' | 'never';
+  /** false: the position's verdict alone (with its DTZ; `moves` empty, no 'complete'
+   *  update), without the move list's tables: fewer requests and bytes. */
+  moves?: boolean;
 }
 /** Options of one mainline: `toEnd` goes on through zeroing moves to the end; `generate`
  *  as a probe's (from generated tables the line goes to mate). */

@@ -104,7 +104,7 @@ describe('wrong types at the JS API', { skip }, () => {
   it('probe options of the wrong type: code options', async () => {
     const seen = await env.page.evaluate(async (fen) => {
       const out = [];
-      for (const options of [42, 'x', { onUpdate: 'log' }, { onUpdate: {} }, { generate: 'yes' }, { generate: true }]) {
+      for (const options of [42, 'x', { onUpdate: 'log' }, { onUpdate: {} }, { generate: 'yes' }, { generate: true }, { moves: 'no' }, { moves: 0 }]) {
         try {
           await window.tb.probe(fen, options);
           out.push('answered');
@@ -114,7 +114,7 @@ describe('wrong types at the JS API', { skip }, () => {
       }
       return out;
     }, FEN);
-    assert.deepStrictEqual(seen, Array(6).fill("options: probe options must be an object whose onUpdate, if any, is a function, and whose generate, if any, is 'auto', 'always' or 'never'"));
+    assert.deepStrictEqual(seen, Array(8).fill("options: probe options must be an object whose onUpdate, if any, is a function, whose moves, if any, is a boolean, and whose generate, if any, is 'auto', 'always' or 'never'"));
   });
 
   it("mainline's and prefetch's options of the wrong type: code options", async () => {

@@ -272,6 +272,10 @@ describe('tables generated in the browser', { skip }, () => {
       assert.equal(m.wdl, byUci.get(m.uci).wdl, m.uci);
       assert.ok(Number.isInteger(m.dtm), m.uci);
     }
+    // The verdict alone from the same tables: the answer without its moves.
+    const alone = await run(FEN, { generate: 'always', moves: false });
+    assert.equal(alone.requests, 0);
+    assert.deepStrictEqual(alone.r, { ...mate.r, moves: [] });
     // Its line goes to mate in as many plies as the DTM says.
     const line = await run(FEN, { toEnd: true, generate: 'always' }, 'mainline');
     assert.equal(line.r.moves.length, mate.r.dtm);

@@ -94,6 +94,41 @@ describe('results as they arrive', { skip }, () => {
     });
   }
 
+  it("moves: false answers the verdict alone, without the move list's requests", async () => {
+    // Reached positions on the board (a capture out of a 6-piece position)
+    // need only their verdicts: each is compared with a full probe's, in
+    // its own fresh Tablebase, on the same server.
+    const cold = async (fen, options) => {
+      const page = await openTablebase(await browser.newContext(), servers, { idbBudget: 0 });
+      servers.tables.reset();
+      const got = await page.evaluate(
+        async ([fen, options]) => {
+          const stages = [];
+          const result = await window.tb.probe(fen, { ...options, onUpdate: (u) => stages.push(u.stage) });
+          while (window.tb.stats().requestsInFlight > 0) await new Promise((r) => setTimeout(r, 5));
+          return { result, stages, last: window.tb.stats().last };
+        },
+        [fen, options],
+      );
+      got.server = servers.tables.stats();
+      await page.context().close();
+      return got;
+    };
+    for (const fen of FENS) {
+      const [want] = cliProbe([fen]);
+      const alone = await cold(fen, { moves: false });
+      const full = await cold(fen, {});
+      assert.deepStrictEqual(alone.result, { ...want, moves: [] }, fen);
+      assert.ok(!alone.stages.includes('complete') && alone.stages.at(-1) === 'verdict', `${fen}: ${alone.stages}`);
+      assert.equal(alone.last.requests, alone.server.requests, fen);
+      assert.ok(alone.last.rounds >= 1 && alone.last.verdictMs !== null, `${fen}: ${JSON.stringify(alone.last)}`);
+      // (KRvK's moves read the position's own table: one request either way.)
+      const fewer = full.server.requests > 1 ? (a, b) => a < b : (a, b) => a <= b;
+      assert.ok(fewer(alone.server.requests, full.server.requests) && fewer(alone.server.bytes, full.server.bytes), `${fen}: verdict alone ${alone.server.requests} requests, ${alone.server.bytes} bytes; full ${full.server.requests}, ${full.server.bytes}`);
+      console.log(`${fen}: verdict alone ${alone.server.requests} requests ${Math.round(alone.server.bytes / 1024)} KiB; full ${full.server.requests} requests ${Math.round(full.server.bytes / 1024)} KiB`);
+    }
+  });
+
   it("stats().recent: a probe's figures stay at hand after a best line finishes", async () => {
     // The board reads them after the probe's promise; a best line of the
     // next position finishing meanwhile took stats().last (until

@@ -65,6 +65,14 @@ describe('a host of WDL tables alone', { skip }, () => {
         const { error: b, ...theirs } = cli[i];
         assert.deepStrictEqual(ours, theirs, fen);
         assert.ok(ours.moves.length > 0 && ours.moves.every((m) => m.dtz === null && Number.isInteger(m.wdl)), fen);
+        // The verdict alone (moves: false): the same, without the moves.
+        const alone = await page.evaluate(
+          (f) => window.tb.probe(f, { moves: false }).then((r) => ({ answer: r }), (e) => ({ code: e.code, result: e.result })),
+          fen,
+        );
+        assert.equal(alone.code, 'missing-table', fen);
+        const { error: c, ...verdict } = alone.result;
+        assert.deepStrictEqual(verdict, { ...theirs, moves: [] }, fen);
         partial++;
       }
       assert.ok(partial >= 3, `${partial} positions answered from the WDL tables alone`);

@@ -6,11 +6,9 @@
 import { applyUci } from './chess.js';
 import { safeMaterial } from './materials.js';
 
-/** A position's verdict (with DTZ), without waiting for its moves' values; null where it fails. */
+/** A position's verdict (with DTZ), its move list's tables not asked for; null where it fails. */
 function verdictOf(tb, fen) {
-  return new Promise((resolve) => {
-    tb.probe(fen, { onUpdate: (u) => u.stage !== 'outcome' && resolve(u.result) }).then(resolve, () => resolve(null));
-  });
+  return tb.probe(fen, { moves: false }).catch(() => null);
 }
 
 /**
