@@ -119,6 +119,45 @@ describe('issue 14 features', () => {
     console.log(`# ${longest.length} long wins and ${cursed.length} cursed wins checked`);
   });
 
+  it('copies the played line as PGN, with the best play from its end', async () => {
+    const fen = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
+    const [cli] = cliProbe([fen]);
+    const page = await newPage(ctx.browser);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(ctx.site.url).origin });
+    await page.goto(appUrl(ctx.site.url, fen));
+    await waitVerdict(page, fen);
+    // The best move, then Black's best reply, from the list.
+    await page.click(`syzygy-board [role="option"][data-uci="${cli.moves[0].uci}"]`);
+    const after = await page.evaluate(() => document.querySelector('syzygy-board').fen);
+    const [reply] = cliProbe([after]);
+    await waitVerdict(page, after);
+    await page.click(`syzygy-board [role="option"][data-uci="${reply.moves[0].uci}"]`);
+    const end = await page.evaluate(() => document.querySelector('syzygy-board').fen);
+    await waitVerdict(page, end);
+    // The best line from there, as the board shows it.
+    await page.waitForFunction(() => document.querySelectorAll('syzygy-board .sb-mainline-card button.sb-ply:not(:disabled)').length > 0, null, { timeout: 20000 });
+    const best = await page.$$eval('syzygy-board .sb-mainline-card button.sb-ply', (bs) => bs.map((b) => b.lastChild.textContent));
+    // Back to the start: the PGN is the whole played line all the same.
+    await page.keyboard.press('Home');
+    await page.click('syzygy-board button:has-text("Copy PGN")');
+    await page.waitForFunction(() => document.querySelector('syzygy-board .sb-share-status').textContent === 'PGN copied', null, { timeout: 5000 });
+    const pgn = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(pgn, new RegExp(`^\\[FEN "${fen.replace(/\//g, '\\/')}"\\]$`, 'm'));
+    assert.match(pgn, /^\[SetUp "1"\]$/m);
+    const text = pgn.split('\n\n')[1].replace(/\s+/g, ' ').trim();
+    const [played, rest] = text.split(/ \{ Tablebase best play: White wins \} /);
+    assert.equal(played, `1. ${cli.moves[0].san} ${reply.moves[0].san}`);
+    const sans = rest.split(' ').filter((t) => !/^\d+\.(\.\.)?$/.test(t));
+    const result = sans.pop();
+    assert.deepEqual(sans, best);
+    // The line ends in mate: White's win is the result, in the tags too.
+    assert.ok(best.at(-1).endsWith('#'), best.at(-1));
+    assert.equal(result, '1-0');
+    assert.match(pgn, /^\[Result "1-0"\]$/m);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   it('copies a short link that opens the same position; the FEN link still works', async () => {
     const fen = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
     const page = await newPage(ctx.browser);

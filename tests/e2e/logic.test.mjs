@@ -7,6 +7,7 @@ import { ownFiles, earlyHeads, filesRead, keptAfter, noteKept } from '../../www/
 import { describe as describeResult, describeMove, groupMoves, describeError, flipCategory, beyond100, moveBeyond100, mateHolds } from '../../www/src/verdict.js';
 import { mateLabel } from '../../www/src/verdict-view.js';
 import { COMMON, canonicalMaterial, hostReach } from '../../www/src/materials.js';
+import { pgnOf } from '../../www/src/pgn.js';
 
 describe('chess.js', () => {
   it('parses and normalises FENs, filling missing fields', () => {
@@ -631,5 +632,37 @@ describe('enPassantSquares (chess.js)', () => {
     assert.deepEqual(enPassantSquares(parseFen('4k3/8/8/3pP3/8/8/8/4K3 b - - 0 1')), []);
     // Nor where taking would leave the taker's king in check (a pin along the rank).
     assert.deepEqual(enPassantSquares(parseFen('8/8/8/8/k2pP2R/8/8/4K3 b - - 0 1')), []);
+  });
+});
+
+describe('pgn.js', () => {
+  const when = new Date(2026, 11, 3);
+  const tags = (pgn) => Object.fromEntries([...pgn.matchAll(/^\[(\w+) "((?:[^"\\]|\\.)*)"\]$/gm)].map((m) => [m[1], m[2]]));
+  const movetext = (pgn) => pgn.split('\n\n')[1].trim().replace(/\s+/g, ' ');
+
+  it('the seven tag roster, the position, then numbered moves and the best play after a comment', () => {
+    const root = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
+    const pgn = pgnOf({ root, played: ['Rc4', 'Ra1'], best: ['Rd4+', 'Ke7', 'Kc7'], bestNote: 'Tablebase best play: White wins', site: 'https://example.org/board/', when });
+    assert.deepEqual(tags(pgn), { Event: 'Syzygy tablebase analysis', Site: 'https://example.org/board/', Date: '2026.12.03', Round: '-', White: '?', Black: '?', Result: '*', FEN: root, SetUp: '1' });
+    assert.equal(movetext(pgn), '1. Rc4 Ra1 { Tablebase best play: White wins } 2. Rd4+ Ke7 3. Kc7 *');
+    assert.ok(pgn.endsWith('*\n'));
+  });
+
+  it('a line from Black to move restates its numbers; a mate gives the result', () => {
+    const root = '8/8/8/8/8/5k2/8/4K2r b - - 3 41';
+    // The comment falls before a black move: its number is stated again.
+    const pgn = pgnOf({ root, played: ['Kf2', 'Kd2'], best: ['Rg1', 'Kd3', 'Rd1#'], bestNote: 'best', when });
+    assert.equal(movetext(pgn), '41... Kf2 42. Kd2 { best } 42... Rg1 43. Kd3 Rd1# 0-1');
+    assert.equal(tags(pgn).Result, '0-1');
+    assert.equal(movetext(pgnOf({ root: '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1', played: ['Ra8#'], when })), '1. Ra8# 1-0');
+    // Nothing played, nothing known: the position alone.
+    assert.equal(movetext(pgnOf({ root, when })), '*');
+  });
+
+  it('tag values escaped, comments without braces, lines of at most 80 columns', () => {
+    const pgn = pgnOf({ root: '8/8/8/4k3/8/8/8/R3K3 w - - 0 1', played: Array(60).fill('Ra2'), best: ['Kd5'], bestNote: 'a {braced} note', site: 'say "hi" \\ there', when });
+    assert.equal(tags(pgn).Site, 'say \\"hi\\" \\\\ there');
+    assert.match(pgn, /\{ a braced note \}/);
+    for (const line of pgn.split('\n')) assert.ok(line.length <= 80, line);
   });
 });

@@ -133,6 +133,43 @@ describe('"Mate in N" beside hosted tables', () => {
     await page.context().close();
   });
 
+  it('a host\'s line that gives material away in a 4-piece ending says so, and is played out to mate once asked', async () => {
+    // The Lucena position: the host's line reaches KQRvK, where DTZ play
+    // gives the queen away (a capture comes sooner than mate).
+    const fen = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
+    const page = await openAt(fen);
+    const note = page.locator('syzygy-board .sb-mainline-card .sb-line-note');
+    await note.waitFor({ timeout: 60_000 });
+    const ucis = () => page.$$eval('syzygy-board .sb-mainline-card button.sb-ply', (els) => els.map((e) => e.dataset.uci));
+    const host = await ucis();
+    const fens = host.reduce((acc, u) => [...acc, applyUci(acc.at(-1), u)], [fen]);
+    // The move it names is White's, in a 4-piece position, and Black's
+    // reply takes what it gave: down to 3 pieces.
+    const said = (await note.textContent()).match(/^(\d+)\. (\S+) gives up the (queen|rook|bishop|knight): in (K\w+) /);
+    assert.ok(said, await note.textContent());
+    const plies = await linePlies(page);
+    const at = plies.findIndex((p) => p === `${said[1]}.${said[2]}`);
+    assert.ok(at > 0, `${said[0]} in ${plies.join(' ')}`);
+    assert.equal(pieceCount(fens[at + 1]), 4);
+    assert.equal(pieceCount(fens[at + 2]), 3);
+    assert.equal(said[4], 'KQRvK');
+    // Asked: from the first 4-piece position on, the line to mate.
+    await note.locator('button').click();
+    await note.waitFor({ state: 'detached', timeout: 120_000 });
+    const joined = await ucis();
+    const first = fens.findIndex((f) => pieceCount(f) === 4);
+    assert.deepEqual(joined.slice(0, first), host.slice(0, first));
+    const dtm = Math.abs(generated(fens[first]).dtm);
+    assert.equal(joined.length, first + dtm);
+    const end = joined.reduce(applyUci, fen);
+    assert.equal(generated(end).checkmate, true, end);
+    // No piece of White's is taken on the way.
+    const whites = (f) => f.split(' ')[0].replace(/[^A-Z]/g, '').length;
+    assert.equal(whites(end), whites(fens[first]));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   it('a DTZ the clock left in doubt ("maybe") is settled by the mate distance', async () => {
     // At clock 73 KRvK's rounded DTZ (27 or 28 plies) may reach the 100th
     // ply; the mate in 27 plies says it is 27: a win in time.

@@ -9,7 +9,7 @@ import { applyUci, coords, inCheck, makeFen, parseFen, pieceCount } from './ches
 import { remember } from './state.js';
 import { coverageOf, hostReach, offline, safeMaterial, scanHost } from './materials.js';
 import { keptAfter, noteKept } from './early.js';
-import { findMate, lineToMate } from './mate.js';
+import { findMate, giveawayNote, lineToMate } from './mate.js';
 import { reachedMoves } from './reached.js';
 
 /**
@@ -538,21 +538,34 @@ async function renderMainline(ctx, fen, token, result = null) {
       lineToMate(ctx, hostLine).then((joined) => {
         if (!joined || s.mainlines.get(fen) !== hostLine) return;
         remember(s.mainlines, fen, joined);
-        if (token === s.token && s.shownLine && s.shownLine.line === hostLine) {
-          s.shownLine = { fen, line: joined };
-          view.mainline.render(joined, { loses: losesAt(s.results.get(fen) || r, joined) });
-        }
+        if (token === s.token && s.shownLine && s.shownLine.line === hostLine) renderLine(ctx, fen, token, s.results.get(fen) || r, joined);
       });
     }
   }
   if (token !== s.token) return;
   markStale(view.mainlineCard, false);
+  renderLine(ctx, fen, token, r, line);
+  // The line may tell the two readings of a DTZ above 100 apart.
+  if (beyond100(r)) view.verdict.result(describe(r, { zeroing: zeroingPlies(line) }), fen);
+}
+
+/**
+ * Shows `line`, the best line of `fen` (answer `r`), with the note of a
+ * line that gives material away in a 4-piece ending (mate.js): asked,
+ * the line to mate replaces it, here if the board is still on `fen`.
+ */
+function renderLine(ctx, fen, token, r, line) {
+  const { s, view } = ctx;
   // What a click on it plays, kept apart from the cache of lines (cleared
   // with the tables' cache while the line stays on screen).
   s.shownLine = { fen, line };
-  view.mainline.render(line, { loses: losesAt(r, line) });
-  // The line may tell the two readings of a DTZ above 100 apart.
-  if (beyond100(r)) view.verdict.result(describe(r, { zeroing: zeroingPlies(line) }), fen);
+  // (The line to mate replaces whichever line of `fen` came meanwhile: a
+  // 3-piece join's still holds the giveaway.)
+  const note = giveawayNote(ctx, line, (joined) => {
+    remember(s.mainlines, fen, joined);
+    if (token === s.token && s.shownLine && s.shownLine.fen === fen) renderLine(ctx, fen, token, s.results.get(fen) || r, joined);
+  });
+  view.mainline.render(line, { loses: losesAt(r, line), note });
 }
 
 /**

@@ -21,7 +21,7 @@ import { applyUci, inCheck, makeFen, normalizeFen, parseFen } from './chess.js';
 import { connect } from './connect.js';
 import { editable, editingActions, setEditing } from './editing.js';
 import { historyLine, keepLine, onHistory, writeEntry } from './history.js';
-import { share } from './share.js';
+import { share, sharePgn } from './share.js';
 
 export { DEFAULT_FEN };
 
@@ -214,6 +214,7 @@ export function createApp(host, options) {
       if (load(typed) && s.editing) editor.setState(parseFen(currentFen(s)));
     },
     share: () => share(ctx),
+    sharePgn: () => sharePgn(ctx),
     clearCache: () => clearCache(ctx),
     prefetch: () => prefetch(ctx, currentFen(s)),
     help: () => view.help.toggle(),

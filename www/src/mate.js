@@ -8,11 +8,11 @@
 // themselves as well (the choice kept in localStorage, the tables in
 // IndexedDB). Takes the app context (see app.js).
 import { h } from './dom.js';
-import { pieceCount } from './chess.js';
+import { moveNumber, parseFen, pieceCount, turnOf } from './chess.js';
 import { safeMaterial } from './materials.js';
 import { remember } from './state.js';
 import { asError } from './tablebase.js';
-import { shortReason } from './verdict.js';
+import { otherColor, shortReason } from './verdict.js';
 
 /** The most pieces of a position whose tables the browser makes (the package's limit). */
 const MADE_HERE = 4;
@@ -207,9 +207,12 @@ function mateOrder(moves, ranked) {
  * line, or null where there is nothing to join or the tables fail.
  */
 export async function lineToMate(ctx, line) {
+  return joinToMate(ctx, line, asked() ? MADE_HERE : UNASKED);
+}
+
+async function joinToMate(ctx, line, reach) {
   const { s } = ctx;
   const handle = s.handle;
-  const reach = asked() ? MADE_HERE : UNASKED;
   // (A position within reach itself gets the whole line to mate from solve.)
   if (pieceCount(line.fen) <= reach) return null;
   const at = line.moves.findIndex((m) => {
@@ -234,6 +237,73 @@ export async function lineToMate(ctx, line) {
   // (Tables replaced meanwhile; a disagreement on who wins keeps the host's.)
   if (handle !== s.handle || tail.wdl !== from.wdl || !tail.moves.length) return null;
   return { ...line, moves: [...line.moves.slice(0, at + 1), ...tail.moves] };
+}
+
+/**
+ * Where the best `line` of a position beyond 4 pieces gives material away
+ * in a 4-piece ending the visitor has not asked the browser to solve:
+ * DTZ counts plies to the next capture or pawn move, so the winner of,
+ * say, KQRvK gives the queen away (a capture sooner than mate). Returns
+ * {at: the index of the winner's move that does it, piece: the role given
+ * away, material} or null.
+ */
+export function giveaway(line) {
+  if (asked() || !line || !Array.isArray(line.moves) || !line.wdl) return null;
+  try {
+    if (pieceCount(line.fen) <= MADE_HERE) return null;
+    const loser = line.wdl > 0 ? otherColor(turnOf(line.fen)) : turnOf(line.fen);
+    let prev = line.fen;
+    for (let i = 0; i < line.moves.length; i++) {
+      const m = line.moves[i];
+      const before = pieceCount(prev);
+      if (before <= UNASKED) return null;
+      if (before === MADE_HERE && i > 0 && pieceCount(m.fen) < before && turnOf(prev) === loser) {
+        const taken = parseFen(prev).pieces.get(m.uci.slice(2, 4));
+        return taken ? { at: i - 1, piece: taken.role, material: safeMaterial(prev) } : null;
+      }
+      prev = m.fen;
+    }
+  } catch {
+    /* a line the rules cannot read: no note */
+  }
+  return null;
+}
+
+/**
+ * The note under a best line that gives material away (see giveaway), with
+ * the ask to play its 4-piece ending to mate instead: once asked, that
+ * ending's tables are made here and `shown(joined)` gets the line to mate
+ * (4-piece endings then get their mate distances unasked, as after "Find
+ * mate in N"). Null where the line gives nothing away.
+ */
+export function giveawayNote(ctx, line, shown) {
+  const g = giveaway(line);
+  if (!g) return null;
+  const move = line.moves[g.at];
+  const before = g.at === 0 ? line.fen : line.moves[g.at - 1].fen;
+  const number = moveNumber(before, true);
+  const text = h(
+    'span',
+    `${number}${number.endsWith('.') ? ' ' : ''}${move.san} gives up the ${g.piece}: in ${g.material} the host's tables play for the next capture (DTZ), not for mate. `,
+  );
+  const hint = `Solves ${g.material} in your browser: a few seconds. Kept, and from then on 4-piece endings get mate distances by themselves.`;
+  const button = h(
+    'button.sb-btn.sb-mate-ask',
+    {
+      type: 'button',
+      title: hint,
+      onclick: async () => {
+        ask();
+        note.replaceChildren(`Solving ${g.material} in this browser…`);
+        const joined = await joinToMate(ctx, line, MADE_HERE);
+        if (joined) shown(joined);
+        else note.replaceChildren('Line to mate unavailable: its tables could not be made here.');
+      },
+    },
+    'Play it out to mate',
+  );
+  const note = h('p.sb-line-note', text, button);
+  return note;
 }
 
 /** A generation's progress, shown under the verdict of the position waiting for its mate distances. */

@@ -181,8 +181,12 @@ export function createMainline(callbacks) {
   };
   return {
     el,
-    /** options.loses: {after: ply index (-1: before the first), text}: where the line loses a win to the 50-move rule. */
-    render(line, { loses = null } = {}) {
+    /**
+     * options.loses: {after: ply index (-1: before the first), text}: where
+     * the line loses a win to the 50-move rule; options.note: a node shown
+     * under the line.
+     */
+    render(line, { loses = null, note = null } = {}) {
       if (!line || !line.moves || !line.moves.length) {
         show(h('span.sb-muted', 'No moves to show.'));
         return;
@@ -205,7 +209,7 @@ export function createMainline(callbacks) {
       });
       const last = line.moves[line.moves.length - 1];
       const end = last && last.san.endsWith('#') ? 'checkmate' : last && last.zeroing && !(loses && loses.after === line.moves.length - 1) ? 'then the 50-move count restarts' : '';
-      show(items, end ? h('span.sb-muted.sb-line-end', end) : null);
+      show(items, end ? h('span.sb-muted.sb-line-end', end) : null, note);
     },
     message(text) {
       show(h('span.sb-muted', text));

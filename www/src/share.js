@@ -1,27 +1,66 @@
-// Share: the position's link (url-sync) or FEN to the clipboard, or, where
-// there is none, in a selected field for the reader to copy. Takes the app
-// context (see app.js).
+// Share: the position's link (url-sync) or FEN, or the played line as PGN,
+// to the clipboard, or, where there is none, in a selected field for the
+// reader to copy. Takes the app context (see app.js).
 import { h, replace } from './dom.js';
+import { legalFor } from './analysis.js';
+import { pgnOf } from './pgn.js';
 import { currentFen } from './state.js';
 import { shortUrl } from './url.js';
+import { describe } from './verdict.js';
 
-export async function share(ctx) {
+export function share(ctx) {
   const { s, view, options } = ctx;
   const text = options.urlSync ? shortUrl(currentFen(s), location.href, view.board.orientation) : currentFen(s);
+  return copy(ctx, text, options.urlSync ? 'Link' : 'FEN');
+}
+
+/**
+ * The played line from its first position as PGN, whatever ply is shown
+ * (lichess exports its main line so), then the tablebase's best play from
+ * its last position where that line is known.
+ */
+export function sharePgn(ctx) {
+  const { s } = ctx;
+  const played = [];
+  for (let i = 1; i < s.line.length; i++) {
+    const e = s.line[i];
+    // (A line brought back from history may lack a SAN: the rules give it.)
+    const san = e.san || (legalFor(ctx, s.line[i - 1].fen).find((m) => m.uci === e.uci) || {}).san;
+    if (!san) break;
+    played.push(san);
+  }
+  const last = s.line[played.length].fen;
+  const line = s.mainlines.get(last) ?? (s.shownLine?.fen === last ? s.shownLine.line : null);
+  const best = line && Array.isArray(line.moves) ? line.moves.map((m) => m.san) : [];
+  const r = s.results.get(last);
+  let headline = '';
+  try {
+    headline = r && !r.error ? describe(r).headline : '';
+  } catch {
+    /* no words for it: the note says less */
+  }
+  const bestNote = `Tablebase best play${headline ? `: ${headline}` : ''}`;
+  const text = pgnOf({ root: s.line[0].fen, played, best, bestNote, site: location.href.split('#')[0] });
+  return copy(ctx, text, 'PGN');
+}
+
+async function copy(ctx, text, what) {
+  const { s, view } = ctx;
   clearTimeout(s.shareTimer);
   try {
     await navigator.clipboard.writeText(text);
-    view.shareStatus.textContent = options.urlSync ? 'Link copied' : 'FEN copied';
+    view.shareStatus.textContent = `${what} copied`;
     s.shareTimer = setTimeout(() => (view.shareStatus.textContent = ''), 4000);
   } catch {
     // No clipboard (a page on plain http, a refusal): the text stays,
     // selected in a field, for the reader to copy themselves.
-    const field = h('input.sb-share-text', {
+    const field = h(text.includes('\n') ? 'textarea.sb-share-text' : 'input.sb-share-text', {
       readOnly: true,
-      value: text,
-      'aria-label': options.urlSync ? 'Link to copy' : 'FEN to copy',
+      rows: 6,
+      'aria-label': `${what} to copy`,
       onfocus: (e) => e.target.select(),
     });
+    field.value = text;
     replace(view.shareStatus, field);
     field.focus();
     field.select();

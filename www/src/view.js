@@ -97,6 +97,7 @@ export function createView(host, { full, urlSync = true }, act) {
   const shareBtn = urlSync
     ? h('button.sb-btn', { type: 'button', title: 'Copy a short link to this position', onclick: () => act.share() }, icon(ICONS.link), 'Copy link')
     : h('button.sb-btn', { type: 'button', title: "Copy this position's FEN", onclick: () => act.share() }, icon(ICONS.link), 'Copy FEN');
+  const pgnBtn = h('button.sb-btn', { type: 'button', title: 'Copy the played line as PGN, with the best play from its end', onclick: () => act.sharePgn() }, icon(ICONS.copy), 'Copy PGN');
   const lichessLink = h('a.sb-btn.sb-lichess', { target: '_blank', rel: 'noopener', title: 'Open this position in the lichess analysis board' }, 'Open in lichess analysis');
   const positionCard = h(
     'section.sb-card.sb-position-card',
@@ -104,7 +105,7 @@ export function createView(host, { full, urlSync = true }, act) {
     h('h2.sb-card-title', 'Played line'),
     history.el,
     h('label.sb-fen-label', 'FEN', fenInput),
-    h('div.sb-row', shareBtn, lichessLink, shareStatus),
+    h('div.sb-row', shareBtn, pgnBtn, lichessLink, shareStatus),
   );
 
   const network = createNetworkPanel({ clear: () => act.clearCache(), prefetch: () => act.prefetch() });
