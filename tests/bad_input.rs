@@ -599,6 +599,26 @@ fn generate_finishes_with_standard_error_closed() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `generate KvK`: two bare kings are a draw by the rules and no prober
+/// opens their files, so only the values are written (two 80-byte Syzygy
+/// files until 2026-12-03).
+#[test]
+fn bare_kings_get_their_values_alone() {
+    use std::process::{Command, Stdio};
+    let dir = std::env::temp_dir().join(format!("syzygy-web-kvk-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_syzygy-web"))
+        .args(["generate", "KvK", "--out"])
+        .arg(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("CLI output");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(dir.join("KvK.swv").is_file());
+    assert!(!dir.join("KvK.rtbw").exists() && !dir.join("KvK.rtbz").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Header bytes a misread (or a corrupt file) can turn into another valid-
 /// looking index: each is refused as corrupt, never read as a table whose
 /// positions index elsewhere. (Until 2026-11-30 all three parsed.)

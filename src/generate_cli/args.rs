@@ -15,7 +15,7 @@ pub const USAGE: &str =
                        read from DIR when an earlier run wrote them)
       --max N          every material of 3 to N pieces (N at most 5; name 6-piece materials)
       --out DIR        write NAME.swv (generated values) and the Syzygy
-                       files NAME.rtbw and NAME.rtbz per material
+                       files NAME.rtbw and NAME.rtbz per material (not KvK)
       --exact-dtz      DTZ in plies wherever |DTZ| <= 100 (no rounding)
       --wide-dtz       16-bit DTZ value maps even where 8 bits suffice
       --threads N      threads (default: the machine's cores)

@@ -358,7 +358,11 @@ fn run_once(a: &Args, damaged: &Mutex<Option<PathBuf>>) -> Result<(), String> {
         }
         let mut t = Some(t);
         if let Some(d) = &dir {
-            if !a.values_only {
+            // Two bare kings are a draw by the rules: probers never open a
+            // KvK file, so none is written (its values file serves the
+            // materials above it).
+            let bare_kings = key.iter().map(|&n| u32::from(n)).sum::<u32>() == 2;
+            if !a.values_only && !bare_kings {
                 let big = hundred.is_some()
                     || t.as_ref()
                         .is_some_and(|t| t.layout.positions_per_side() > FREED_FOR_WRITING);
