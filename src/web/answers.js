@@ -67,8 +67,9 @@ export async function analysePosition(rt, fen, options) {
   try {
     if (verdictOnly) {
       // The outcome's requests still go first; the verdict's are the last.
-      // (Its rounds are the trace's: `counted`.)
-      const ask = (rank) => ({ trace, prio: { rank }, generate, counted: rank === RANK.verdict });
+      // (Its rounds are the trace's: `counted`; no move list's reads ride
+      // along with its requests: `ride` false.)
+      const ask = (rank) => ({ trace, prio: { rank }, generate, counted: rank === RANK.verdict, ride: false });
       if (onUpdate) rt.busy(() => rt.run('outcome', fen, ask(RANK.outcome))).then(outcome, () => {});
       const r = await rt.run('verdict', fen, ask(RANK.verdict)).catch(async (e) => {
         throw await withWdlAnswer(rt, fen, e, trace, generate, 'outcome');

@@ -389,9 +389,11 @@ export class Runtime {
 
   /**
    * Runs a probe to completion: attempt, supply what it names, repeat.
-   * `ask` is {trace, prio, generate?, counted?}: who counts its requests,
-   * their priority, the call's generate mode (else the Tablebase's), and
-   * whether its rounds are the trace's (else only the move list's are).
+   * `ask` is {trace, prio, generate?, counted?, ride?}: who counts its
+   * requests, their priority, the call's generate mode (else the
+   * Tablebase's), whether its rounds are the trace's (else only the move
+   * list's are), and (false) that no move list follows a verdict, whose
+   * reads then ride along with nothing (see Core.setMovesRide).
    */
   async run(kind, fen, ask) {
     if (typeof fen !== 'string') throw fail('FEN must be a string', 'invalid-fen');
@@ -483,7 +485,7 @@ export class Runtime {
         this.core.setJoinBudget(first && !this.http.gate.wide ? this.http.link.joinBytes() : 0);
         // There the verdict's requests also carry what the move list beside
         // it needs next, where that adds no request (see Core.setMovesRide).
-        this.core.setMovesRide(kind === 'verdict' && !this.http.gate.wide && !this.http.link.slow());
+        this.core.setMovesRide(kind === 'verdict' && ask.ride !== false && !this.http.gate.wide && !this.http.link.slow());
         const t0 = performance.now();
         const r = JSON.parse(this.core.attempt(kind, fen));
         ask.trace.attempted(performance.now() - t0);

@@ -8,6 +8,7 @@ import { describe as describeResult, describeMove, groupMoves, describeError, fl
 import { mateLabel } from '../../www/src/verdict-view.js';
 import { COMMON, canonicalMaterial, hostReach } from '../../www/src/materials.js';
 import { pgnOf } from '../../www/src/pgn.js';
+import { giveaway } from '../../www/src/giveaway.js';
 
 describe('chess.js', () => {
   it('parses and normalises FENs, filling missing fields', () => {
@@ -655,14 +656,44 @@ describe('pgn.js', () => {
     assert.equal(movetext(pgn), '41... Kf2 42. Kd2 { best } 42... Rg1 43. Kd3 Rd1# 0-1');
     assert.equal(tags(pgn).Result, '0-1');
     assert.equal(movetext(pgnOf({ root: '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1', played: ['Ra8#'], when })), '1. Ra8# 1-0');
+    // A mate past the 50-move rule (a cursed win's line): no result.
+    assert.equal(movetext(pgnOf({ root: '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1', played: ['Ra8#'], when, open: true })), '1. Ra8# *');
     // Nothing played, nothing known: the position alone.
     assert.equal(movetext(pgnOf({ root, when })), '*');
   });
 
   it('tag values escaped, comments without braces, lines of at most 80 columns', () => {
-    const pgn = pgnOf({ root: '8/8/8/4k3/8/8/8/R3K3 w - - 0 1', played: Array(60).fill('Ra2'), best: ['Kd5'], bestNote: 'a {braced} note', site: 'say "hi" \\ there', when });
+    const pgn = pgnOf({ root: '8/8/8/4k3/8/8/8/R3K3 w - - 0 1', played: Array(60).fill('Ra2'), best: ['Kd5'], bestNote: `a {braced} note ${'that goes on '.repeat(12)}`, site: 'say "hi" \\ there', when });
     assert.equal(tags(pgn).Site, 'say \\"hi\\" \\\\ there');
-    assert.match(pgn, /\{ a braced note \}/);
+    assert.match(pgn, /\{ a braced note that goes on/);
     for (const line of pgn.split('\n')) assert.ok(line.length <= 80, line);
+  });
+});
+
+describe('giveaway.js', () => {
+  /** A line as tb.mainline gives it: its moves with the positions they reach. */
+  const lineOf = (fen, ucis, wdl = 2) => {
+    let at = fen;
+    return { fen, wdl, moves: ucis.map((uci) => ({ uci, fen: (at = applyUci(at, uci)) })) };
+  };
+
+  it("a piece let go in a 4-piece ending: the winner's move, the piece and the ending", () => {
+    // 1.Rxh3 (into KQRvK) Ke4 2.Qd4+?! Kxd4.
+    const line = lineOf('8/8/8/4k3/8/7b/7R/K2Q4 w - - 0 1', ['h2h3', 'e5e4', 'd1d4', 'e4d4']);
+    assert.deepEqual(giveaway(line), { at: 2, piece: 'queen', material: 'KQRvK' });
+    // The same seen from the side that loses (Black to move, wdl -2): White still wins.
+    // 1...Bg4 2.Qxg4 Kd5 3.Qd4+?! Kxd4.
+    const black = lineOf('8/8/8/4k3/8/7b/7R/K2Q4 b - - 0 1', ['h3g4', 'd1g4', 'e5d5', 'g4d4', 'd5d4'], -2);
+    assert.deepEqual(giveaway(black), { at: 3, piece: 'queen', material: 'KQRvK' });
+  });
+
+  it('no note for a trade into 3 pieces, a draw, a pawn, or a line that starts within 4 pieces', () => {
+    // 1.Rxd3 Kxd3: the winner's move is the capture from 5 pieces.
+    assert.equal(giveaway(lineOf('8/8/8/8/4k3/3r4/8/K2R3R w - - 0 1', ['d1d3', 'e4d3'])), null);
+    assert.equal(giveaway(lineOf('8/8/8/4k3/8/7b/7R/K2Q4 w - - 0 1', ['h2h3', 'e5e4', 'd1d4', 'e4d4'], 0)), null);
+    // 1.Rxh3 Ke4 2.d4?! Kxd4 (KRPvK's pawn).
+    assert.equal(giveaway(lineOf('8/8/8/4k3/8/7b/3P3R/K7 w - - 0 1', ['h2h3', 'e5e4', 'd2d4', 'e4d4'])), null);
+    const four = lineOf('8/8/8/4k3/8/7R/8/K2Q4 w - - 0 1', ['a1b1', 'e5e4', 'd1d4', 'e4d4']);
+    assert.equal(giveaway(four), null);
   });
 });

@@ -170,6 +170,27 @@ describe('"Mate in N" beside hosted tables', () => {
     await page.context().close();
   });
 
+  it('a line that gave a piece away, met again once mate distances were asked for elsewhere, is played out to mate unasked', async () => {
+    const fen = '1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1';
+    const page = await openAt(fen);
+    await page.locator('syzygy-board .sb-mainline-card .sb-line-note').waitFor({ timeout: 60_000 });
+    // Asked on a 4-piece position (the choice of "Find mate in N").
+    await goTo(page, KQVKN);
+    await waitVerdict(page, KQVKN);
+    await page.locator('syzygy-board .sb-verdict .sb-mate button').click();
+    await shownMate(page);
+    // Back on the Lucena position: its cached host line is joined to mate.
+    await goTo(page, fen);
+    await waitVerdict(page, fen);
+    await page.waitForFunction(() => {
+      const plies = [...document.querySelectorAll('syzygy-board .sb-mainline-card button.sb-ply')];
+      return plies.length && !plies.some((b) => /Qg6\+/.test(b.textContent)) && plies.at(-1).textContent.endsWith('#');
+    }, null, { timeout: 120_000 });
+    assert.equal(await page.locator('syzygy-board .sb-line-note').count(), 0);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   it('a DTZ the clock left in doubt ("maybe") is settled by the mate distance', async () => {
     // At clock 73 KRvK's rounded DTZ (27 or 28 plies) may reach the 100th
     // ply; the mate in 27 plies says it is 27: a win in time.

@@ -6,7 +6,7 @@ import { h, icon, ICONS, markStale } from './dom.js';
 import { describe, describeError, otherColor, shortReason, sideName } from './verdict.js';
 import { asError } from './tablebase.js';
 import { applyUci, coords, inCheck, makeFen, parseFen, pieceCount } from './chess.js';
-import { remember } from './state.js';
+import { currentFen, remember } from './state.js';
 import { coverageOf, hostReach, offline, safeMaterial, scanHost } from './materials.js';
 import { keptAfter, noteKept } from './early.js';
 import { findMate, giveawayNote, lineToMate } from './mate.js';
@@ -538,32 +538,33 @@ async function renderMainline(ctx, fen, token, result = null) {
       lineToMate(ctx, hostLine).then((joined) => {
         if (!joined || s.mainlines.get(fen) !== hostLine) return;
         remember(s.mainlines, fen, joined);
-        if (token === s.token && s.shownLine && s.shownLine.line === hostLine) renderLine(ctx, fen, token, s.results.get(fen) || r, joined);
+        if (token === s.token && s.shownLine && s.shownLine.line === hostLine) renderLine(ctx, fen, s.results.get(fen) || r, joined);
       });
     }
   }
   if (token !== s.token) return;
   markStale(view.mainlineCard, false);
-  renderLine(ctx, fen, token, r, line);
+  renderLine(ctx, fen, r, line);
   // The line may tell the two readings of a DTZ above 100 apart.
   if (beyond100(r)) view.verdict.result(describe(r, { zeroing: zeroingPlies(line) }), fen);
 }
 
 /**
  * Shows `line`, the best line of `fen` (answer `r`), with the note of a
- * line that gives material away in a 4-piece ending (mate.js): asked,
- * the line to mate replaces it, here if the board is still on `fen`.
+ * line that gives a piece away in a 4-piece ending (mate.js): asked,
+ * the line to mate replaces it.
  */
-function renderLine(ctx, fen, token, r, line) {
+function renderLine(ctx, fen, r, line) {
   const { s, view } = ctx;
   // What a click on it plays, kept apart from the cache of lines (cleared
   // with the tables' cache while the line stays on screen).
   s.shownLine = { fen, line };
   // (The line to mate replaces whichever line of `fen` came meanwhile: a
-  // 3-piece join's still holds the giveaway.)
+  // 3-piece join's still holds the giveaway. Shown if the board is on
+  // `fen`, though left and come back to meanwhile.)
   const note = giveawayNote(ctx, line, (joined) => {
     remember(s.mainlines, fen, joined);
-    if (token === s.token && s.shownLine && s.shownLine.fen === fen) renderLine(ctx, fen, token, s.results.get(fen) || r, joined);
+    if (!s.editing && currentFen(s) === fen && s.shownLine && s.shownLine.fen === fen) renderLine(ctx, fen, s.results.get(fen) || r, joined);
   });
   view.mainline.render(line, { loses: losesAt(r, line), note });
 }

@@ -8,11 +8,12 @@
 // themselves as well (the choice kept in localStorage, the tables in
 // IndexedDB). Takes the app context (see app.js).
 import { h } from './dom.js';
-import { moveNumber, parseFen, pieceCount, turnOf } from './chess.js';
+import { moveNumber, pieceCount } from './chess.js';
+import { giveaway } from './giveaway.js';
 import { safeMaterial } from './materials.js';
 import { remember } from './state.js';
 import { asError } from './tablebase.js';
-import { otherColor, shortReason } from './verdict.js';
+import { shortReason } from './verdict.js';
 
 /** The most pieces of a position whose tables the browser makes (the package's limit). */
 const MADE_HERE = 4;
@@ -240,45 +241,27 @@ async function joinToMate(ctx, line, reach) {
 }
 
 /**
- * Where the best `line` of a position beyond 4 pieces gives material away
- * in a 4-piece ending the visitor has not asked the browser to solve:
- * DTZ counts plies to the next capture or pawn move, so the winner of,
- * say, KQRvK gives the queen away (a capture sooner than mate). Returns
- * {at: the index of the winner's move that does it, piece: the role given
- * away, material} or null.
- */
-export function giveaway(line) {
-  if (asked() || !line || !Array.isArray(line.moves) || !line.wdl) return null;
-  try {
-    if (pieceCount(line.fen) <= MADE_HERE) return null;
-    const loser = line.wdl > 0 ? otherColor(turnOf(line.fen)) : turnOf(line.fen);
-    let prev = line.fen;
-    for (let i = 0; i < line.moves.length; i++) {
-      const m = line.moves[i];
-      const before = pieceCount(prev);
-      if (before <= UNASKED) return null;
-      if (before === MADE_HERE && i > 0 && pieceCount(m.fen) < before && turnOf(prev) === loser) {
-        const taken = parseFen(prev).pieces.get(m.uci.slice(2, 4));
-        return taken ? { at: i - 1, piece: taken.role, material: safeMaterial(prev) } : null;
-      }
-      prev = m.fen;
-    }
-  } catch {
-    /* a line the rules cannot read: no note */
-  }
-  return null;
-}
-
-/**
- * The note under a best line that gives material away (see giveaway), with
- * the ask to play its 4-piece ending to mate instead: once asked, that
- * ending's tables are made here and `shown(joined)` gets the line to mate
- * (4-piece endings then get their mate distances unasked, as after "Find
- * mate in N"). Null where the line gives nothing away.
+ * For a best line that gives a piece away (see giveaway): where the
+ * visitor asked for mate distances, its 4-piece ending is played out to
+ * mate at once (`shown(joined)`), and null; else the note saying so, with
+ * the ask to (once asked, 4-piece endings get their mate distances
+ * unasked, as after "Find mate in N"). Null where it gives nothing away.
+ * Nothing is shown once the Tablebase was replaced meanwhile.
  */
 export function giveawayNote(ctx, line, shown) {
+  const { s } = ctx;
   const g = giveaway(line);
   if (!g) return null;
+  const handle = s.handle;
+  const join = async () => {
+    const joined = await joinToMate(ctx, line, MADE_HERE);
+    if (joined && s.handle === handle) shown(joined);
+    return joined;
+  };
+  if (asked()) {
+    join();
+    return null;
+  }
   const move = line.moves[g.at];
   const before = g.at === 0 ? line.fen : line.moves[g.at - 1].fen;
   const number = moveNumber(before, true);
@@ -293,11 +276,11 @@ export function giveawayNote(ctx, line, shown) {
       type: 'button',
       title: hint,
       onclick: async () => {
+        // (A card left for other tables: its own asks.)
+        if (s.handle !== handle || s.destroyed) return;
         ask();
         note.replaceChildren(`Solving ${g.material} in this browser…`);
-        const joined = await joinToMate(ctx, line, MADE_HERE);
-        if (joined) shown(joined);
-        else note.replaceChildren('Line to mate unavailable: its tables could not be made here.');
+        if (!(await join())) note.replaceChildren('Line to mate unavailable.');
       },
     },
     'Play it out to mate',

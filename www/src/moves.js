@@ -217,7 +217,7 @@ export function createMainline(callbacks) {
     /** The line shown is another position's (a new one loading): its plies stop answering until the next render. */
     hold() {
       const had = body.contains(document.activeElement);
-      for (const b of body.querySelectorAll('button.sb-ply')) b.disabled = true;
+      for (const b of body.querySelectorAll('button.sb-ply, .sb-line-note button')) b.disabled = true;
       if (had) body.focus({ preventScroll: true });
     },
   };

@@ -7,8 +7,8 @@ import { parseFen } from './chess.js';
 /** A PGN tag value: backslashes and quotes escaped. */
 const tag = (name, value) => `[${name} "${String(value).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`;
 
-/** A comment's text: braces would end it early. */
-const comment = (text) => `{ ${String(text).replace(/[{}]/g, '')} }`;
+/** A comment's tokens (wrapped word by word): braces would end it early. */
+const comment = (text) => ['{', ...String(text).replace(/[{}]/g, '').split(/\s+/).filter(Boolean), '}'];
 
 /** The PGN date of `when`: YYYY.MM.DD. */
 const pgnDate = (when) => `${when.getFullYear()}.${String(when.getMonth() + 1).padStart(2, '0')}.${String(when.getDate()).padStart(2, '0')}`;
@@ -16,16 +16,17 @@ const pgnDate = (when) => `${when.getFullYear()}.${String(when.getMonth() + 1).p
 /**
  * PGN of the moves `played` (SAN) from `root` (a FEN), then `best` (SAN,
  * the tablebase's best play from where they end) after the comment
- * `bestNote`. The result is the mate's where the moves end in one, else
- * `*` (an analysis, not a finished game). `site` and `when` fill their tags.
+ * `bestNote`. The result is the mate's where the moves end in one (unless
+ * `open`: a mate the 50-move rule comes before), else `*` (an analysis,
+ * not a finished game). `site` and `when` fill their tags.
  */
-export function pgnOf({ root, played = [], best = [], bestNote = '', site = '?', when = new Date() }) {
+export function pgnOf({ root, played = [], best = [], bestNote = '', site = '?', when = new Date(), open = false }) {
   const pos = parseFen(root);
   const sans = [...played, ...best];
   const last = sans[sans.length - 1] || '';
   // Plies alternate from the root's side: the mating ply's side wins.
   const moverOfLast = (pos.turn === 'white') === (sans.length % 2 === 1) ? 'white' : 'black';
-  const result = last.endsWith('#') ? (moverOfLast === 'white' ? '1-0' : '0-1') : '*';
+  const result = last.endsWith('#') && !open ? (moverOfLast === 'white' ? '1-0' : '0-1') : '*';
   const tags = [
     tag('Event', 'Syzygy tablebase analysis'),
     tag('Site', site),
@@ -44,7 +45,7 @@ export function pgnOf({ root, played = [], best = [], bestNote = '', site = '?',
   let restate = true;
   sans.forEach((san, i) => {
     if (i === played.length && best.length && bestNote) {
-      tokens.push(comment(bestNote));
+      tokens.push(...comment(bestNote));
       restate = true;
     }
     if (white) tokens.push(`${number}.`);

@@ -2,7 +2,6 @@
 // to the clipboard, or, where there is none, in a selected field for the
 // reader to copy. Takes the app context (see app.js).
 import { h, replace } from './dom.js';
-import { legalFor } from './analysis.js';
 import { pgnOf } from './pgn.js';
 import { currentFen } from './state.js';
 import { shortUrl } from './url.js';
@@ -20,12 +19,21 @@ export function share(ctx) {
  * its last position where that line is known.
  */
 export function sharePgn(ctx) {
-  const { s } = ctx;
+  const { s, view } = ctx;
+  const root = s.line[0].fen;
+  // A PGN reader refuses a position the rules refuse: said, nothing copied.
+  const refused = s.editing ? 'Finish editing to copy the PGN.' : unplayable(s.results.get(root)) ? 'An illegal position has no PGN.' : '';
+  if (refused) {
+    clearTimeout(s.shareTimer);
+    view.shareStatus.textContent = refused;
+    s.shareTimer = setTimeout(() => (view.shareStatus.textContent = ''), 4000);
+    return Promise.resolve();
+  }
   const played = [];
   for (let i = 1; i < s.line.length; i++) {
     const e = s.line[i];
     // (A line brought back from history may lack a SAN: the rules give it.)
-    const san = e.san || (legalFor(ctx, s.line[i - 1].fen).find((m) => m.uci === e.uci) || {}).san;
+    const san = e.san || sanOf(s, s.line[i - 1].fen, e.uci);
     if (!san) break;
     played.push(san);
   }
@@ -39,9 +47,23 @@ export function sharePgn(ctx) {
   } catch {
     /* no words for it: the note says less */
   }
-  const bestNote = `Tablebase best play${headline ? `: ${headline}` : ''}`;
-  const text = pgnOf({ root: s.line[0].fen, played, best, bestNote, site: location.href.split('#')[0] });
+  // A cursed win's mate comes after the 50-move rule has drawn: no result then.
+  const cursed = r && !r.error && Math.abs(r.wdl) === 1;
+  const bestNote = `Tablebase best play${headline ? `: ${headline}` : ''}${cursed && best.length ? ' (the line passes the 50-move rule)' : ''}`;
+  const text = pgnOf({ root, played, best, bestNote, site: location.href.split('#')[0], open: cursed });
   return copy(ctx, text, 'PGN');
+}
+
+const unplayable = (r) => !!r && (r.code === 'illegal-position' || r.code === 'invalid-fen');
+
+/** The SAN of `uci` in `fen`, from the rules (none cached: the board's own legal moves stay). */
+function sanOf(s, fen, uci) {
+  const tb = s.handle ? s.handle.tb : s.rules;
+  try {
+    return (tb.legalMoves(fen).find((m) => m.uci === uci) || {}).san;
+  } catch {
+    return undefined;
+  }
 }
 
 async function copy(ctx, text, what) {
