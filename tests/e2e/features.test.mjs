@@ -154,6 +154,17 @@ describe('issue 14 features', () => {
     assert.ok(best.at(-1).endsWith('#'), best.at(-1));
     assert.equal(result, '1-0');
     assert.match(pgn, /^\[Result "1-0"\]$/m);
+    assert.equal(await page.textContent('syzygy-board .sb-mainline-card h2 small'), ' played out to mate');
+    // A draw: no line, and the card's title says nothing of mate; its PGN
+    // ends with the verdict.
+    const draw = '8/8/8/4k3/8/2r5/8/R3K3 w - - 0 1';
+    await page.goto(appUrl(ctx.site.url, draw));
+    await waitVerdict(page, draw);
+    await page.waitForFunction(() => /Drawn/.test(document.querySelector('syzygy-board .sb-mainline-card').textContent), null, { timeout: 20000 });
+    assert.equal(await page.textContent('syzygy-board .sb-mainline-card h2 small'), '');
+    await page.click('syzygy-board button:has-text("Copy PGN")');
+    await page.waitForFunction((before) => navigator.clipboard.readText().then((t) => t !== before), pgn);
+    assert.match(await page.evaluate(() => navigator.clipboard.readText()), /\n\{ Tablebase: Draw \} \*\n$/);
     assert.deepEqual(page.errors, []);
     await page.close();
   });

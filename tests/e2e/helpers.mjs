@@ -21,6 +21,7 @@ export const RESULTS = path.join(REPO, 'test-results');
 export { CHROMIUM_ARGS, launch } from '../chromium.mjs';
 import { launch } from '../chromium.mjs';
 import { before, after } from 'node:test';
+import { exactByMoves } from '../../www/src/exact-dtz.js';
 
 /**
  * Why the browser tests cannot run here, or null. Only a missing wasm package,
@@ -202,7 +203,9 @@ export async function dragMove(page, from, to, root) {
  * The headline the app must show for a CLI answer: from its category (the
  * halfmove clock applied) when present, else from its wdl.
  */
-export function expectedHeadline(cli) {
+export function expectedHeadline(answer) {
+  // (A "maybe" its moves' exact DTZ settles is settled: see expectedDtzLabel.)
+  const cli = exactByMoves(answer);
   const stm = cli.turn === 'black' ? 'Black' : 'White';
   const opp = cli.turn === 'black' ? 'White' : 'Black';
   if (cli.checkmate) return `${opp} wins`;
@@ -219,8 +222,13 @@ export function expectedHeadline(cli) {
   }[category];
 }
 
-/** The DTZ label the app must show for a CLI answer, or null for none. */
-export function expectedDtzLabel(cli) {
+/**
+ * The DTZ label the app must show for a CLI answer, or null for none: a
+ * rounded DTZ its moves settle exact (exact-dtz.js, checked against
+ * generated tables by exact-dtz.test.mjs) shows exact.
+ */
+export function expectedDtzLabel(answer) {
+  const cli = exactByMoves(answer);
   if (cli.checkmate || cli.stalemate || cli.insufficientMaterial || cli.wdl === 0 || !cli.dtz) return null;
   return `DTZ ${cli.precise === false ? '~' : ''}${Math.abs(cli.dtz)}`;
 }

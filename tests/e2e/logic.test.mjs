@@ -658,6 +658,11 @@ describe('pgn.js', () => {
     assert.equal(movetext(pgnOf({ root: '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1', played: ['Ra8#'], when })), '1. Ra8# 1-0');
     // A mate past the 50-move rule (a cursed win's line): no result.
     assert.equal(movetext(pgnOf({ root: '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1', played: ['Ra8#'], when, open: true })), '1. Ra8# *');
+    // Over on the board: a stalemate reached, a mate set up.
+    assert.equal(movetext(pgnOf({ root: 'k7/8/1K6/8/8/8/8/2Q5 w - - 0 1', played: ['Qc7'], when, over: '1/2-1/2' })), '1. Qc7 1/2-1/2');
+    assert.equal(tags(pgnOf({ root: 'k7/1Q6/1K6/8/8/8/8/8 b - - 0 1', when, over: '1-0' })).Result, '1-0');
+    // A verdict with no line after it closes the moves.
+    assert.equal(movetext(pgnOf({ root, played: ['Kf2'], bestNote: 'Tablebase: Draw', when })), '41... Kf2 { Tablebase: Draw } *');
     // Nothing played, nothing known: the position alone.
     assert.equal(movetext(pgnOf({ root, when })), '*');
   });
@@ -687,13 +692,15 @@ describe('giveaway.js', () => {
     assert.deepEqual(giveaway(black), { at: 3, piece: 'queen', material: 'KQRvK' });
   });
 
-  it('no note for a trade into 3 pieces, a draw, a pawn, or a line that starts within 4 pieces', () => {
+  it('no note for a trade into 3 pieces, a draw, a pawn, or a 3-piece line', () => {
     // 1.Rxd3 Kxd3: the winner's move is the capture from 5 pieces.
     assert.equal(giveaway(lineOf('8/8/8/8/4k3/3r4/8/K2R3R w - - 0 1', ['d1d3', 'e4d3'])), null);
     assert.equal(giveaway(lineOf('8/8/8/4k3/8/7b/7R/K2Q4 w - - 0 1', ['h2h3', 'e5e4', 'd1d4', 'e4d4'], 0)), null);
     // 1.Rxh3 Ke4 2.d4?! Kxd4 (KRPvK's pawn).
     assert.equal(giveaway(lineOf('8/8/8/4k3/8/7b/3P3R/K7 w - - 0 1', ['h2h3', 'e5e4', 'd2d4', 'e4d4'])), null);
+    assert.equal(giveaway(lineOf('8/8/8/4k3/8/8/8/K2Q4 w - - 0 1', ['d1d4', 'e5d4'])), null);
+    // A 4-piece position's own line: its first move may be the one.
     const four = lineOf('8/8/8/4k3/8/7R/8/K2Q4 w - - 0 1', ['a1b1', 'e5e4', 'd1d4', 'e4d4']);
-    assert.equal(giveaway(four), null);
+    assert.deepEqual(giveaway(four), { at: 2, piece: 'queen', material: 'KQRvK' });
   });
 });

@@ -9,6 +9,7 @@ import { applyUci, coords, inCheck, makeFen, parseFen, pieceCount } from './ches
 import { currentFen, remember } from './state.js';
 import { coverageOf, hostReach, offline, safeMaterial, scanHost } from './materials.js';
 import { keptAfter, noteKept } from './early.js';
+import { exactByMoves } from './exact-dtz.js';
 import { findMate, giveawayNote, lineToMate } from './mate.js';
 import { reachedMoves } from './reached.js';
 
@@ -144,18 +145,19 @@ export async function analyse(ctx, fen, token) {
     const onUpdate = (u) => {
       // (Kept with a failure even when the board has moved on: a revisit shows it.)
       if (u.stage === 'outcome' || u.stage === 'verdict') partial = u.result;
-      if (u.stage === 'complete') complete = u.result;
+      // (A rounded DTZ its moves settle is shown exact.)
+      if (u.stage === 'complete') complete = exactByMoves(u.result);
       if (stale()) return;
       // The outcome (who wins) shows at once; the verdict adds its DTZ.
       if (u.stage === 'outcome' || u.stage === 'verdict') renderVerdict(ctx, u.result, fen);
       if (u.stage === 'complete') {
         // onUpdate's errors are swallowed: only a render that went through
         // counts, else the one after the promise renders it (or its error).
-        renderResult(ctx, u.result, fen);
+        renderResult(ctx, complete, fen);
         shown = true;
       }
     };
-    const result = await handle.tb.probe(fen, { onUpdate });
+    const result = exactByMoves(await handle.tb.probe(fen, { onUpdate }));
     const after = await statsOrNull(handle);
     // The next visit asks for no early head of what this probe stored.
     if (after && after.indexedDb === 'ok' && after.cacheBytes > 0) noteKept(keptAfter(handle.urls[0], fen, result));

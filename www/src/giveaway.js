@@ -10,8 +10,8 @@ import { otherColor } from './verdict.js';
 const MADE_HERE = 4;
 
 /**
- * Where the best `line` of a position beyond 4 pieces gives a piece away
- * in a 4-piece ending: DTZ counts plies to the next capture or pawn move,
+ * Where the best `line` of a position of 4 pieces or more gives a piece
+ * away in a 4-piece ending: DTZ counts plies to the next capture or pawn move,
  * so the winner of, say, KQRvK gives the queen away (a capture sooner
  * than mate). The winner's move is played in the 4-piece ending (not a
  * trade into it) and the loser's reply takes a piece (a pawn may fall
@@ -21,7 +21,7 @@ const MADE_HERE = 4;
 export function giveaway(line) {
   if (!line || !Array.isArray(line.moves) || !line.wdl) return null;
   try {
-    if (pieceCount(line.fen) <= MADE_HERE) return null;
+    if (pieceCount(line.fen) < MADE_HERE) return null;
     const loser = line.wdl > 0 ? otherColor(turnOf(line.fen)) : turnOf(line.fen);
     const fens = [line.fen, ...line.moves.map((m) => m.fen)];
     for (let i = 1; i < line.moves.length; i++) {

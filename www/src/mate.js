@@ -9,6 +9,7 @@
 // IndexedDB). Takes the app context (see app.js).
 import { h } from './dom.js';
 import { moveNumber, pieceCount } from './chess.js';
+import { exactByMate } from './exact-dtz.js';
 import { giveaway } from './giveaway.js';
 import { safeMaterial } from './materials.js';
 import { remember } from './state.js';
@@ -161,24 +162,8 @@ async function solve(ctx, fen, token, r, to) {
 export function withMate(host, made) {
   if (!made || made.wdl !== host.wdl) return null;
   const dtm = new Map((made.moves || []).map((m) => [m.uci, m.dtm]));
-  const moves = host.moves.map((m) => exactDtz({ ...m, dtm: Number.isInteger(dtm.get(m.uci)) ? dtm.get(m.uci) : null }));
-  return exactDtz({ ...host, dtm: made.dtm, moves: mateOrder(moves, made.moves || []) });
-}
-
-/**
- * `x` (an answer or a move) with a rounded DTZ made exact by its mate
- * distance: a rounded DTZ of n stands for n or n + 1 plies, and the winner
- * who mates in d plies zeroes (or mates) within d, so a DTZ is never above
- * the DTM: a mate in n plies makes it n. (Wins and losses the clock leaves
- * alone only: a cursed one's DTZ passes 100.)
- */
-function exactDtz(x) {
-  const known = Number.isInteger(x.dtm) && Number.isInteger(x.dtz);
-  if (x.precise !== false || !known || Math.abs(x.wdl) !== 2 || Math.abs(x.dtm) !== Math.abs(x.dtz)) return x;
-  // "Maybe" was the rounding's doubt at the clock's 100th ply (n or n + 1
-  // plies to go): n it is, in time.
-  const category = { 'maybe-win': 'win', 'maybe-loss': 'loss' }[x.category] || x.category;
-  return { ...x, precise: true, category };
+  const moves = host.moves.map((m) => exactByMate({ ...m, dtm: Number.isInteger(dtm.get(m.uci)) ? dtm.get(m.uci) : null }));
+  return exactByMate({ ...host, dtm: made.dtm, moves: mateOrder(moves, made.moves || []) });
 }
 
 /**
@@ -241,51 +226,64 @@ async function joinToMate(ctx, line, reach) {
 }
 
 /**
- * For a best line that gives a piece away (see giveaway): where the
- * visitor asked for mate distances, its 4-piece ending is played out to
- * mate at once (`shown(joined)`), and null; else the note saying so, with
- * the ask to (once asked, 4-piece endings get their mate distances
- * unasked, as after "Find mate in N"). Null where it gives nothing away.
- * Nothing is shown once the Tablebase was replaced meanwhile.
+ * For a best line that gives a piece away (see giveaway), a note under it.
+ * Where the visitor asked for mate distances, its 4-piece ending is played
+ * out to mate at once (`shown(joined)`; the note says so if that takes a
+ * while); else the note says what the line does and asks to (once asked,
+ * 4-piece endings get their mate distances unasked, as after "Find mate
+ * in N"), or, for a 4-piece position, points to "Find mate in N", whose
+ * solve brings the line to mate. Null where it gives nothing away, or for
+ * a 4-piece position once asked (its solve replaces the line). Nothing is
+ * shown once the Tablebase was replaced meanwhile.
  */
 export function giveawayNote(ctx, line, shown) {
   const { s } = ctx;
   const g = giveaway(line);
   if (!g) return null;
+  const own = pieceCount(line.fen) <= MADE_HERE;
+  if (own && asked()) return null;
   const handle = s.handle;
+  const note = h('p.sb-line-note');
   const join = async () => {
     const joined = await joinToMate(ctx, line, MADE_HERE);
     if (joined && s.handle === handle) shown(joined);
+    else note.replaceChildren('Line to mate unavailable.');
     return joined;
   };
   if (asked()) {
-    join();
-    return null;
+    // (Said only if it takes a while: kept tables answer in milliseconds.)
+    note.hidden = true;
+    const slow = setTimeout(() => {
+      note.hidden = false;
+      note.replaceChildren(`Playing ${g.material} out to mate: solving its tables in this browser…`);
+    }, 300);
+    join().finally(() => clearTimeout(slow));
+    return note;
   }
   const move = line.moves[g.at];
   const before = g.at === 0 ? line.fen : line.moves[g.at - 1].fen;
-  const number = moveNumber(before, true);
-  const text = h(
-    'span',
-    `${number}${number.endsWith('.') ? ' ' : ''}${move.san} gives up the ${g.piece}: in ${g.material} the host's tables play for the next capture (DTZ), not for mate. `,
-  );
+  const what = `${moveNumber(before, true)}${move.san} gives up the ${g.piece}: in ${g.material} the host's tables play for the next capture (DTZ), not for mate.`;
+  if (own) {
+    note.append(`${what} "Find mate in N" above plays it out to mate.`);
+    return note;
+  }
   const hint = `Solves ${g.material} in your browser: a few seconds. Kept, and from then on 4-piece endings get mate distances by themselves.`;
   const button = h(
     'button.sb-btn.sb-mate-ask',
     {
       type: 'button',
       title: hint,
-      onclick: async () => {
+      onclick: () => {
         // (A card left for other tables: its own asks.)
         if (s.handle !== handle || s.destroyed) return;
         ask();
         note.replaceChildren(`Solving ${g.material} in this browser…`);
-        if (!(await join())) note.replaceChildren('Line to mate unavailable.');
+        join();
       },
     },
     'Play it out to mate',
   );
-  const note = h('p.sb-line-note', text, button);
+  note.append(`${what} `, button);
   return note;
 }
 

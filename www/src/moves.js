@@ -173,6 +173,8 @@ export function createMainline(callbacks) {
   // in, and the focus stays in the card rather than drop to the page.
   const body = h('div.sb-line', { role: 'group', 'aria-label': 'Best line', tabindex: '-1' });
   const el = h('div.sb-mainline', body);
+  // The card title's small print: said only of a line that ends in mate.
+  const sub = h('small', '');
   /** Replaces the line's content; the focus, if it was inside, stays on the card. */
   const show = (...content) => {
     const had = body.contains(document.activeElement);
@@ -181,12 +183,14 @@ export function createMainline(callbacks) {
   };
   return {
     el,
+    sub,
     /**
      * options.loses: {after: ply index (-1: before the first), text}: where
      * the line loses a win to the 50-move rule; options.note: a node shown
      * under the line.
      */
     render(line, { loses = null, note = null } = {}) {
+      sub.textContent = '';
       if (!line || !line.moves || !line.moves.length) {
         show(h('span.sb-muted', 'No moves to show.'));
         return;
@@ -208,10 +212,12 @@ export function createMainline(callbacks) {
         if (loses && loses.after === i) items.push(h('span.sb-line-lost', loses.text));
       });
       const last = line.moves[line.moves.length - 1];
+      if (last && last.san.endsWith('#')) sub.textContent = ' played out to mate';
       const end = last && last.san.endsWith('#') ? 'checkmate' : last && last.zeroing && !(loses && loses.after === line.moves.length - 1) ? 'then the 50-move count restarts' : '';
       show(items, end ? h('span.sb-muted.sb-line-end', end) : null, note);
     },
     message(text) {
+      sub.textContent = '';
       show(h('span.sb-muted', text));
     },
     /** The line shown is another position's (a new one loading): its plies stop answering until the next render. */

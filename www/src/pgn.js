@@ -16,17 +16,20 @@ const pgnDate = (when) => `${when.getFullYear()}.${String(when.getMonth() + 1).p
 /**
  * PGN of the moves `played` (SAN) from `root` (a FEN), then `best` (SAN,
  * the tablebase's best play from where they end) after the comment
- * `bestNote`. The result is the mate's where the moves end in one (unless
- * `open`: a mate the 50-move rule comes before), else `*` (an analysis,
- * not a finished game). `site` and `when` fill their tags.
+ * `bestNote` (after the played moves, with or without a best line). The
+ * result is the mate's where the moves end in one (unless `open`: a mate
+ * the 50-move rule comes before), `over` where the position they reach is
+ * over by the rules ('1-0', '0-1', '1/2-1/2': a mate or stalemate on the
+ * board), else `*` (an analysis, not a finished game). `site` and `when`
+ * fill their tags.
  */
-export function pgnOf({ root, played = [], best = [], bestNote = '', site = '?', when = new Date(), open = false }) {
+export function pgnOf({ root, played = [], best = [], bestNote = '', site = '?', when = new Date(), open = false, over = null }) {
   const pos = parseFen(root);
   const sans = [...played, ...best];
   const last = sans[sans.length - 1] || '';
   // Plies alternate from the root's side: the mating ply's side wins.
   const moverOfLast = (pos.turn === 'white') === (sans.length % 2 === 1) ? 'white' : 'black';
-  const result = last.endsWith('#') && !open ? (moverOfLast === 'white' ? '1-0' : '0-1') : '*';
+  const result = open ? '*' : last.endsWith('#') ? (moverOfLast === 'white' ? '1-0' : '0-1') : over || '*';
   const tags = [
     tag('Event', 'Syzygy tablebase analysis'),
     tag('Site', site),
@@ -44,7 +47,7 @@ export function pgnOf({ root, played = [], best = [], bestNote = '', site = '?',
   // A black move states its number where it opens the text or follows a comment.
   let restate = true;
   sans.forEach((san, i) => {
-    if (i === played.length && best.length && bestNote) {
+    if (i === played.length && bestNote) {
       tokens.push(...comment(bestNote));
       restate = true;
     }
@@ -55,6 +58,8 @@ export function pgnOf({ root, played = [], best = [], bestNote = '', site = '?',
     if (!white) number++;
     white = !white;
   });
+  // A note with no best line after it closes the moves.
+  if (!best.length && bestNote) tokens.push(...comment(bestNote));
   tokens.push(result);
   return `${tags.join('\n')}\n\n${wrap(tokens, 80)}\n`;
 }

@@ -49,8 +49,15 @@ export function sharePgn(ctx) {
   }
   // A cursed win's mate comes after the 50-move rule has drawn: no result then.
   const cursed = r && !r.error && Math.abs(r.wdl) === 1;
-  const bestNote = `Tablebase best play${headline ? `: ${headline}` : ''}${cursed && best.length ? ' (the line passes the 50-move rule)' : ''}`;
-  const text = pgnOf({ root, played, best, bestNote, site: location.href.split('#')[0], open: cursed });
+  const answered = r && !r.error;
+  const bestNote = best.length
+    ? `Tablebase best play${headline ? `: ${headline}` : ''}${cursed ? ' (the line passes the 50-move rule)' : ''}`
+    : headline && !(answered && (r.checkmate || r.stalemate))
+      ? `Tablebase: ${headline}`
+      : '';
+  // Over on the board: a mate or a stalemate reached (or set up).
+  const over = !answered ? null : r.checkmate ? (r.turn === 'white' ? '0-1' : '1-0') : r.stalemate || r.insufficientMaterial ? '1/2-1/2' : null;
+  const text = pgnOf({ root, played, best, bestNote, site: location.href.split('#')[0], open: cursed, over });
   return copy(ctx, text, 'PGN');
 }
 
@@ -86,5 +93,7 @@ async function copy(ctx, text, what) {
     replace(view.shareStatus, field);
     field.focus();
     field.select();
+    // (Selecting scrolls a PGN to its end: its tags first.)
+    field.scrollTop = 0;
   }
 }

@@ -74,7 +74,7 @@ export function createView(host, { full, urlSync = true }, act) {
   const mainlineCard = h(
     'section.sb-card.sb-mainline-card',
     { 'aria-label': 'Best line' },
-    h('h2.sb-card-title', 'Best line', h('small', ' played out to mate')),
+    h('h2.sb-card-title', 'Best line', mainline.sub),
     mainline.el,
   );
 
