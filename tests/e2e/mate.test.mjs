@@ -145,7 +145,7 @@ describe('"Mate in N" beside hosted tables', () => {
     const fens = host.reduce((acc, u) => [...acc, applyUci(acc.at(-1), u)], [fen]);
     // The move it names is White's, in a 4-piece position, and Black's
     // reply takes what it gave: down to 3 pieces.
-    const said = (await note.textContent()).match(/^(\d+)\. (\S+) gives up the (queen|rook|bishop|knight): in (K\w+) /);
+    const said = (await note.textContent()).match(/^(\d+)\.(\S+) gives up the (queen|rook|bishop|knight): in (K\w+) /);
     assert.ok(said, await note.textContent());
     const plies = await linePlies(page);
     const at = plies.findIndex((p) => p === `${said[1]}.${said[2]}`);
