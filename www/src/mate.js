@@ -8,7 +8,7 @@
 // themselves as well (the choice kept in localStorage, the tables in
 // IndexedDB). Takes the app context (see app.js).
 import { h } from './dom.js';
-import { moveNumber, pieceCount } from './chess.js';
+import { moveNumber, parseFen, pieceCount } from './chess.js';
 import { exactByMate } from './exact-dtz.js';
 import { giveaway } from './giveaway.js';
 import { safeMaterial } from './materials.js';
@@ -262,7 +262,7 @@ export function giveawayNote(ctx, line, shown) {
   }
   const move = line.moves[g.at];
   const before = g.at === 0 ? line.fen : line.moves[g.at - 1].fen;
-  const what = `${moveNumber(before, true)}${move.san} gives up the ${g.piece}: in ${g.material} the host's tables play for the next capture (DTZ), not for mate.`;
+  const what = `${moveNumber(before, true)}${move.san} gives up the ${g.piece}: in ${g.material}${blackFirst(before, g.material)} the host's tables play for the next capture (DTZ), not for mate.`;
   if (own) {
     note.append(`${what} "Find mate in N" above plays it out to mate.`);
     return note;
@@ -285,6 +285,26 @@ export function giveawayNote(ctx, line, shown) {
   );
   note.append(`${what} `, button);
   return note;
+}
+
+/**
+ * Where Black holds the pieces a material's name lists first (the name is
+ * the stronger side's first, whoever has them): " (Black's queen and
+ * rook)", so that "KQRvK" is not read as White's; else ''.
+ */
+function blackFirst(fen, material) {
+  const names = { Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn' };
+  try {
+    const pieces = [...parseFen(fen).pieces.values()];
+    const black = pieces.filter((p) => p.color === 'black' && p.role !== 'king').map((p) => p.role);
+    const first = [...material.split('v')[0].slice(1)].map((c) => names[c]);
+    const same = (a, b) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+    if (!first.length || !same(black, first) || same(black, pieces.filter((p) => p.color === 'white' && p.role !== 'king').map((p) => p.role))) return '';
+    const words = first.length > 1 ? `${first.slice(0, -1).join(', ')} and ${first.at(-1)}` : first[0];
+    return ` (Black's ${words})`;
+  } catch {
+    return '';
+  }
 }
 
 /** A generation's progress, shown under the verdict of the position waiting for its mate distances. */
