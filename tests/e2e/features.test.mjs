@@ -164,7 +164,15 @@ describe('issue 14 features', () => {
     assert.equal(await page.textContent('syzygy-board .sb-mainline-card h2 small'), '');
     await page.click('syzygy-board button:has-text("Copy PGN")');
     await page.waitForFunction((before) => navigator.clipboard.readText().then((t) => t !== before), pgn);
-    assert.match(await page.evaluate(() => navigator.clipboard.readText()), /\n\{ Tablebase: Draw \} \*\n$/);
+    const drawn = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(drawn, /\n\{ Tablebase: Draw \} \*\n$/);
+    // An illegal position (the side not to move in check): said, nothing copied.
+    const illegal = 'R3k3/8/8/8/8/8/8/4K3 w - - 0 1';
+    await page.goto(appUrl(ctx.site.url, illegal));
+    await page.waitForFunction(() => /Illegal/i.test(document.querySelector('syzygy-board .sb-verdict').textContent), null, { timeout: 20000 });
+    await page.click('syzygy-board button:has-text("Copy PGN")');
+    await page.waitForFunction(() => document.querySelector('syzygy-board .sb-share-status').textContent === 'An illegal position has no PGN.', null, { timeout: 5000 });
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), drawn);
     assert.deepEqual(page.errors, []);
     await page.close();
   });

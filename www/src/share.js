@@ -61,7 +61,11 @@ export function sharePgn(ctx) {
   return copy(ctx, text, 'PGN');
 }
 
-const unplayable = (r) => !!r && (r.code === 'illegal-position' || r.code === 'invalid-fen');
+/** Whether `r` (an answer, or {error} kept for a failed one) says the rules refuse the position. */
+const unplayable = (r) => {
+  const code = r && (r.code || (r.error && r.error.code));
+  return code === 'illegal-position' || code === 'invalid-fen';
+};
 
 /** The SAN of `uci` in `fen`, from the rules (none cached: the board's own legal moves stay). */
 function sanOf(s, fen, uci) {
