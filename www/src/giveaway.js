@@ -6,8 +6,8 @@ import { parseFen, pieceCount, turnOf } from './chess.js';
 import { safeMaterial } from './materials.js';
 import { otherColor } from './verdict.js';
 
-/** The most pieces of an ending whose tables the browser makes. */
-const MADE_HERE = 4;
+/** The most pieces of a position whose tables the browser makes (the package's limit). */
+export const MADE_HERE = 4;
 
 /**
  * Where the best `line` of a position of 4 pieces or more gives a piece

@@ -8,16 +8,14 @@
 // themselves as well (the choice kept in localStorage, the tables in
 // IndexedDB). Takes the app context (see app.js).
 import { h } from './dom.js';
-import { moveNumber, parseFen, pieceCount } from './chess.js';
+import { materialKey, moveNumber, pieceCount } from './chess.js';
 import { exactByMate } from './exact-dtz.js';
-import { giveaway } from './giveaway.js';
+import { giveaway, MADE_HERE } from './giveaway.js';
 import { safeMaterial } from './materials.js';
 import { remember } from './state.js';
 import { asError } from './tablebase.js';
 import { shortReason } from './verdict.js';
 
-/** The most pieces of a position whose tables the browser makes (the package's limit). */
-const MADE_HERE = 4;
 /** Up to this many pieces, mate distances come unasked. */
 const UNASKED = 3;
 const CHOICE = 'syzygy-web-mate-distances';
@@ -294,17 +292,15 @@ export function giveawayNote(ctx, line, shown) {
  */
 function blackFirst(fen, material) {
   const names = { Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn' };
+  const first = material.split('v')[0];
   try {
-    const pieces = [...parseFen(fen).pieces.values()];
-    const black = pieces.filter((p) => p.color === 'black' && p.role !== 'king').map((p) => p.role);
-    const first = [...material.split('v')[0].slice(1)].map((c) => names[c]);
-    const same = (a, b) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
-    if (!first.length || !same(black, first) || same(black, pieces.filter((p) => p.color === 'white' && p.role !== 'king').map((p) => p.role))) return '';
-    const words = first.length > 1 ? `${first.slice(0, -1).join(', ')} and ${first.at(-1)}` : first[0];
-    return ` (Black's ${words})`;
+    // White-first names, both: White holds the first side unless they differ there.
+    if (materialKey(fen).split('v')[0] === first || first.length < 2) return '';
   } catch {
     return '';
   }
+  const words = [...first.slice(1)].map((c) => names[c]);
+  return ` (Black's ${words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : words[0]})`;
 }
 
 /** A generation's progress, shown under the verdict of the position waiting for its mate distances. */
